@@ -1,0 +1,47 @@
+// Session states and the events a host receives.
+
+/** Life of a session. `exitCode` is non-null only in 'exited'; nothing else invents one. */
+export type SessionState = 'starting' | 'running' | 'exited' | 'killed' | 'released' | 'expired' | 'unknown';
+
+/** States a session never leaves. */
+export const TERMINAL_SESSION_STATES: readonly SessionState[] = [
+  'exited',
+  'killed',
+  'released',
+  'expired',
+  'unknown',
+];
+
+export type ProcessEventType =
+  | 'process_started'
+  | 'process_exited'
+  | 'process_killed'
+  | 'process_released'
+  | 'process_expired'
+  | 'process_unknown';
+
+/**
+ * What a host's onEvent sink receives. Carries the command fingerprint (SHA-256 of
+ * [command, ...args]), never the environment.
+ */
+export interface ProcessEvent {
+  type: ProcessEventType;
+  sessionId: string;
+  owner: string | undefined;
+  fingerprint: string;
+  state: SessionState;
+  /** Epoch milliseconds of the event. */
+  at: number;
+  startedAt: number;
+  endedAt: number | null;
+  pid: number | undefined;
+  stdioMode: 'pty' | 'pipe';
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** Why, for killed/expired/unknown ('timeout', 'cancelled', 'backend lost', ...). */
+  reason?: string;
+}
+
+export function isTerminalState(state: SessionState): boolean {
+  return TERMINAL_SESSION_STATES.includes(state);
+}

@@ -1,0 +1,3 @@
+export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
+export { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';
+export { waitFor } from './wait-for.js';

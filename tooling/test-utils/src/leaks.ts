@@ -1,0 +1,53 @@
+// Teardown check: nothing a test file started may outlive it.
+import { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';
+
+const tracked = new Set<number>();
+
+/** Remember a pid started outside procmux (raw node-pty, child_process) so teardown checks it. */
+export function trackPid(pid: number | undefined): void {
+  if (pid !== undefined) tracked.add(pid);
+}
+
+/**
+ * Processes this test worker is responsible for: its live descendants, any process carrying a
+ * PROCMUX_TREE marker minted by this worker (which catches setsid escapees reparented to init),
+ * and every pid passed to trackPid().
+ */
+export function leakedProcesses(): ProcessInfo[] {
+  const table = processTable();
+  const byPid = new Map<number, ProcessInfo>();
+  for (const info of descendantsOf(process.pid, table)) byPid.set(info.pid, info);
+  const prefix = `${process.pid}-`;
+  for (const info of table) {
+    if (info.state !== 'Z' && info.marker?.startsWith(prefix)) byPid.set(info.pid, info);
+  }
+  for (const pid of tracked) {
+    if (!isAlive(pid)) continue;
+    const info = table.find((p) => p.pid === pid);
+    byPid.set(pid, info ?? { pid, ppid: 0, pgid: 0, state: '?', command: '?', marker: undefined });
+  }
+  byPid.delete(process.pid);
+  return [...byPid.values()];
+}
+
+/**
+ * Waits up to `settleMs` for stragglers to finish dying, then throws listing any survivor and
+ * kills it, so one leaking test cannot poison the next.
+ */
+export async function assertNoLeakedProcesses(settleMs = 3_000): Promise<void> {
+  const deadline = Date.now() + settleMs;
+  let leaked = leakedProcesses();
+  while (leaked.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    leaked = leakedProcesses();
+  }
+  tracked.clear();
+  if (leaked.length === 0) return;
+  for (const info of leaked) {
+    try {
+      process.kill(info.pid, 'SIGKILL');
+    } catch {}
+  }
+  const list = leaked.map((p) => `${p.pid} (ppid ${p.ppid}, pgid ${p.pgid}): ${p.command}`).join('\n  ');
+  throw new Error(`processes left alive by this test file:\n  ${list}`);
+}

@@ -1,0 +1,35 @@
+// Shared vitest settings: every package's vitest.config.ts spreads this so reports and
+// coverage look the same everywhere, and the bootstrap can sum results into one line.
+import { defineConfig } from 'vitest/config';
+
+export interface PackageTestOptions {
+  /** Minimum line coverage for src/, in percent. */
+  coverageLines?: number;
+  /** Test file globs; unit tests by default. */
+  include?: string[];
+  /** Per-test timeout, generous: tests must never assert wall-clock speed. */
+  testTimeout?: number;
+  /** Where the JSON result for the summary goes. */
+  resultFile?: string;
+}
+
+export function packageTestConfig(options: PackageTestOptions = {}) {
+  const coverage = options.coverageLines !== undefined && process.env.PROCMUX_COVERAGE !== '0';
+  return defineConfig({
+    test: {
+      include: options.include ?? ['test/**/*.test.ts'],
+      testTimeout: options.testTimeout ?? 60_000,
+      hookTimeout: 60_000,
+      reporters: ['default', ['json', { outputFile: options.resultFile ?? 'test-results/unit.json' }]],
+      coverage: coverage
+        ? {
+            enabled: true,
+            provider: 'v8',
+            include: ['src/**/*.ts'],
+            reporter: ['text-summary'],
+            thresholds: { lines: options.coverageLines ?? 0 },
+          }
+        : { enabled: false },
+    },
+  });
+}
