@@ -1,6 +1,21 @@
 // Shared vitest settings: every package's vitest.config.ts spreads this so reports and
 // coverage look the same everywhere, and the bootstrap can sum results into one line.
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const packagesDir = fileURLToPath(new URL('../packages/', import.meta.url));
+
+// Unit tests run against the sources of sibling packages, so a change is tested without a
+// rebuild (typecheck does the same through the '@procmux/source' export condition).
+function sourceAliases() {
+  return readdirSync(packagesDir)
+    .filter((name) => existsSync(`${packagesDir}${name}/src/index.ts`))
+    .map((name) => ({
+      find: new RegExp(`^@procmux/${name}$`),
+      replacement: `${packagesDir}${name}/src/index.ts`,
+    }));
+}
 
 export interface PackageTestOptions {
   /** Minimum line coverage for src/, in percent. */
@@ -9,6 +24,8 @@ export interface PackageTestOptions {
   include?: string[];
   /** Per-test timeout, generous: tests must never assert wall-clock speed. */
   testTimeout?: number;
+  /** Import sibling packages from their built dist/ (end-to-end suites) instead of src/. */
+  useBuilt?: boolean;
   /** Where the JSON result for the summary goes. */
   resultFile?: string;
 }
@@ -16,6 +33,7 @@ export interface PackageTestOptions {
 export function packageTestConfig(options: PackageTestOptions = {}) {
   const coverage = options.coverageLines !== undefined && process.env.PROCMUX_COVERAGE !== '0';
   return defineConfig({
+    resolve: { alias: options.useBuilt ? [] : sourceAliases() },
     test: {
       include: options.include ?? ['test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 60_000,
