@@ -36,4 +36,5 @@ export {
   type SessionState,
   TERMINAL_SESSION_STATES,
 } from './session.js';
+export { createTreeMarker, withTreeMarker } from './tree-marker.js';
 export { describe, resolveLimit } from './validate.js';
