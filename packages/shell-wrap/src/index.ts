@@ -1,1 +1,12 @@
-export {};
+export { hasExecutableOnPath } from './path-lookup.js';
+export { POSIX_FALLBACK_SHELL } from './posix.js';
+export { encodePowerShellCommand, POWERSHELL_PIPE_FLAGS, POWERSHELL_PTY_FLAGS } from './powershell.js';
+export {
+  type ShellWrapOptions,
+  shellWrap,
+  type WindowsPtySpecOptions,
+  windowsPtySpec,
+} from './shell-wrap.js';
+export type { Env, HasExecutable, WindowsShell, WrappedCommand } from './types.js';
+export { WINDOWS_COMMAND_LINE_LIMIT, type WindowsPtySpec } from './windows.js';
+export { defaultWindowsShell, resolveShell, WINDOWS_SHELL_ENV, WINDOWS_SHELLS } from './windows-shell.js';
