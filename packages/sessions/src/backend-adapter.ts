@@ -1,0 +1,130 @@
+import type { AdapterStdin, Disposer, KillMode, ProcessAdapter, SignalName, WaitResult } from '@procmux/core-types';
+
+/** How a host handle reports its end. A rejected wait() means the backend lost the process. */
+export interface BackendExit {
+  exitCode: number | null;
+  signal?: SignalName | null;
+}
+
+/** The common surface of a host PTY handle and a sandbox process handle. */
+export interface BackendHandle {
+  pid?: number;
+  write(data: string): void | Promise<void>;
+  signal(name: SignalName): void | Promise<void>;
+  kill(): void | Promise<void>;
+  release?(): void | Promise<void>;
+  wait(): Promise<BackendExit>;
+  resize?(columns: number, rows: number): void | Promise<void>;
+  closeStdin?(): void | Promise<void>;
+}
+
+type Listener = (chunk: string) => void;
+
+/** One output stream: keeps what arrives before the first listener, then forwards. */
+class Stream {
+  private pending: string[] = [];
+  private listeners = new Set<Listener>();
+  private flushed = false;
+
+  push(chunk: string): void {
+    if (!this.flushed) this.pending.push(chunk);
+    for (const listener of this.listeners) listener(chunk);
+  }
+
+  subscribe(listener: Listener): Disposer {
+    this.listeners.add(listener);
+    if (!this.flushed) {
+      this.flushed = true;
+      const early = this.pending;
+      this.pending = [];
+      for (const chunk of early) listener(chunk);
+    }
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  clear(): void {
+    this.listeners.clear();
+    this.pending = [];
+  }
+}
+
+/**
+ * Adapts a host's handle (PTY backend or sandbox) to ProcessAdapter so it runs through the
+ * supervisor like a native process: same timeouts, terminal-query answers, kill and events.
+ * A wait() that rejects marks the adapter `lost` and settles as SIGKILL, so the supervisor
+ * finishes cleanly and the session layer can report the session `unknown` (no invented exit).
+ */
+export class BackendAdapter implements ProcessAdapter {
+  readonly stdout = new Stream();
+  readonly stderr = new Stream();
+  readonly stdin: AdapterStdin;
+  /** Present only when the backend declared it can resize. */
+  resize?: (cols: number, rows: number) => void;
+  lost = false;
+  lostCause: unknown;
+  private readonly exit: Promise<WaitResult>;
+
+  constructor(
+    readonly handle: BackendHandle,
+    readonly stdioMode: 'pty' | 'pipe',
+    canResize = false,
+  ) {
+    if (canResize && handle.resize) {
+      const resize = handle.resize.bind(handle);
+      this.resize = (cols, rows) => void Promise.resolve(resize(cols, rows)).catch(() => {});
+    }
+    this.stdin = {
+      write: (data) => {
+        const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+        void Promise.resolve(handle.write(text)).catch(() => {});
+      },
+      close: () => {
+        if (stdioMode === 'pty') void Promise.resolve(handle.write('\x04')).catch(() => {});
+        else if (handle.closeStdin) void Promise.resolve(handle.closeStdin()).catch(() => {});
+      },
+    };
+    this.exit = handle.wait().then(
+      (result): WaitResult => {
+        if (typeof result?.exitCode === 'number') return { code: result.exitCode, signal: null };
+        return { code: null, signal: result?.signal ?? 'SIGKILL' };
+      },
+      (cause: unknown): WaitResult => {
+        this.lost = true;
+        this.lostCause = cause;
+        return { code: null, signal: 'SIGKILL' };
+      },
+    );
+  }
+
+  get pid(): number | undefined {
+    return this.handle.pid;
+  }
+
+  onStdout(listener: Listener): Disposer {
+    return this.stdout.subscribe(listener);
+  }
+
+  onStderr(listener: Listener): Disposer {
+    return this.stderr.subscribe(listener);
+  }
+
+  wait(): Promise<WaitResult> {
+    return this.exit;
+  }
+
+  async kill(mode: KillMode = 'force'): Promise<void> {
+    try {
+      if (mode === 'graceful') await this.handle.signal('SIGTERM');
+      else await this.handle.kill();
+    } catch {
+      // A backend that cannot kill has lost the process; wait() tells the rest.
+    }
+  }
+
+  dispose(): void {
+    this.stdout.clear();
+    this.stderr.clear();
+  }
+}

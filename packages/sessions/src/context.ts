@@ -1,0 +1,12 @@
+import type { ProcessEvent } from '@procmux/core-types';
+import type { ResolvedProcessSessionLimits } from './limits.js';
+import type { ExecutionPolicy } from './policy.js';
+
+/** What a session needs from its registry. */
+export interface SessionContext {
+  readonly limits: ResolvedProcessSessionLimits;
+  readonly policy: ExecutionPolicy | undefined;
+  emit(event: ProcessEvent): void;
+  /** Expiry sweep, run on every handle access (there is no timer). */
+  sweep(): Promise<void>;
+}

@@ -1,0 +1,38 @@
+export { type BackendExit, type BackendHandle } from './backend-adapter.js';
+export { resolveSessionCwd } from './cwd.js';
+export { commandFingerprint } from './fingerprint.js';
+export {
+  PROCESS_SESSION_LIMITS,
+  type ProcessSessionLimits,
+  type ResolvedProcessSessionLimits,
+  resolveProcessSessionLimits,
+} from './limits.js';
+export { type AgentIdentity, type OwnershipScope, resolveOwnerKey } from './owner.js';
+export {
+  type ExecutionPolicy,
+  enforcePolicy,
+  type PolicyAction,
+  type PolicyDecision,
+  type PolicyRequest,
+} from './policy.js';
+export {
+  isNativePtyBackend,
+  type NativePtyBackend,
+  nativePtyBackend,
+  type ProcessPtyBackend,
+  type PtyBackendHandle,
+  type PtyStartRequest,
+} from './pty-backend.js';
+export { createProcessSessions, type ProcessSessions } from './registry.js';
+export { type ProcessSandboxBackend, type SandboxProcessHandle, type SandboxStartRequest } from './sandbox.js';
+export { ProcessSession } from './session.js';
+export { DEFAULT_SESSION_COLUMNS, DEFAULT_SESSION_ROWS, type ResolvedTerminal, type TerminalRequest } from './terminal.js';
+export type {
+  LogResult,
+  OutputPage,
+  PollResult,
+  ProcessSessionsOptions,
+  ProcessStartRequest,
+  SessionMetadata,
+  WaitOutcome,
+} from './types.js';

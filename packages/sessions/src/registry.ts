@@ -1,0 +1,468 @@
+import { randomBytes } from 'node:crypto';
+import {
+  isProcmuxError,
+  type Logger,
+  type ManagedRun,
+  type ProcessEvent,
+  ProcmuxError,
+  type StdinMode,
+} from '@procmux/core-types';
+import { OutputLog } from '@procmux/registry';
+import { TerminalScreen } from '@procmux/screen';
+import { shellWrap } from '@procmux/shell-wrap';
+import { ProcessSupervisor } from '@procmux/supervisor';
+import { BackendAdapter } from './backend-adapter.js';
+import type { SessionContext } from './context.js';
+import { resolveSessionCwd } from './cwd.js';
+import { commandFingerprint } from './fingerprint.js';
+import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
+import { resolveOwnerKey } from './owner.js';
+import { enforcePolicy } from './policy.js';
+import { isNativePtyBackend, nativePtyBackend, type ProcessPtyBackend, type PtyBackendHandle } from './pty-backend.js';
+import { type ProcessSandboxBackend, type SandboxProcessHandle, sandboxRunning } from './sandbox.js';
+import { ProcessSession } from './session.js';
+import { resolveTerminal } from './terminal.js';
+import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
+
+/** One registry per workspace: what a host integrates. */
+export interface ProcessSessions {
+  readonly cwd: string;
+  readonly limits: ResolvedProcessSessionLimits;
+  start(request: ProcessStartRequest): Promise<ProcessSession>;
+  /** The session, checked against `owner` when given (another owner's → ERR_PROCESS_OWNERSHIP). */
+  get(id: string, owner?: string): ProcessSession;
+  /** Every session this registry knows (live and ended), or only `owner`'s. */
+  list(owner?: string): ProcessSession[];
+  /** Kills (or, with releaseOnCancel, releases) `owner`'s running sessions. Resolves to how many. */
+  cancelOwned(owner: string): Promise<number>;
+  markUnknown(id: string): void;
+  /** Marks every starting/running session `unknown` (host resume); returns how many. */
+  reconcile(): number;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds a registry bound to one workspace. Nothing spawns and no timer starts here; expiry
+ * sweeps run on registry and handle access.
+ *
+ * @example
+ * const sessions = createProcessSessions({ cwd: process.cwd() });
+ * const py = await sessions.start({ command: 'python3', args: ['-i'], pty: true });
+ * await py.paste('print(6 * 7)'); await py.submit();
+ * console.log((await py.poll({ timeoutMs: 2000 })).stdout);
+ * await sessions.dispose();
+ */
+export function createProcessSessions(options: ProcessSessionsOptions): ProcessSessions {
+  if (typeof options !== 'object' || options === null || typeof options.cwd !== 'string') {
+    throw new ProcmuxError('ERR_INVALID_OPTION', 'createProcessSessions needs { cwd: <workspace root path> }');
+  }
+  const workspace = resolveSessionCwd(options.cwd);
+  const limits = resolveProcessSessionLimits(options.limits);
+  const logger: Logger = options.logger ?? { warn: () => {} };
+  const sandbox = options.sandbox;
+  const ptyBackend: ProcessPtyBackend | undefined =
+    options.ptyBackend === undefined ? nativePtyBackend() : (options.ptyBackend ?? undefined);
+  const sessions = new Map<string, ProcessSession>();
+  const supervisor = new ProcessSupervisor({ logger });
+  let sandboxLost = false;
+  let disposed = false;
+
+  const emit = (event: ProcessEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      logger.warn('onEvent sink threw; event dropped for the sink only', { type: event.type, error: String(error) });
+    }
+  };
+
+  const sweep = async () => {
+    const now = Date.now();
+    const expiring = [...sessions.values()].filter((s) => s.live && now >= s.expiresAt);
+    await Promise.all(expiring.map((s) => s.expire()));
+    if (sandbox && !sandboxLost && sessions.size > 0 && !(await sandboxRunning(sandbox))) loseSandbox();
+  };
+
+  const context: SessionContext = { limits, policy: options.policy, emit, sweep };
+
+  function loseSandbox(): void {
+    sandboxLost = true;
+    for (const session of sessions.values()) session.markUnknown('the sandbox stopped running');
+  }
+
+  function assertOpen(): void {
+    if (disposed) throw new ProcmuxError('ERR_PROCESS_STATE', 'this process registry was disposed');
+  }
+
+  function ownerCheck(session: ProcessSession, owner: string | undefined): void {
+    if (owner !== undefined && session.owner !== undefined && session.owner !== owner) {
+      throw new ProcmuxError('ERR_PROCESS_OWNERSHIP', `session ${session.id} belongs to another owner`);
+    }
+  }
+
+  async function start(request: ProcessStartRequest): Promise<ProcessSession> {
+    assertOpen();
+    const plan = await planStart(request);
+    await sweep();
+    const live = [...sessions.values()].filter((s) => s.live).length;
+    if (live >= limits.maxSessions) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_LIMIT',
+        `${live} sessions are running; this registry allows at most ${limits.maxSessions}`,
+      );
+    }
+    if (sandbox) {
+      if (typeof sandbox.startProcess !== 'function') {
+        throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'the sandbox cannot run long-lived processes (no startProcess)');
+      }
+      if (sandboxLost || !(await sandboxRunning(sandbox))) {
+        if (!sandboxLost) loseSandbox();
+        throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'the sandbox is not running; sessions cannot start');
+      }
+      if (request.pty) {
+        throw new ProcmuxError('ERR_PROCESS_PTY_UNSUPPORTED', 'PTY sessions are not available inside the sandbox');
+      }
+    }
+    if (request.pty && !ptyBackend) {
+      throw new ProcmuxError('ERR_PROCESS_PTY_UNSUPPORTED', 'no PTY backend is configured; start with pty: false');
+    }
+    await enforcePolicy(options.policy, {
+      action: 'start',
+      owner: plan.owner,
+      command: plan.command,
+      args: plan.args,
+      cwd: plan.cwd,
+      fingerprint: plan.fingerprint,
+      pty: plan.pty,
+    });
+
+    const id = `proc_${randomBytes(16).toString('base64url')}`;
+    const now = Date.now();
+    const screen =
+      plan.pty && request.screen !== false
+        ? new TerminalScreen({ cols: plan.terminal.columns, rows: plan.terminal.rows })
+        : undefined;
+    const session = new ProcessSession(
+      {
+        id,
+        owner: plan.owner,
+        command: plan.command,
+        args: plan.args,
+        cwd: plan.cwd,
+        fingerprint: plan.fingerprint,
+        pty: plan.pty,
+        stdin: plan.stdin,
+        startedAt: now,
+        expiresAt: now + plan.lifetimeMs,
+        releaseOnCancel: request.releaseOnCancel === true,
+        log: new OutputLog({
+          maxRetainedBytes: limits.maxOutputBytes,
+          maxUndrainedBytes: limits.maxUndrainedBytes,
+          maxChunkBytes: limits.maxOutputChunkBytes,
+        }),
+        screen,
+        backend: sandbox ? 'sandbox' : plan.pty && !isNativePtyBackend(ptyBackend) ? 'pty-backend' : 'native',
+      },
+      context,
+    );
+    sessions.set(id, session);
+    const hostBackend = plan.pty && ptyBackend !== undefined && !isNativePtyBackend(ptyBackend);
+    try {
+      const { run, adapter, metadata } = await spawnFor(session, plan, request, screen);
+      session.attach(run, adapter, metadata);
+    } catch (error) {
+      screen?.dispose();
+      if (isProcmuxError(error, 'ERR_PROCESS_PTY_LIMIT')) sessions.delete(id);
+      // A host backend that failed leaves an `unknown` record (the process may exist there).
+      else if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND') && hostBackend) session.failUnknown('backend failed');
+      else sessions.delete(id);
+      throw error;
+    }
+    emit({
+      type: 'process_started',
+      sessionId: id,
+      owner: session.owner,
+      fingerprint: session.fingerprint,
+      state: session.state,
+      at: Date.now(),
+      startedAt: session.startedAt,
+      endedAt: null,
+      pid: session.pid,
+      stdioMode: session.stdioMode,
+      exitCode: null,
+      signal: null,
+    });
+    return session;
+  }
+
+  interface Plan {
+    command: string;
+    args: string[];
+    shell: boolean;
+    cwd: string;
+    env: Record<string, string>;
+    pty: boolean;
+    terminal: ReturnType<typeof resolveTerminal>;
+    owner: string | undefined;
+    fingerprint: string;
+    lifetimeMs: number;
+    stdin: StdinMode;
+  }
+
+  async function planStart(request: ProcessStartRequest): Promise<Plan> {
+    if (typeof request !== 'object' || request === null) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'start needs a request object { command, args?, ... }');
+    }
+    if (typeof request.command !== 'string' || request.command.trim() === '') {
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'command must be a non-empty string');
+    }
+    const args = request.args === undefined ? [] : [...request.args];
+    if (!args.every((a) => typeof a === 'string')) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'args must be an array of strings');
+    }
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+    for (const [key, value] of Object.entries(request.env ?? {})) {
+      if (typeof value !== 'string') {
+        throw new ProcmuxError('ERR_INVALID_OPTION', `env values must be strings (env.${key} is not)`);
+      }
+      env[key] = value;
+    }
+    const pty = request.pty === true;
+    const terminal = resolveTerminal(request.terminal, limits);
+    if (pty) env.TERM = terminal.term;
+    const lifetimeMs = request.lifetimeMs ?? limits.maxLifetimeMs;
+    if (!Number.isInteger(lifetimeMs) || lifetimeMs < 1 || lifetimeMs > limits.maxLifetimeMs) {
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `lifetimeMs must be an integer from 1 to ${limits.maxLifetimeMs} (got ${String(request.lifetimeMs)})`,
+      );
+    }
+    for (const key of ['timeoutMs', 'noOutputTimeoutMs'] as const) {
+      const value = request[key];
+      if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > limits.maxLifetimeMs)) {
+        throw new ProcmuxError(
+          'ERR_INVALID_OPTION',
+          `${key} must be an integer from 1 to ${limits.maxLifetimeMs} (got ${String(value)})`,
+        );
+      }
+    }
+    const stdin = request.stdin ?? 'open';
+    if (stdin !== 'open' && stdin !== 'closed') {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `stdin must be 'open' or 'closed' (got ${String(stdin)})`);
+    }
+    return {
+      command: request.command,
+      args,
+      shell: request.shell === true || request.args === undefined,
+      cwd: resolveSessionCwd(workspace, request.cwd),
+      env,
+      pty,
+      terminal,
+      owner: resolveOwnerKey(request.owner, options.ownership, options.identity),
+      fingerprint: commandFingerprint(request.command, args),
+      lifetimeMs,
+      stdin,
+    };
+  }
+
+  async function spawnFor(
+    session: ProcessSession,
+    plan: Plan,
+    request: ProcessStartRequest,
+    screen: TerminalScreen | undefined,
+  ): Promise<{ run: ManagedRun; adapter?: BackendAdapter; metadata?: Record<string, unknown> }> {
+    // Options every path shares; the built-in adapters also take where and how to run.
+    const common = {
+      stdin: plan.stdin,
+      ...(request.input !== undefined ? { input: request.input } : {}),
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
+      ...(screen ? { screen } : {}),
+      onStdout: (chunk: string) => session.onOutput('stdout', chunk),
+      onStderr: (chunk: string) => session.onOutput('stderr', chunk),
+      // The session's OutputLog keeps the output; RunExit needs none of it.
+      maxCaptureBytes: 0,
+      ...(plan.shell ? { command: shellLine(plan) } : { file: plan.command, args: plan.args }),
+    };
+    if (sandbox) {
+      let adapterRef: BackendAdapter | undefined;
+      const adapter = await attachBounded(
+        () =>
+          sandbox.startProcess!({
+            command: plan.command,
+            args: plan.args,
+            cwd: plan.cwd,
+            env: plan.env,
+            onStdout: (data) => adapterRef?.stdout.push(data),
+            onStderr: (data) => adapterRef?.stderr.push(data),
+          }),
+        (handle: SandboxProcessHandle) => new BackendAdapter(handle, 'pipe'),
+      );
+      adapterRef = adapter;
+      const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
+      return { run, adapter };
+    }
+    if (plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend)) {
+      let adapterRef: BackendAdapter | undefined;
+      const backend = ptyBackend;
+      const adapter = await attachBounded(
+        () =>
+          backend.startPty({
+            ...hostTarget(plan),
+            cwd: plan.cwd,
+            env: plan.env,
+            columns: plan.terminal.columns,
+            rows: plan.terminal.rows,
+            term: plan.terminal.term,
+            onData: (data) => adapterRef?.stdout.push(data),
+          }),
+        (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
+      );
+      adapterRef = adapter;
+      const metadata = (adapter.handle as PtyBackendHandle).metadata;
+      if (metadata !== undefined) {
+        const size = Buffer.byteLength(JSON.stringify(metadata));
+        if (size > limits.maxPtyBackendMetadataBytes) {
+          await adapter.kill('force');
+          throw new ProcmuxError(
+            'ERR_PROCESS_PTY_LIMIT',
+            `PTY backend metadata is ${size} bytes; at most ${limits.maxPtyBackendMetadataBytes} bytes`,
+          );
+        }
+      }
+      const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
+      return { run, adapter, ...(metadata ? { metadata } : {}) };
+    }
+    const run = await supervisor.spawn({
+      ...common,
+      mode: plan.pty ? 'pty' : 'pipe',
+      ptyFallback: request.ptyFallback ?? 'fail',
+      cwd: plan.cwd,
+      env: plan.env,
+      cols: plan.terminal.columns,
+      rows: plan.terminal.rows,
+      term: plan.terminal.term,
+    });
+    return { run };
+  }
+
+  /**
+   * Starts a host backend within maxPtyAttachTimeoutMs. A throw is ERR_PROCESS_PTY_BACKEND
+   * with a generic message (the backend's text may hold secrets; it stays in `cause`); an
+   * overrun is ERR_PROCESS_PTY_LIMIT, and a handle that arrives late is killed.
+   */
+  async function attachBounded<H extends PtyBackendHandle | SandboxProcessHandle>(
+    startHandle: () => H | Promise<H>,
+    wrap: (handle: H) => BackendAdapter,
+  ): Promise<BackendAdapter> {
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const started = Promise.resolve().then(startHandle);
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(
+          new ProcmuxError(
+            'ERR_PROCESS_PTY_LIMIT',
+            `the process backend did not attach within ${limits.maxPtyAttachTimeoutMs} ms`,
+          ),
+        );
+      }, limits.maxPtyAttachTimeoutMs);
+    });
+    started.then(
+      (late) => {
+        if (timedOut) void Promise.resolve(late.kill()).catch(() => {});
+      },
+      () => {},
+    );
+    try {
+      const handle = await Promise.race([
+        started.catch((cause: unknown) => {
+          throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'the process backend failed to start the session', {
+            cause,
+          });
+        }),
+        timeout,
+      ]);
+      return wrap(handle);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    cwd: workspace,
+    limits,
+    start,
+    get(id, owner) {
+      assertOpen();
+      void sweep();
+      const session = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (!session) throw new ProcmuxError('ERR_PROCESS_NOT_FOUND', `no session with id ${String(id)}`);
+      ownerCheck(session, owner);
+      return session;
+    },
+    list(owner) {
+      void sweep();
+      const all = [...sessions.values()];
+      return owner === undefined ? all : all.filter((s) => s.owner === owner);
+    },
+    async cancelOwned(owner) {
+      await sweep();
+      const owned = [...sessions.values()].filter((s) => s.live && s.owner === owner);
+      await Promise.all(owned.map((s) => (s.releaseOnCancel ? s.release() : s.kill())));
+      return owned.length;
+    },
+    markUnknown(id) {
+      const session = sessions.get(id);
+      if (!session) throw new ProcmuxError('ERR_PROCESS_NOT_FOUND', `no session with id ${String(id)}`);
+      session.markUnknown();
+    },
+    reconcile() {
+      let count = 0;
+      for (const session of sessions.values()) {
+        if (session.live) {
+          session.markUnknown('reconciled after a host resume');
+          count += 1;
+        }
+      }
+      return count;
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      const released = (s: ProcessSession) => s.state === 'released';
+      await Promise.all(
+        [...sessions.values()]
+          .filter((s) => !released(s))
+          .map(async (s) => {
+            if (s.live) {
+              await s.kill().catch(() => {});
+            } else if (s.activeRun) {
+              // Marked unknown but ours: its process may still run; leave none behind.
+              s.activeRun.cancel('manual-cancel');
+              await s.activeRun.wait().catch(() => {});
+            }
+          }),
+      );
+      await supervisor.cancelAll?.('manual-cancel');
+    },
+  };
+}
+
+/** With `shell`, args are appended to the command line as given (the caller quotes them). */
+function shellLine(plan: { command: string; args: string[] }): string {
+  return [plan.command, ...plan.args].join(' ');
+}
+
+/** What a host PTY backend runs: a file and argv, the shell made explicit by shell-wrap. */
+function hostTarget(plan: { command: string; args: string[]; shell: boolean; env: Record<string, string> }): {
+  file: string;
+  args: string[];
+} {
+  if (!plan.shell) return { file: plan.command, args: plan.args };
+  const wrapped = shellWrap(shellLine(plan), { env: plan.env });
+  return { file: wrapped.file, args: [...wrapped.args] };
+}
+
+export type { ProcessSandboxBackend };

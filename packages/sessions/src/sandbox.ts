@@ -1,0 +1,45 @@
+import type { SignalName } from '@procmux/core-types';
+import type { BackendExit } from './backend-adapter.js';
+
+export interface SandboxStartRequest {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  onStdout(data: string): void;
+  onStderr(data: string): void;
+}
+
+/** A long-running process inside a host's sandbox. */
+export interface SandboxProcessHandle {
+  pid?: number;
+  ref?: string;
+  write(data: string): void | Promise<void>;
+  closeStdin?(): void | Promise<void>;
+  signal(name: SignalName): void | Promise<void>;
+  kill(): void | Promise<void>;
+  release?(): void | Promise<void>;
+  wait(): Promise<BackendExit>;
+}
+
+/**
+ * Duck-typed sandbox. With `startProcess`, every session runs through it (no native
+ * fallback). `status()` reporting anything but 'running' (or throwing) turns every live
+ * session `unknown` and makes later starts fail closed.
+ */
+export interface ProcessSandboxBackend {
+  startProcess?(request: SandboxStartRequest): SandboxProcessHandle | Promise<SandboxProcessHandle>;
+  status?(): string | { state: string } | Promise<string | { state: string }>;
+}
+
+/** True when the sandbox reports itself running; a throw counts as not running. */
+export async function sandboxRunning(sandbox: ProcessSandboxBackend): Promise<boolean> {
+  if (typeof sandbox.status !== 'function') return true;
+  try {
+    const status = await sandbox.status();
+    const state = typeof status === 'string' ? status : status?.state;
+    return state === 'running';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,546 @@
+import { constants } from 'node:os';
+import { createAnsiStripper, stripAnsi } from '@procmux/ansi';
+import {
+  isTerminalState,
+  type ManagedRun,
+  type ProcessEventType,
+  ProcmuxError,
+  type RunExit,
+  type SessionState,
+  type SignalName,
+  type StdioMode,
+} from '@procmux/core-types';
+import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
+import type { OutputLog } from '@procmux/registry';
+import type { TerminalScreen } from '@procmux/screen';
+import type { BackendAdapter } from './backend-adapter.js';
+import type { SessionContext } from './context.js';
+import { enforcePolicy, type PolicyAction } from './policy.js';
+import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
+
+export interface SessionInit {
+  id: string;
+  owner: string | undefined;
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  fingerprint: string;
+  pty: boolean;
+  stdin: 'open' | 'closed';
+  startedAt: number;
+  expiresAt: number;
+  releaseOnCancel: boolean;
+  log: OutputLog;
+  screen: TerminalScreen | undefined;
+  backend: SessionMetadata['backend'];
+}
+
+type Stream = 'stdout' | 'stderr';
+
+const DEFAULT_LOG_LINES = 200;
+const MAX_LOG_LINES = 100_000;
+
+/**
+ * A handle a host can give to a model's tools. Reads (output, poll, log, screen, wait,
+ * metadata) work for the whole life of the record; writes and signals need a running session.
+ * After release() every call but metadata() is ERR_PROCESS_STATE.
+ */
+export class ProcessSession {
+  readonly id: string;
+  readonly owner: string | undefined;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly fingerprint: string;
+  readonly pty: boolean;
+  readonly startedAt: number;
+  readonly expiresAt: number;
+  readonly releaseOnCancel: boolean;
+
+  #state: SessionState = 'starting';
+  #stdioMode: StdioMode;
+  #run: ManagedRun | undefined;
+  #adapter: BackendAdapter | undefined;
+  #backendMetadata: Record<string, unknown> | undefined;
+  #exitCode: number | null = null;
+  #signal: SignalName | null = null;
+  #endedAt: number | null = null;
+  #stdinClosed: boolean;
+  #pending = false;
+  #waiters = new Set<() => void>();
+  #resizes: number[] = [];
+  #forced: 'killed' | 'expired' | undefined;
+  #settled: Promise<void>;
+  #resolveSettled!: () => void;
+  #strippers = { stdout: createAnsiStripper(), stderr: createAnsiStripper() };
+  readonly #log: OutputLog;
+  readonly #screen: TerminalScreen | undefined;
+  readonly #backend: SessionMetadata['backend'];
+  readonly #ctx: SessionContext;
+
+  constructor(init: SessionInit, ctx: SessionContext) {
+    this.id = init.id;
+    this.owner = init.owner;
+    this.command = init.command;
+    this.args = init.args;
+    this.cwd = init.cwd;
+    this.fingerprint = init.fingerprint;
+    this.pty = init.pty;
+    this.startedAt = init.startedAt;
+    this.expiresAt = init.expiresAt;
+    this.releaseOnCancel = init.releaseOnCancel;
+    this.#stdioMode = init.pty ? 'pty' : 'pipe';
+    this.#stdinClosed = init.stdin === 'closed';
+    this.#log = init.log;
+    this.#screen = init.screen;
+    this.#backend = init.backend;
+    this.#ctx = ctx;
+    this.#settled = new Promise((resolve) => {
+      this.#resolveSettled = resolve;
+    });
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  get stdioMode(): StdioMode {
+    return this.#stdioMode;
+  }
+
+  get pid(): number | undefined {
+    return this.#run?.pid;
+  }
+
+  /** Whether poll() returns screen deltas (a PTY session with a terminal screen). */
+  get emulated(): boolean {
+    return this.#screen !== undefined;
+  }
+
+  get live(): boolean {
+    return this.#state === 'starting' || this.#state === 'running';
+  }
+
+  // ---- wiring used by the registry ----------------------------------------------------
+
+  /** Output from the supervisor (already free of answered terminal queries). */
+  onOutput(stream: Stream, chunk: string): void {
+    if (this.#state === 'released') return;
+    this.#log.append(stream, chunk);
+    this.#pending = true;
+    this.#wake();
+  }
+
+  attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
+    this.#run = run;
+    this.#adapter = adapter;
+    this.#backendMetadata = metadata;
+    this.#stdioMode = run.stdioMode;
+    if (this.#state === 'starting') this.#state = 'running';
+    run.wait().then(
+      (exit) => this.#finish(exit),
+      () => this.#finish(undefined),
+    );
+  }
+
+  /** Ends the record without a process (failed attach, backend lost before start). */
+  failUnknown(reason: string): void {
+    if (isTerminalState(this.#state)) return;
+    this.#settle('unknown', null, null, reason);
+  }
+
+  /** Kills the process and records `expired`. */
+  async expire(): Promise<void> {
+    if (!this.live) return;
+    this.#forced = 'expired';
+    this.#run?.cancel('manual-cancel');
+    await this.#settled;
+  }
+
+  /** Registry's markUnknown/reconcile: terminal, never an invented exit code. */
+  markUnknown(reason = 'marked unknown by the host'): void {
+    if (!this.live) return;
+    this.#settle('unknown', null, null, reason);
+  }
+
+  /** The run, while its process may still be alive (dispose kills those). */
+  get activeRun(): ManagedRun | undefined {
+    return this.#run;
+  }
+
+  // ---- reads ----------------------------------------------------------------------------
+
+  /** Raw history (ANSI included) by byte cursor. */
+  async output(options: { cursor?: number; maxBytes?: number } = {}): Promise<OutputPage> {
+    await this.#access();
+    const maxBytes = options.maxBytes ?? this.#ctx.limits.maxOutputChunkBytes;
+    if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > this.#ctx.limits.maxOutputChunkBytes) {
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `maxBytes must be an integer from 1 to ${this.#ctx.limits.maxOutputChunkBytes} (got ${String(maxBytes)})`,
+      );
+    }
+    const cursor = options.cursor ?? 0;
+    if (!Number.isInteger(cursor) || cursor < 0) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `cursor must be a non-negative integer (got ${String(cursor)})`);
+    }
+    return this.#log.read({ cursor, maxBytes });
+  }
+
+  /**
+   * What is new since the previous poll, plus the state. Resolves as soon as output or the
+   * exit arrives (listeners, not a tick), or after timeoutMs.
+   */
+  async poll(options: { timeoutMs?: number } = {}): Promise<PollResult> {
+    await this.#access();
+    const timeoutMs = options.timeoutMs ?? 0;
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > this.#ctx.limits.maxLifetimeMs) {
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `timeoutMs must be an integer from 0 to ${this.#ctx.limits.maxLifetimeMs} (got ${String(timeoutMs)})`,
+      );
+    }
+    if (!this.#pending && this.live && timeoutMs > 0) await this.#nextEvent(timeoutMs);
+    return this.#collect();
+  }
+
+  /** Lines of the transcript (rendered screen history for emulated sessions), last 200 by default. */
+  async log(options: { offset?: number; limit?: number } = {}): Promise<LogResult> {
+    await this.#access();
+    const { offset, limit } = options;
+    if (offset !== undefined && (!Number.isInteger(offset) || offset < 0)) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `offset must be a non-negative integer line index (got ${String(offset)})`);
+    }
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_LINES)) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `limit must be an integer from 1 to ${MAX_LOG_LINES} (got ${String(limit)})`);
+    }
+    const lines = await this.#transcriptLines();
+    const count = limit ?? DEFAULT_LOG_LINES;
+    const start = offset ?? Math.max(0, lines.length - count);
+    const slice = lines.slice(start, start + count);
+    return {
+      text: slice.join('\n'),
+      offset: Math.min(start, lines.length),
+      lines: slice.length,
+      totalLines: lines.length,
+      cut: start > 0 || start + slice.length < lines.length,
+    };
+  }
+
+  /** The full rendered terminal (scrollback + screen) of an emulated session. */
+  async screen(): Promise<string> {
+    await this.#access();
+    if (!this.#screen) {
+      throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'screen() needs a PTY session with a terminal screen');
+    }
+    return this.#screen.renderFull();
+  }
+
+  /** Waits for the end (or timeoutMs); exitCode is null unless the state is `exited`. */
+  async wait(options: { timeoutMs?: number } = {}): Promise<WaitOutcome> {
+    await this.#access();
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 0)) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `timeoutMs must be a non-negative integer (got ${String(timeoutMs)})`);
+    }
+    if (this.live) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.#settled,
+        ...(timeoutMs === undefined ? [] : [new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]),
+      ]);
+      clearTimeout(timer);
+    }
+    if (this.#adapter?.lost && this.#state === 'unknown') {
+      throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'the process backend lost this session; its outcome is unknown', {
+        details: { sessionId: this.id },
+      });
+    }
+    return { exitCode: this.#exitCode, signal: this.#signal, state: this.#state };
+  }
+
+  metadata(): SessionMetadata {
+    return {
+      id: this.id,
+      owner: this.owner,
+      command: this.command,
+      args: [...this.args],
+      cwd: this.cwd,
+      fingerprint: this.fingerprint,
+      state: this.#state,
+      pid: this.pid,
+      startedAt: this.startedAt,
+      endedAt: this.#endedAt,
+      exitCode: this.#exitCode,
+      signal: this.#signal,
+      stdioMode: this.#stdioMode,
+      pty: this.pty,
+      emulated: this.emulated,
+      backend: this.#backend,
+      ...(this.#backendMetadata ? { backendMetadata: this.#backendMetadata } : {}),
+    };
+  }
+
+  // ---- writes ---------------------------------------------------------------------------
+
+  /** Writes raw input (at most maxInputBytes; NUL is refused on PTY sessions). */
+  async input(data: string): Promise<void> {
+    if (typeof data !== 'string') throw new ProcmuxError('ERR_INVALID_OPTION', 'input must be a string');
+    await this.#write(data, 'input');
+  }
+
+  /**
+   * Pastes text. Bracketing follows the program's last ESC[?2004h/l unless `bracketed` says
+   * otherwise; pipe sessions are never bracketed.
+   */
+  async paste(text: string, options: { bracketed?: boolean } = {}): Promise<void> {
+    if (typeof text !== 'string') throw new ProcmuxError('ERR_INVALID_OPTION', 'paste text must be a string');
+    if (options.bracketed === true && this.#stdioMode !== 'pty') {
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'bracketed paste needs a PTY session; this session uses pipes');
+    }
+    const bracketed = this.#stdioMode === 'pty' && (options.bracketed ?? this.#bracketedPasteMode());
+    await this.#write(encodePaste(text, { bracketed }), 'input');
+  }
+
+  /** Sends named keys (`C-c`, `Up`, `Enter`, ...), honouring application cursor mode. */
+  async sendKeys(keys: string | readonly string[]): Promise<void> {
+    const list = typeof keys === 'string' ? [keys] : [...keys];
+    const data = encodeKeySequence({
+      keys: list,
+      applicationCursorKeys: this.#screen?.modes.applicationCursorKeys ?? false,
+    });
+    await this.#write(data, 'input', true);
+  }
+
+  /** Presses Enter (CR). */
+  async submit(): Promise<void> {
+    await this.#write('\r', 'input');
+  }
+
+  /** Closes stdin: EOF for pipes, EOT (Ctrl-D) for a PTY. */
+  async closeStdin(): Promise<void> {
+    await this.#writable('input', 0);
+    this.#run!.stdin?.close();
+    if (this.#stdioMode === 'pipe') this.#stdinClosed = true;
+  }
+
+  /** Sends a signal to the process (not the tree; kill() takes the tree). */
+  async signal(name: SignalName): Promise<void> {
+    if (typeof name !== 'string' || !(name in constants.signals)) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `signal must be a signal name such as "SIGINT" or "SIGTERM" (got ${String(name)})`);
+    }
+    await this.#mutable('signal', { signal: name });
+    if (this.#adapter) {
+      await this.#adapter.handle.signal(name);
+      return;
+    }
+    const pid = this.pid;
+    if (pid === undefined) throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} has no process id to signal`);
+    try {
+      process.kill(pid, name);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== 'ESRCH') throw cause;
+    }
+  }
+
+  /** Kills the whole tree and resolves once the session is `killed`. */
+  async kill(): Promise<WaitOutcome> {
+    await this.#mutable('kill', { signal: 'SIGKILL' });
+    this.#forced = 'killed';
+    this.#run?.cancel('manual-cancel');
+    await this.#settled;
+    return { exitCode: this.#exitCode, signal: this.#signal, state: this.#state };
+  }
+
+  /** Stops tracking; the process keeps running. Every later call is ERR_PROCESS_STATE. */
+  async release(): Promise<void> {
+    await this.#access();
+    if (!this.live) {
+      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} is ${this.#state}; only a running session can be released`);
+    }
+    if (this.#adapter?.handle.release) await this.#adapter.handle.release();
+    this.#settle('released', null, null, 'released by the host');
+  }
+
+  /** Resizes the terminal where the backend can (rate-limited). */
+  async resize(size: { columns: number; rows: number }): Promise<void> {
+    await this.#writable('input', 0);
+    const resize = this.#run?.resize;
+    if (this.#stdioMode !== 'pty' || !resize) {
+      throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `session ${this.id} cannot be resized: its backend declares no resize`);
+    }
+    const { maxTerminalColumns, maxTerminalRows, maxResizesPerMinute } = this.#ctx.limits;
+    for (const [name, value, max] of [
+      ['columns', size?.columns, maxTerminalColumns],
+      ['rows', size?.rows, maxTerminalRows],
+    ] as const) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+        throw new ProcmuxError('ERR_INVALID_OPTION', `${name} must be an integer from 1 to ${max} (got ${String(value)})`);
+      }
+    }
+    const now = Date.now();
+    this.#resizes = this.#resizes.filter((t) => now - t < 60_000);
+    if (this.#resizes.length >= maxResizesPerMinute) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_PTY_LIMIT',
+        `session ${this.id} was resized ${maxResizesPerMinute} times in the last minute; that is the limit`,
+      );
+    }
+    this.#resizes.push(now);
+    resize.call(this.#run, size.columns, size.rows);
+    this.#screen?.resize(size.columns, size.rows);
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  async #access(): Promise<void> {
+    if (this.#state === 'released') {
+      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} was released; it can no longer be used`);
+    }
+    await this.#ctx.sweep();
+  }
+
+  async #mutable(action: PolicyAction, extra: { signal?: SignalName; bytes?: number }): Promise<void> {
+    await this.#access();
+    if (!this.live || !this.#run) {
+      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} is ${this.#state}; ${action} needs a running session`);
+    }
+    await enforcePolicy(this.#ctx.policy, {
+      action,
+      sessionId: this.id,
+      owner: this.owner,
+      command: this.command,
+      args: this.args,
+      cwd: this.cwd,
+      fingerprint: this.fingerprint,
+      pty: this.pty,
+      ...extra,
+    });
+  }
+
+  async #writable(action: PolicyAction, bytes: number): Promise<void> {
+    await this.#mutable(action, { bytes });
+    if (this.#stdinClosed || !this.#run?.stdin) {
+      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} has its stdin closed`);
+    }
+  }
+
+  async #write(data: string, action: PolicyAction, keys = false): Promise<void> {
+    const bytes = Buffer.byteLength(data);
+    if (bytes > this.#ctx.limits.maxInputBytes) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_LIMIT',
+        `input is ${bytes} bytes; at most ${this.#ctx.limits.maxInputBytes} bytes per call`,
+      );
+    }
+    // A NUL typed as a key (C-@) is a deliberate terminal byte; raw NULs in text are not.
+    if (this.#stdioMode === 'pty' && !keys && data.includes('\0')) {
+      throw new ProcmuxError('ERR_PROCESS_POLICY', 'input to a PTY session must not contain NUL bytes');
+    }
+    await this.#writable(action, bytes);
+    this.#run!.stdin!.write(data);
+  }
+
+  #bracketedPasteMode(): boolean {
+    if (this.#screen) return this.#screen.modes.bracketedPaste;
+    return this.#run?.stdin?.bracketedPasteEnabled ?? false;
+  }
+
+  #nextEvent(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.#waiters.add(done);
+    });
+  }
+
+  #wake(): void {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+
+  async #collect(): Promise<PollResult> {
+    this.#pending = false;
+    const drained = this.#log.drain();
+    const ended = !this.live;
+    let stdout: string;
+    let stderr: string;
+    if (this.#screen) {
+      stdout = await this.#screen.renderNew();
+      stderr = '';
+    } else {
+      stdout = this.#strippers.stdout.push(drained.stdout) + (ended ? this.#strippers.stdout.flush() : '');
+      stderr = this.#strippers.stderr.push(drained.stderr) + (ended ? this.#strippers.stderr.flush() : '');
+    }
+    return {
+      stdout,
+      stderr,
+      state: this.#state,
+      exitCode: this.#exitCode,
+      signal: this.#signal,
+      droppedBytes: drained.droppedBytes,
+    };
+  }
+
+  async #transcriptLines(): Promise<string[]> {
+    let text: string;
+    if (this.#screen) {
+      text = await this.#screen.renderFull();
+    } else {
+      const parts: string[] = [];
+      let cursor = 0;
+      for (;;) {
+        const page = this.#log.read({ cursor, maxBytes: this.#ctx.limits.maxOutputChunkBytes });
+        parts.push(page.data);
+        if (page.eof || page.cursor === cursor) break;
+        cursor = page.cursor;
+      }
+      text = stripAnsi(parts.join(''));
+    }
+    if (text === '') return [];
+    const lines = text.split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    return lines;
+  }
+
+  #finish(exit: RunExit | undefined): void {
+    if (isTerminalState(this.#state)) return;
+    if (this.#adapter?.lost || exit === undefined) {
+      this.#settle('unknown', null, null, 'the process backend lost this session');
+    } else if (this.#forced) {
+      this.#settle(this.#forced, null, exit.signal ?? 'SIGKILL', this.#forced === 'expired' ? 'lifetime' : 'kill');
+    } else if (exit.reason === 'exit' && exit.exitCode !== null) {
+      this.#settle('exited', exit.exitCode, null);
+    } else {
+      this.#settle('killed', null, exit.signal, exit.reason);
+    }
+  }
+
+  #settle(state: SessionState, exitCode: number | null, signal: SignalName | null, reason?: string): void {
+    this.#state = state;
+    this.#exitCode = state === 'exited' ? exitCode : null;
+    this.#signal = signal;
+    this.#endedAt = Date.now();
+    const type: ProcessEventType = `process_${state === 'exited' ? 'exited' : state}` as ProcessEventType;
+    this.#ctx.emit({
+      type,
+      sessionId: this.id,
+      owner: this.owner,
+      fingerprint: this.fingerprint,
+      state,
+      at: this.#endedAt,
+      startedAt: this.startedAt,
+      endedAt: this.#endedAt,
+      pid: this.pid,
+      stdioMode: this.#stdioMode,
+      exitCode: this.#exitCode,
+      signal,
+      ...(reason ? { reason } : {}),
+    });
+    this.#wake();
+    this.#resolveSettled();
+  }
+}

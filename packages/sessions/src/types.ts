@@ -1,0 +1,102 @@
+import type { Logger, ProcessEvent, SessionState, SignalName, StdinMode, StdioMode } from '@procmux/core-types';
+import type { ProcessSessionLimits } from './limits.js';
+import type { AgentIdentity, OwnershipScope } from './owner.js';
+import type { ExecutionPolicy } from './policy.js';
+import type { ProcessPtyBackend } from './pty-backend.js';
+import type { ProcessSandboxBackend } from './sandbox.js';
+import type { TerminalRequest } from './terminal.js';
+
+export interface ProcessSessionsOptions {
+  /** Workspace root: every session's cwd must resolve (symlinks too) inside it. */
+  cwd: string;
+  policy?: ExecutionPolicy;
+  limits?: ProcessSessionLimits;
+  /** Host sink for lifecycle events. A sink that throws is ignored, never breaks a session. */
+  onEvent?: (event: ProcessEvent) => void;
+  ownership?: OwnershipScope;
+  identity?: AgentIdentity;
+  sandbox?: ProcessSandboxBackend;
+  /** Undefined: the native backend. null: no PTY sessions (`pty: true` fails before spawn). */
+  ptyBackend?: ProcessPtyBackend | null;
+  logger?: Logger;
+}
+
+export interface ProcessStartRequest {
+  /** Executable (with `args`, no shell), or a shell command line (no `args`, or `shell: true`). */
+  command: string;
+  args?: readonly string[];
+  /** Run `command` through the platform shell (shell-wrap). Implied when `args` is absent. */
+  shell?: boolean;
+  cwd?: string;
+  /** Extra variables merged over the host's environment. Never in a fingerprint or event. */
+  env?: Readonly<Record<string, string>>;
+  pty?: boolean;
+  /** 'pipe' lets a failing PTY spawn fall back to pipes (stdioMode tells). Default 'fail'. */
+  ptyFallback?: 'pipe' | 'fail';
+  terminal?: TerminalRequest;
+  lifetimeMs?: number;
+  owner?: string;
+  releaseOnCancel?: boolean;
+  timeoutMs?: number;
+  noOutputTimeoutMs?: number;
+  /** PTY sessions get a terminal screen unless this is false. */
+  screen?: boolean;
+  /** Pipe sessions: 'open' (default) or 'closed' (stdin at EOF after `input`). */
+  stdin?: StdinMode;
+  /** Written to stdin first. */
+  input?: string;
+}
+
+export interface OutputPage {
+  data: string;
+  cursor: number;
+  eof: boolean;
+  droppedBytes: number;
+}
+
+export interface PollResult {
+  /** Screen delta for emulated sessions, else ANSI-stripped stdout. */
+  stdout: string;
+  stderr: string;
+  state: SessionState;
+  exitCode: number | null;
+  signal: SignalName | null;
+  droppedBytes: number;
+}
+
+export interface LogResult {
+  text: string;
+  /** Index of the first returned line. */
+  offset: number;
+  /** Lines returned. */
+  lines: number;
+  totalLines: number;
+  /** True when lines before or after the returned range exist. */
+  cut: boolean;
+}
+
+export interface WaitOutcome {
+  exitCode: number | null;
+  signal: SignalName | null;
+  state: SessionState;
+}
+
+export interface SessionMetadata {
+  id: string;
+  owner: string | undefined;
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  fingerprint: string;
+  state: SessionState;
+  pid: number | undefined;
+  startedAt: number;
+  endedAt: number | null;
+  exitCode: number | null;
+  signal: SignalName | null;
+  stdioMode: StdioMode;
+  pty: boolean;
+  emulated: boolean;
+  backend: 'native' | 'pty-backend' | 'sandbox';
+  backendMetadata?: Record<string, unknown>;
+}
