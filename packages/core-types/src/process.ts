@@ -105,6 +105,11 @@ export interface KillReport {
 export interface KillTreeOptions {
   /** Milliseconds between SIGTERM and SIGKILL; 0 kills at once. Clamped to 0..60000. */
   graceMs?: number;
+  /**
+   * The tree's PROCMUX_TREE value, when the caller knows it: lets the kill reach setsid
+   * escapees even after the root has exited (POSIX with /proc).
+   */
+  marker?: string;
 }
 
 /** The surface a kill platform package exports. */

@@ -1,0 +1,80 @@
+// Linux: the process table straight from /proc, with each process's tree marker.
+import { readdirSync, readFileSync } from 'node:fs';
+import { TREE_MARKER_ENV } from '@procmux/core-types';
+import type { ProcessEntry } from './types.js';
+
+/** The fields of /proc/<pid>/stat a tree kill needs. */
+export interface ProcStat {
+  state: string;
+  ppid: number;
+  pgid: number;
+  startTime: number;
+}
+
+/**
+ * Parses /proc/<pid>/stat. The command name in parentheses may itself hold spaces and ')',
+ * so the fields are counted from the last ')'. Undefined when the text is not a stat line.
+ */
+export function parseProcStat(text: string): ProcStat | undefined {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  // Field 3 (state) is index 0 here, so field n is index n - 3.
+  const fields = text.slice(close + 2).split(' ');
+  const state = fields[0];
+  const ppid = Number(fields[1]);
+  const pgid = Number(fields[2]);
+  const startTime = Number(fields[19]);
+  if (!state || !Number.isInteger(ppid) || !Number.isInteger(pgid) || !Number.isInteger(startTime)) {
+    return undefined;
+  }
+  return { state, ppid, pgid, startTime };
+}
+
+/** The value of `name` in a NUL-separated environment block (/proc/<pid>/environ). */
+export function markerFromEnviron(environ: Buffer, name = TREE_MARKER_ENV): string | undefined {
+  const key = Buffer.from(`${name}=`);
+  let at = environ.indexOf(key);
+  // A match must start an entry, not sit inside another one (FOO_PROCMUX_TREE=...).
+  while (at > 0 && environ[at - 1] !== 0) at = environ.indexOf(key, at + 1);
+  if (at < 0) return undefined;
+  const start = at + key.length;
+  const end = environ.indexOf(0, start);
+  return environ.subarray(start, end < 0 ? environ.length : end).toString('utf8');
+}
+
+function readStat(procRoot: string, pid: number | string): ProcStat | undefined {
+  try {
+    return parseProcStat(readFileSync(`${procRoot}/${pid}/stat`, 'latin1'));
+  } catch {
+    // Exited while we looked.
+    return undefined;
+  }
+}
+
+function readMarker(procRoot: string, pid: string): string | undefined {
+  try {
+    return markerFromEnviron(readFileSync(`${procRoot}/${pid}/environ`));
+  } catch {
+    // Another user's process (EACCES), or it exited.
+    return undefined;
+  }
+}
+
+/** Every process in /proc with its state, parent, group, start time and tree marker. */
+export function readProcTable(procRoot = '/proc'): ProcessEntry[] {
+  const table: ProcessEntry[] = [];
+  for (const name of readdirSync(procRoot)) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(procRoot, name);
+    if (stat === undefined) continue;
+    table.push({ pid: Number(name), ...stat, marker: readMarker(procRoot, name) });
+  }
+  return table;
+}
+
+/** Whether this very process still runs: present, not a zombie, and not a reused pid. */
+export function procAlive(entry: ProcessEntry, procRoot = '/proc'): boolean {
+  const stat = readStat(procRoot, entry.pid);
+  if (stat === undefined || stat.state === 'Z' || stat.state === 'X' || stat.state === 'x') return false;
+  return entry.startTime === undefined || stat.startTime === entry.startTime;
+}

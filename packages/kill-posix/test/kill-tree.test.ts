@@ -1,0 +1,204 @@
+import { isProcmuxError } from '@procmux/core-types';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KILL_SETTLE_MS, killTreeWith } from '../src/kill-tree.js';
+import { FakeWorld, SELF, SELF_PGID } from './fake-world.js';
+
+// A detached root (its own group 100) with two children and a grandchild.
+function family(extra: Partial<Record<number, object>> = {}) {
+  return new FakeWorld([
+    { pid: 100, ppid: SELF, pgid: 100, state: 'S', ...extra[100] },
+    { pid: 101, ppid: 100, pgid: 100, state: 'S', ...extra[101] },
+    { pid: 102, ppid: 100, pgid: 100, state: 'S', ...extra[102] },
+    { pid: 103, ppid: 101, pgid: 100, state: 'S', ...extra[103] },
+  ]);
+}
+
+describe('the tree kill, on a simulated process table', () => {
+  it('SIGTERMs the group and every member, and resolves without SIGKILL when all die', async () => {
+    const world = family();
+    const report = await killTreeWith(100, { graceMs: 3000 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
+    expect(world.log[0]).toBe('0 SIGTERM -100');
+    expect(world.signals('SIGKILL')).toEqual([]);
+    expect(world.live()).toEqual([]);
+  });
+
+  it('polls until slow dyers are gone, well before the grace ends', async () => {
+    const world = family({ 101: { termDelayMs: 40 }, 103: { termDelayMs: 300 } });
+    const report = await killTreeWith(100, { graceMs: 10_000 }, world.effects());
+    expect(report.survivors).toEqual([]);
+    expect(world.signals('SIGKILL')).toEqual([]);
+    expect(world.clock).toBeGreaterThanOrEqual(300);
+    expect(world.clock).toBeLessThan(300 + 100 + 1);
+  });
+
+  it('SIGKILLs what ignores SIGTERM once the grace is over, not before', async () => {
+    const world = family({ 102: { onTerm: 'ignore' } });
+    const report = await killTreeWith(100, { graceMs: 1500 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
+    expect(world.signals('SIGKILL')).toEqual(['1500 SIGKILL -100', '1500 SIGKILL 102']);
+  });
+
+  it('graceMs 0 sends SIGKILL at once and never SIGTERM', async () => {
+    const world = family({ 102: { onTerm: 'ignore' } });
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
+    expect(world.signals('SIGTERM')).toEqual([]);
+    expect(world.signals('SIGKILL')[0]).toBe('0 SIGKILL -100');
+  });
+
+  it('clamps the grace to 60 s', async () => {
+    const world = family({ 100: { onTerm: 'ignore' } });
+    await killTreeWith(100, { graceMs: 1e9 }, world.effects());
+    expect(world.signals('SIGKILL')).toEqual(['60000 SIGKILL -100', '60000 SIGKILL 100']);
+  });
+
+  it('resolves with nothing signalled for a pid that is gone', async () => {
+    const world = family();
+    expect(await killTreeWith(4242, {}, world.effects())).toEqual({ signalled: [], survivors: [] });
+    expect(world.log).toEqual([]);
+  });
+
+  it('SIGTERMs a child forked while the tree was dying, and waits for it too', async () => {
+    const world = family({
+      101: {
+        onTerm: (w: FakeWorld, self: { pid: number }) => {
+          w.die(w.procs.get(self.pid)!);
+          w.add({ pid: 150, ppid: 1, pgid: 100, state: 'S', termDelayMs: 20 });
+        },
+      },
+    });
+    const report = await killTreeWith(100, { graceMs: 3000 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103, 150], survivors: [] });
+    expect(world.log).toContain('0 SIGTERM 150');
+    expect(world.signals('SIGKILL')).toEqual([]);
+  });
+
+  it('after SIGKILL, snapshots again and kills a child forked in the meantime', async () => {
+    const world = family({ 101: { onTerm: 'ignore' } });
+    // 101 forks into a new group right between our SIGKILL snapshot and the signal.
+    world.onSnapshot = (w, n) => {
+      if (n === 2) w.add({ pid: 160, ppid: 101, pgid: 160, state: 'S', onTerm: 'ignore' });
+    };
+    const report = await killTreeWith(100, { graceMs: 1000 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103, 160], survivors: [] });
+    expect(world.signals('SIGKILL')).toEqual(
+      expect.arrayContaining(['1000 SIGKILL 160', '1000 SIGKILL -160']),
+    );
+  });
+
+  it('reports what it may not signal as a survivor, and never signals our own group', async () => {
+    const world = new FakeWorld([
+      { pid: 100, ppid: SELF, pgid: SELF_PGID, state: 'S' },
+      { pid: 101, ppid: 100, pgid: SELF_PGID, state: 'S', foreign: true },
+    ]);
+    const report = await killTreeWith(100, { graceMs: 500 }, world.effects());
+    expect(report).toEqual({ signalled: [100], survivors: [101] });
+    expect(world.log.some((line) => line.endsWith(` -${SELF_PGID}`))).toBe(false);
+  });
+
+  it('counts a process SIGKILL cannot end as a survivor after a bounded wait', async () => {
+    const world = family({ 103: { onTerm: 'ignore', unkillable: true } });
+    const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [103] });
+    expect(world.clock).toBeGreaterThanOrEqual(100 + KILL_SETTLE_MS);
+  });
+
+  it('does not count a SIGKILLed zombie as a survivor where liveness is only kill(pid, 0)', async () => {
+    const world = family({ 103: { onTerm: 'ignore', unreaped: true } });
+    const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
+    expect(report.survivors).toEqual([]);
+  });
+
+  it('a group SIGKILL counts for a member that died before its own signal', async () => {
+    const world = family();
+    // The group signal ends every member; the per-pid signals then find nothing.
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report.signalled).toEqual([100, 101, 102, 103]);
+  });
+
+  it('never signals pid 1 or ourselves, whatever the table says', async () => {
+    const world = family();
+    world.procs.get(1)!.pgid = 100;
+    world.procs.get(SELF)!.ppid = 101;
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report.signalled).not.toContain(1);
+    expect(report.signalled).not.toContain(SELF);
+    expect(world.log.some((line) => / (1|1000)$/.test(line))).toBe(false);
+  });
+
+  it.each([
+    ['a pid that is not a positive integer', 0, {}],
+    ['init', 1, {}],
+    ['ourselves', SELF, {}],
+    ['a NaN grace', 100, { graceMs: Number.NaN }],
+    ['a string grace', 100, { graceMs: '10' }],
+    ['an empty marker', 100, { marker: '' }],
+    ['options that are not an object', 100, 5],
+  ])('refuses %s with ERR_INVALID_OPTION before signalling', async (_what, pid, options) => {
+    const world = family();
+    const error = await killTreeWith(pid, options, world.effects()).catch((e: unknown) => e);
+    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    expect(world.log).toEqual([]);
+  });
+});
+
+describe('the tree marker, on a simulated /proc', () => {
+  it('SIGTERMs a marked setsid escapee reparented to init', async () => {
+    const world = family({ 100: { marker: 'm1' }, 101: { marker: 'm1' } });
+    world.add({ pid: 200, ppid: 1, pgid: 200, state: 'S', marker: 'm1' });
+    world.add({ pid: 300, ppid: 1, pgid: 300, state: 'S', marker: 'other' });
+    const report = await killTreeWith(100, { graceMs: 1000 }, world.procfsEffects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103, 200], survivors: [] });
+    expect(world.log).toContain('0 SIGTERM 200');
+    expect(world.live()).toEqual([300]);
+  });
+
+  it('ignores the marker when it is our own (our siblings carry it too)', async () => {
+    const world = family({ 100: { marker: 'ours' } });
+    world.add({ pid: 300, ppid: 1, pgid: 300, state: 'S', marker: 'ours' });
+    const report = await killTreeWith(100, { graceMs: 1000 }, world.procfsEffects('ours'));
+    expect(report.signalled).toEqual([100, 101, 102, 103]);
+    expect(world.live()).toEqual([300]);
+  });
+
+  it('finds the escapees of a root that exited through its surviving group, or an explicit marker', async () => {
+    const world = new FakeWorld([
+      { pid: 101, ppid: 1, pgid: 100, state: 'S', marker: 'm1' },
+      { pid: 200, ppid: 1, pgid: 200, state: 'S', marker: 'm1' },
+      { pid: 300, ppid: 1, pgid: 300, state: 'S', marker: 'm2' },
+    ]);
+    expect(await killTreeWith(100, { graceMs: 1000 }, world.procfsEffects())).toEqual({
+      signalled: [101, 200],
+      survivors: [],
+    });
+    expect(await killTreeWith(100, { graceMs: 1000, marker: 'm2' }, world.procfsEffects())).toEqual({
+      signalled: [300],
+      survivors: [],
+    });
+  });
+
+  it('SIGKILLs a marked escapee forked during the grace by a TERM-ignoring member', async () => {
+    const world = family({ 100: { marker: 'm1' }, 102: { marker: 'm1', onTerm: 'ignore' } });
+    world.after(200, () =>
+      world.add({ pid: 210, ppid: 1, pgid: 210, state: 'S', marker: 'm1', onTerm: 'ignore' }),
+    );
+    const report = await killTreeWith(100, { graceMs: 1000 }, world.procfsEffects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103, 210], survivors: [] });
+    expect(world.signals('SIGKILL')).toContain('1000 SIGKILL 210');
+    expect(world.live()).toEqual([]);
+  });
+
+  it('treats a zombie as gone without waiting for the grace', async () => {
+    const world = family({ 100: { unreaped: true } });
+    const report = await killTreeWith(100, { graceMs: 60_000 }, world.procfsEffects());
+    expect(report.survivors).toEqual([]);
+    expect(world.clock).toBeLessThan(1000);
+    expect(world.procs.get(100)?.state).toBe('Z');
+  });
+});
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});

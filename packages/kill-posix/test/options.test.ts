@@ -1,0 +1,65 @@
+import { isProcmuxError } from '@procmux/core-types';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveGraceMs, validateMarker, validateOptions, validatePid } from '../src/options.js';
+
+function errorOf(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('options', () => {
+  it('takes a positive integer pid that is neither init nor ourselves', () => {
+    expect(validatePid(4242, 10)).toBe(4242);
+    expect(errorOf(() => validatePid(-3, 10)).message).toBe('pid must be a positive integer (got -3)');
+    expect(errorOf(() => validatePid(2 ** 31, 10)).message).toBe(
+      'pid must be a positive integer (got 2147483648)',
+    );
+    expect(errorOf(() => validatePid('7', 10)).message).toBe('pid must be a positive integer (got "7")');
+    expect(errorOf(() => validatePid(10, 10)).message).toBe(
+      "pid must not be 1 (init) or this process's own pid 10 (got 10)",
+    );
+  });
+
+  it('defaults the grace to 3000 ms and clamps numbers to 0..60000', () => {
+    expect(resolveGraceMs(undefined)).toBe(3000);
+    expect(resolveGraceMs(0)).toBe(0);
+    expect(resolveGraceMs(-1)).toBe(0);
+    expect(resolveGraceMs(-Infinity)).toBe(0);
+    expect(resolveGraceMs(1234.5)).toBe(1234.5);
+    expect(resolveGraceMs(60_001)).toBe(60_000);
+    expect(resolveGraceMs(Infinity)).toBe(60_000);
+  });
+
+  it('refuses a grace that is NaN or not a number, saying what is allowed', () => {
+    expect(errorOf(() => resolveGraceMs(Number.NaN)).message).toBe(
+      'graceMs must be a number of milliseconds, clamped to 0..60000 (got NaN)',
+    );
+    expect(errorOf(() => resolveGraceMs('5')).message).toContain('(got "5")');
+    expect(errorOf(() => resolveGraceMs(null)).message).toContain('(got null)');
+  });
+
+  it('takes a marker that can be an environment value', () => {
+    expect(validateMarker(undefined)).toBeUndefined();
+    expect(validateMarker('123-1-ab')).toBe('123-1-ab');
+    expect(errorOf(() => validateMarker('a\0b')).message).toMatch(/^marker must be a non-empty string/);
+    expect(errorOf(() => validateMarker(7)).message).toContain('(got 7)');
+  });
+
+  it('takes an options object, or nothing', () => {
+    expect(validateOptions(undefined)).toEqual({});
+    expect(validateOptions(null)).toEqual({});
+    expect(validateOptions({ graceMs: 1 })).toEqual({ graceMs: 1 });
+    expect(errorOf(() => validateOptions([])).message).toBe('options must be an object (got an array)');
+    expect(errorOf(() => validateOptions('x')).message).toBe('options must be an object (got "x")');
+  });
+});
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});

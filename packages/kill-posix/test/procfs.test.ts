@@ -1,0 +1,80 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { markerFromEnviron, parseProcStat, procAlive, readProcTable } from '../src/procfs.js';
+
+// Fields 3..22 of a stat line: state S, ppid 7, pgid 8, session, ..., starttime 4242 (field 22).
+const TAIL = 'S 7 8 8 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 4242 1000 100';
+
+describe('parseProcStat', () => {
+  it('counts fields from the last parenthesis, so any command name parses', () => {
+    expect(parseProcStat(`12 (a) b (c) ${TAIL}`)).toEqual({ state: 'S', ppid: 7, pgid: 8, startTime: 4242 });
+    expect(parseProcStat(`12 (sleep) ${TAIL.replace('S', 'Z')}`)?.state).toBe('Z');
+  });
+
+  it('is undefined for text that is not a stat line', () => {
+    expect(parseProcStat('')).toBeUndefined();
+    expect(parseProcStat('12 (x) S 7')).toBeUndefined();
+  });
+});
+
+describe('markerFromEnviron', () => {
+  const env = (...entries: string[]) => Buffer.from(entries.join('\0'));
+
+  it('finds the marker first, last or in the middle', () => {
+    expect(markerFromEnviron(env('PROCMUX_TREE=a-1', 'B=2', ''))).toBe('a-1');
+    expect(markerFromEnviron(env('A=1', 'PROCMUX_TREE=b-2', 'B=2'))).toBe('b-2');
+    expect(markerFromEnviron(env('A=1', 'PROCMUX_TREE=c-3'))).toBe('c-3');
+  });
+
+  it('does not mistake a longer name that ends the same way', () => {
+    expect(markerFromEnviron(env('MY_PROCMUX_TREE=no', 'A=1'))).toBeUndefined();
+    expect(markerFromEnviron(env('MY_PROCMUX_TREE=no', 'PROCMUX_TREE=yes'))).toBe('yes');
+    expect(markerFromEnviron(env('A=PROCMUX_TREE=no'))).toBeUndefined();
+  });
+});
+
+describe('the /proc table', () => {
+  const root = mkdtempSync(join(tmpdir(), 'fake-proc-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const proc = (pid: string, stat: string | undefined, environ?: string) => {
+    mkdirSync(join(root, pid));
+    if (stat !== undefined) writeFileSync(join(root, pid, 'stat'), stat);
+    if (environ !== undefined) writeFileSync(join(root, pid, 'environ'), environ);
+  };
+  proc('10', `10 (bash) ${TAIL}`, 'A=1\0PROCMUX_TREE=m-1\0');
+  proc('11', `11 (no environ) ${TAIL}`);
+  proc('12', `12 (zombie) ${TAIL.replace('S', 'Z')}`);
+  proc('13', undefined); // exited while we read it
+  proc('self', `99 (self) ${TAIL}`);
+
+  it('reads state, parent, group, start time and marker of every numbered entry', () => {
+    const table = readProcTable(root).sort((a, b) => a.pid - b.pid);
+    expect(table).toEqual([
+      { pid: 10, state: 'S', ppid: 7, pgid: 8, startTime: 4242, marker: 'm-1' },
+      { pid: 11, state: 'S', ppid: 7, pgid: 8, startTime: 4242, marker: undefined },
+      { pid: 12, state: 'Z', ppid: 7, pgid: 8, startTime: 4242, marker: undefined },
+    ]);
+  });
+
+  it('calls a process alive only while it runs as the same process', () => {
+    const entry = { pid: 10, ppid: 7, pgid: 8, state: 'S', startTime: 4242, marker: undefined };
+    expect(procAlive(entry, root)).toBe(true);
+    expect(procAlive({ ...entry, startTime: undefined }, root)).toBe(true);
+    expect(procAlive({ ...entry, startTime: 1 }, root)).toBe(false); // the pid was reused
+    expect(procAlive({ ...entry, pid: 12 }, root)).toBe(false); // zombie
+    expect(procAlive({ ...entry, pid: 13 }, root)).toBe(false); // gone
+  });
+
+  it('reads the real /proc, ourselves included', () => {
+    const self = readProcTable().find((e) => e.pid === process.pid);
+    expect(self?.ppid).toBe(process.ppid);
+    expect(self && procAlive(self)).toBe(true);
+  });
+});
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});

@@ -1,0 +1,48 @@
+import { isProcmuxError } from '@procmux/core-types';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveGraceMs, validateOptions, validatePid } from '../src/options.js';
+
+function errorOf(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('options', () => {
+  it('takes a positive integer pid that is not ours', () => {
+    expect(validatePid(4, 10)).toBe(4);
+    expect(errorOf(() => validatePid(0, 10)).message).toBe('pid must be a positive integer (got 0)');
+    expect(errorOf(() => validatePid(2 ** 31, 10)).message).toBe(
+      'pid must be a positive integer (got 2147483648)',
+    );
+    expect(errorOf(() => validatePid(10, 10)).message).toBe(
+      "pid must not be this process's own pid (got 10)",
+    );
+  });
+
+  it('defaults the grace to 3000 ms, clamps numbers to 0..60000, refuses the rest', () => {
+    expect(resolveGraceMs(undefined)).toBe(3000);
+    expect(resolveGraceMs(-1)).toBe(0);
+    expect(resolveGraceMs(Infinity)).toBe(60_000);
+    expect(resolveGraceMs(250)).toBe(250);
+    expect(errorOf(() => resolveGraceMs(Number.NaN)).message).toBe(
+      'graceMs must be a number of milliseconds, clamped to 0..60000 (got NaN)',
+    );
+    expect(errorOf(() => resolveGraceMs('1')).message).toContain('(got "1")');
+  });
+
+  it('takes an options object, or nothing', () => {
+    expect(validateOptions(undefined)).toEqual({});
+    expect(validateOptions(null)).toEqual({});
+    expect(errorOf(() => validateOptions([1])).message).toBe('options must be an object (got an array)');
+  });
+});
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
