@@ -1,0 +1,210 @@
+import { ProcmuxError } from '@procmux/core-types';
+import unicode11 from '@xterm/addon-unicode11';
+import xterm from '@xterm/headless';
+import { HistoryAnchor } from './anchor.js';
+import { joinRows, type Row, readRows, trailingBlankCount, withoutTrailingBlank } from './buffer-lines.js';
+import { computeDelta, type DeltaState, INITIAL_DELTA_STATE } from './delta.js';
+import { resolveScreenOptions, resolveSize } from './options.js';
+import { ParseQueue } from './parse-queue.js';
+import type { ScreenCursor, ScreenLike, ScreenModes, TerminalScreenOptions } from './types.js';
+
+const { Terminal } = xterm;
+type XtermTerminal = InstanceType<typeof Terminal>;
+
+// Characters handed to xterm.js but not yet parsed, at most; more waits in the ParseQueue.
+// xterm.js throws input away above 50 MB in flight.
+const PARSER_HIGH_WATER = 16 * 1024 * 1024;
+// How far renderNew() looks above the screen for the start of a line that wraps onto it, so a
+// redrawn wrapped line comes back whole. Bounded, so a single huge line cannot make every render
+// read the whole scrollback.
+const MAX_WRAP_LOOKBACK = 100;
+
+/**
+ * A headless terminal (xterm.js) fed with a program's output, rendering what a person would see.
+ *
+ * @example
+ * const screen = new TerminalScreen({ cols: 80, rows: 24 });
+ * screen.feed('>>> i');
+ * await screen.renderNew(); // '>>> i'
+ * screen.feed('\r>>> im');
+ * await screen.renderNew(); // 'm'
+ */
+export class TerminalScreen implements ScreenLike {
+  private readonly terminal: XtermTerminal;
+  private readonly queue: ParseQueue;
+  private readonly anchor: HistoryAnchor;
+  private readonly replyListeners = new Set<{ dispose(): void }>();
+  private delta: DeltaState = INITIAL_DELTA_STATE;
+  private disposed = false;
+
+  constructor(options: TerminalScreenOptions = {}) {
+    const { cols, rows, scrollback } = resolveScreenOptions(options);
+    // The buffer, marker and unicode APIs are "proposed" in xterm.js and need this to be on.
+    this.terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    // Programs measure emoji as two columns (Unicode 11+ wcwidth); xterm.js's default tables
+    // (Unicode 6) say one, and the cursor would drift from where the program thinks it is.
+    this.terminal.loadAddon(new unicode11.Unicode11Addon());
+    this.terminal.unicode.activeVersion = '11';
+    this.queue = new ParseQueue((chunk, done) => this.terminal.write(chunk, done), PARSER_HIGH_WATER);
+    this.anchor = new HistoryAnchor(this.terminal);
+    this.terminal.buffer.onBufferChange((buffer) => {
+      if (buffer.type === 'normal') this.anchor.normalActivated();
+    });
+  }
+
+  /** Hands output of the program to the terminal. Synchronous; nothing fed is ever dropped. */
+  feed(chunk: string): void {
+    this.assertLive('feed');
+    if (typeof chunk !== 'string') {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `feed() takes a string (got a ${typeof chunk})`, {
+        details: { option: 'chunk' },
+      });
+    }
+    if (chunk !== '') this.queue.push(chunk);
+  }
+
+  /** Resolves once every byte fed so far has been parsed, so `cursor` and `modes` reflect it. */
+  flush(): Promise<void> {
+    return this.parsed('flush');
+  }
+
+  /**
+   * The scrollback and the screen, one logical line per line (a line the terminal wrapped is
+   * joined again), right-trimmed, without trailing blank lines. On the alternate screen this is
+   * the scrollback of the normal screen followed by what the full-screen program shows.
+   */
+  async renderFull(): Promise<string> {
+    await this.parsed('renderFull');
+    const normal = this.terminal.buffer.normal;
+    const rows =
+      this.terminal.buffer.active.type === 'normal'
+        ? readRows(normal, 0, normal.length)
+        : this.withAlternateScreen(readRows(normal, 0, normal.baseY));
+    return withoutTrailingBlank(joinRows(rows)).join('\n');
+  }
+
+  /**
+   * What is new since the previous renderNew(), written to be appended to the text the previous
+   * calls returned: when the line the previous call ended on has only grown, just its new
+   * characters; lines after it start with '\n'; a line redrawn in place comes back whole on a
+   * line of its own. Reads only the lines that scrolled off since the previous call plus one
+   * screen. If more lines scrolled off than the scrollback keeps, it returns everything that is
+   * still kept (scrollback + screen).
+   */
+  async renderNew(): Promise<string> {
+    await this.parsed('renderNew');
+    const normal = this.terminal.buffer.normal;
+    const onNormal = this.terminal.buffer.active.type === 'normal';
+    const start = Math.min(this.anchor.row(), onNormal ? normal.length : normal.baseY);
+    const rows = onNormal
+      ? readRows(normal, start, normal.length)
+      : this.withAlternateScreen(readRows(normal, start, normal.baseY));
+    const next = onNormal ? this.lineStart(normal.baseY) : normal.baseY;
+    const delta = computeDelta(this.delta, withoutTrailingBlank(joinRows(rows)));
+    const above = Math.max(0, next - start);
+    const kept = next >= start ? rows.slice(above) : readRows(normal, next, start).concat(rows);
+    const lines = withoutTrailingBlank(joinRows(kept));
+    // Empty lines below the last line with text, scrolled above the next starting row: not
+    // returned yet (they might have stayed trailing blank rows), and not to be lost.
+    const blankAbove = lines.length === 0 ? trailingBlankCount(joinRows(rows, 0, above)) : 0;
+    const blankLines = (delta.text === '' ? this.delta.blankLines : 0) + blankAbove;
+    this.delta = { lines, started: delta.started, endsOnLast: delta.endsOnLast, blankLines };
+    this.anchor.moveTo(next);
+    return delta.text;
+  }
+
+  /** Changes the size, reflowing wrapped lines as xterm does. Sizes as in the constructor. */
+  resize(cols: number, rows: number): void {
+    this.assertLive('resize');
+    const size = resolveSize(cols, rows);
+    this.terminal.resize(size.cols, size.rows);
+    this.anchor.resized();
+  }
+
+  /**
+   * The cursor, 1-based and relative to the screen, as parsed so far (await `flush()` first to
+   * include everything fed). After a character in the last column the column stays at the last
+   * one, as a terminal reports it.
+   */
+  get cursor(): ScreenCursor {
+    this.assertLive('cursor');
+    const active = this.terminal.buffer.active;
+    return { row: active.cursorY + 1, col: Math.min(active.cursorX, this.terminal.cols - 1) + 1 };
+  }
+
+  /** The modes the program set, as parsed so far. */
+  get modes(): ScreenModes {
+    this.assertLive('modes');
+    const modes = this.terminal.modes;
+    return {
+      bracketedPaste: modes.bracketedPasteMode,
+      applicationCursorKeys: modes.applicationCursorKeysMode,
+      alternateScreen: this.terminal.buffer.active.type === 'alternate',
+    };
+  }
+
+  /**
+   * Calls `cb` with every answer the terminal gives to a query in the output (cursor position
+   * `ESC[6n`, device attributes `ESC[c`, ...), in order, as the query is parsed: write it to the
+   * program's input. Returns a disposer.
+   */
+  onReply(cb: (data: string) => void): () => void {
+    this.assertLive('onReply');
+    if (typeof cb !== 'function') {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `onReply() takes a function (got a ${typeof cb})`, {
+        details: { option: 'cb' },
+      });
+    }
+    const listener = this.terminal.onData(cb);
+    this.replyListeners.add(listener);
+    return () => {
+      if (!this.replyListeners.delete(listener)) return;
+      listener.dispose();
+    };
+  }
+
+  /** Frees the terminal. Pending renders reject; later calls throw ERR_PROCESS_STATE. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.queue.close(stateError('wait for output to be parsed'));
+    for (const listener of this.replyListeners) listener.dispose();
+    this.replyListeners.clear();
+    this.anchor.dispose();
+    this.terminal.dispose();
+  }
+
+  private async parsed(operation: string): Promise<void> {
+    this.assertLive(operation);
+    await this.queue.idle();
+    // dispose() may have run between the parse finishing and this continuation.
+    this.assertLive(operation);
+  }
+
+  private withAlternateScreen(rows: Row[]): Row[] {
+    const alternate = this.terminal.buffer.alternate;
+    const first = rows.length;
+    readRows(alternate, 0, alternate.length, rows);
+    // The alternate screen starts a line of its own, whatever the history above it ended with.
+    if (rows[first]) rows[first]!.wrapped = false;
+    return rows;
+  }
+
+  /** The first row of the line that `row` belongs to, looking back a bounded number of rows. */
+  private lineStart(row: number): number {
+    const normal = this.terminal.buffer.normal;
+    let start = row;
+    while (start > 0 && row - start < MAX_WRAP_LOOKBACK && normal.getLine(start)?.isWrapped) start--;
+    return start;
+  }
+
+  private assertLive(operation: string): void {
+    if (this.disposed) throw stateError(operation);
+  }
+}
+
+function stateError(operation: string): ProcmuxError {
+  return new ProcmuxError('ERR_PROCESS_STATE', `cannot ${operation}: the TerminalScreen was disposed`, {
+    details: { operation },
+  });
+}
