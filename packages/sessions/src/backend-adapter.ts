@@ -1,4 +1,11 @@
-import type { AdapterStdin, Disposer, KillMode, ProcessAdapter, SignalName, WaitResult } from '@procmux/core-types';
+import type {
+  AdapterStdin,
+  Disposer,
+  KillMode,
+  ProcessAdapter,
+  SignalName,
+  WaitResult,
+} from '@procmux/core-types';
 
 /** How a host handle reports its end. A rejected wait() means the backend lost the process. */
 export interface BackendExit {

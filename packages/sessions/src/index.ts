@@ -1,4 +1,4 @@
-export { type BackendExit, type BackendHandle } from './backend-adapter.js';
+export type { BackendExit, BackendHandle } from './backend-adapter.js';
 export { resolveSessionCwd } from './cwd.js';
 export { commandFingerprint } from './fingerprint.js';
 export {
@@ -24,9 +24,14 @@ export {
   type PtyStartRequest,
 } from './pty-backend.js';
 export { createProcessSessions, type ProcessSessions } from './registry.js';
-export { type ProcessSandboxBackend, type SandboxProcessHandle, type SandboxStartRequest } from './sandbox.js';
+export type { ProcessSandboxBackend, SandboxProcessHandle, SandboxStartRequest } from './sandbox.js';
 export { ProcessSession } from './session.js';
-export { DEFAULT_SESSION_COLUMNS, DEFAULT_SESSION_ROWS, type ResolvedTerminal, type TerminalRequest } from './terminal.js';
+export {
+  DEFAULT_SESSION_COLUMNS,
+  DEFAULT_SESSION_ROWS,
+  type ResolvedTerminal,
+  type TerminalRequest,
+} from './terminal.js';
 export type {
   LogResult,
   OutputPage,

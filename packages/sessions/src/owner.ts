@@ -24,7 +24,11 @@ export function resolveOwnerKey(
   if (owner !== undefined) return owner;
   const scope = ownership ?? identity;
   if (scope === undefined) return undefined;
-  const parts = [scope.tenantId, scope.userId, (scope as AgentIdentity).agentId ?? (scope as AgentIdentity).id];
+  const parts = [
+    scope.tenantId,
+    scope.userId,
+    (scope as AgentIdentity).agentId ?? (scope as AgentIdentity).id,
+  ];
   const key = parts.filter((part): part is string => typeof part === 'string' && part !== '').join(':');
   return key === '' ? undefined : key;
 }

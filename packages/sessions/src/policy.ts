@@ -31,7 +31,10 @@ export type ExecutionPolicy =
   | { check(request: PolicyRequest): PolicyDecision | Promise<PolicyDecision> };
 
 /** Asks the policy; resolves when allowed, throws ERR_PROCESS_POLICY with its reason when not. */
-export async function enforcePolicy(policy: ExecutionPolicy | undefined, request: PolicyRequest): Promise<void> {
+export async function enforcePolicy(
+  policy: ExecutionPolicy | undefined,
+  request: PolicyRequest,
+): Promise<void> {
   if (policy === undefined) return;
   let decision: PolicyDecision;
   try {

@@ -63,5 +63,7 @@ export function nativePtyBackend(): NativePtyBackend {
 }
 
 export function isNativePtyBackend(backend: unknown): backend is NativePtyBackend {
-  return typeof backend === 'object' && backend !== null && (backend as { [NATIVE]?: unknown })[NATIVE] === true;
+  return (
+    typeof backend === 'object' && backend !== null && (backend as { [NATIVE]?: unknown })[NATIVE] === true
+  );
 }

@@ -18,7 +18,12 @@ import { commandFingerprint } from './fingerprint.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
 import { resolveOwnerKey } from './owner.js';
 import { enforcePolicy } from './policy.js';
-import { isNativePtyBackend, nativePtyBackend, type ProcessPtyBackend, type PtyBackendHandle } from './pty-backend.js';
+import {
+  isNativePtyBackend,
+  nativePtyBackend,
+  type ProcessPtyBackend,
+  type PtyBackendHandle,
+} from './pty-backend.js';
 import { type ProcessSandboxBackend, type SandboxProcessHandle, sandboxRunning } from './sandbox.js';
 import { ProcessSession } from './session.js';
 import { resolveTerminal } from './terminal.js';
@@ -54,7 +59,10 @@ export interface ProcessSessions {
  */
 export function createProcessSessions(options: ProcessSessionsOptions): ProcessSessions {
   if (typeof options !== 'object' || options === null || typeof options.cwd !== 'string') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'createProcessSessions needs { cwd: <workspace root path> }');
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      'createProcessSessions needs { cwd: <workspace root path> }',
+    );
   }
   const workspace = resolveSessionCwd(options.cwd);
   const limits = resolveProcessSessionLimits(options.limits);
@@ -71,7 +79,10 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     try {
       options.onEvent?.(event);
     } catch (error) {
-      logger.warn('onEvent sink threw; event dropped for the sink only', { type: event.type, error: String(error) });
+      logger.warn('onEvent sink threw; event dropped for the sink only', {
+        type: event.type,
+        error: String(error),
+      });
     }
   };
 
@@ -112,18 +123,30 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     }
     if (sandbox) {
       if (typeof sandbox.startProcess !== 'function') {
-        throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'the sandbox cannot run long-lived processes (no startProcess)');
+        throw new ProcmuxError(
+          'ERR_PROCESS_UNSUPPORTED',
+          'the sandbox cannot run long-lived processes (no startProcess)',
+        );
       }
       if (sandboxLost || !(await sandboxRunning(sandbox))) {
         if (!sandboxLost) loseSandbox();
-        throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'the sandbox is not running; sessions cannot start');
+        throw new ProcmuxError(
+          'ERR_PROCESS_UNSUPPORTED',
+          'the sandbox is not running; sessions cannot start',
+        );
       }
       if (request.pty) {
-        throw new ProcmuxError('ERR_PROCESS_PTY_UNSUPPORTED', 'PTY sessions are not available inside the sandbox');
+        throw new ProcmuxError(
+          'ERR_PROCESS_PTY_UNSUPPORTED',
+          'PTY sessions are not available inside the sandbox',
+        );
       }
     }
     if (request.pty && !ptyBackend) {
-      throw new ProcmuxError('ERR_PROCESS_PTY_UNSUPPORTED', 'no PTY backend is configured; start with pty: false');
+      throw new ProcmuxError(
+        'ERR_PROCESS_PTY_UNSUPPORTED',
+        'no PTY backend is configured; start with pty: false',
+      );
     }
     await enforcePolicy(options.policy, {
       action: 'start',
@@ -173,7 +196,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       screen?.dispose();
       if (isProcmuxError(error, 'ERR_PROCESS_PTY_LIMIT')) sessions.delete(id);
       // A host backend that failed leaves an `unknown` record (the process may exist there).
-      else if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND') && hostBackend) session.failUnknown('backend failed');
+      else if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND') && hostBackend)
+        session.failUnknown('backend failed');
       else sessions.delete(id);
       throw error;
     }
@@ -316,7 +340,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
             term: plan.terminal.term,
             onData: (data) => adapterRef?.stdout.push(data),
           }),
-        (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
+        (handle: PtyBackendHandle) =>
+          new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
       );
       adapterRef = adapter;
       const metadata = (adapter.handle as PtyBackendHandle).metadata;
@@ -378,9 +403,13 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     try {
       const handle = await Promise.race([
         started.catch((cause: unknown) => {
-          throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'the process backend failed to start the session', {
-            cause,
-          });
+          throw new ProcmuxError(
+            'ERR_PROCESS_PTY_BACKEND',
+            'the process backend failed to start the session',
+            {
+              cause,
+            },
+          );
         }),
         timeout,
       ]);
@@ -445,7 +474,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
             }
           }),
       );
-      await supervisor.cancelAll?.('manual-cancel');
+      // Released sessions keep their process by contract, so no supervisor-wide cancel here.
     },
   };
 }

@@ -182,7 +182,10 @@ export class ProcessSession {
     }
     const cursor = options.cursor ?? 0;
     if (!Number.isInteger(cursor) || cursor < 0) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `cursor must be a non-negative integer (got ${String(cursor)})`);
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `cursor must be a non-negative integer (got ${String(cursor)})`,
+      );
     }
     return this.#log.read({ cursor, maxBytes });
   }
@@ -209,10 +212,16 @@ export class ProcessSession {
     await this.#access();
     const { offset, limit } = options;
     if (offset !== undefined && (!Number.isInteger(offset) || offset < 0)) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `offset must be a non-negative integer line index (got ${String(offset)})`);
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `offset must be a non-negative integer line index (got ${String(offset)})`,
+      );
     }
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_LINES)) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `limit must be an integer from 1 to ${MAX_LOG_LINES} (got ${String(limit)})`);
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `limit must be an integer from 1 to ${MAX_LOG_LINES} (got ${String(limit)})`,
+      );
     }
     const lines = await this.#transcriptLines();
     const count = limit ?? DEFAULT_LOG_LINES;
@@ -231,7 +240,10 @@ export class ProcessSession {
   async screen(): Promise<string> {
     await this.#access();
     if (!this.#screen) {
-      throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'screen() needs a PTY session with a terminal screen');
+      throw new ProcmuxError(
+        'ERR_PROCESS_UNSUPPORTED',
+        'screen() needs a PTY session with a terminal screen',
+      );
     }
     return this.#screen.renderFull();
   }
@@ -241,7 +253,10 @@ export class ProcessSession {
     await this.#access();
     const { timeoutMs } = options;
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 0)) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `timeoutMs must be a non-negative integer (got ${String(timeoutMs)})`);
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `timeoutMs must be a non-negative integer (got ${String(timeoutMs)})`,
+      );
     }
     if (this.live) {
       let timer: NodeJS.Timeout | undefined;
@@ -252,9 +267,13 @@ export class ProcessSession {
       clearTimeout(timer);
     }
     if (this.#adapter?.lost && this.#state === 'unknown') {
-      throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'the process backend lost this session; its outcome is unknown', {
-        details: { sessionId: this.id },
-      });
+      throw new ProcmuxError(
+        'ERR_PROCESS_PTY_BACKEND',
+        'the process backend lost this session; its outcome is unknown',
+        {
+          details: { sessionId: this.id },
+        },
+      );
     }
     return { exitCode: this.#exitCode, signal: this.#signal, state: this.#state };
   }
@@ -296,7 +315,10 @@ export class ProcessSession {
   async paste(text: string, options: { bracketed?: boolean } = {}): Promise<void> {
     if (typeof text !== 'string') throw new ProcmuxError('ERR_INVALID_OPTION', 'paste text must be a string');
     if (options.bracketed === true && this.#stdioMode !== 'pty') {
-      throw new ProcmuxError('ERR_INVALID_OPTION', 'bracketed paste needs a PTY session; this session uses pipes');
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        'bracketed paste needs a PTY session; this session uses pipes',
+      );
     }
     const bracketed = this.#stdioMode === 'pty' && (options.bracketed ?? this.#bracketedPasteMode());
     await this.#write(encodePaste(text, { bracketed }), 'input');
@@ -327,7 +349,10 @@ export class ProcessSession {
   /** Sends a signal to the process (not the tree; kill() takes the tree). */
   async signal(name: SignalName): Promise<void> {
     if (typeof name !== 'string' || !(name in constants.signals)) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `signal must be a signal name such as "SIGINT" or "SIGTERM" (got ${String(name)})`);
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        `signal must be a signal name such as "SIGINT" or "SIGTERM" (got ${String(name)})`,
+      );
     }
     await this.#mutable('signal', { signal: name });
     if (this.#adapter) {
@@ -335,7 +360,8 @@ export class ProcessSession {
       return;
     }
     const pid = this.pid;
-    if (pid === undefined) throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} has no process id to signal`);
+    if (pid === undefined)
+      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} has no process id to signal`);
     try {
       process.kill(pid, name);
     } catch (cause) {
@@ -356,7 +382,10 @@ export class ProcessSession {
   async release(): Promise<void> {
     await this.#access();
     if (!this.live) {
-      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} is ${this.#state}; only a running session can be released`);
+      throw new ProcmuxError(
+        'ERR_PROCESS_STATE',
+        `session ${this.id} is ${this.#state}; only a running session can be released`,
+      );
     }
     if (this.#adapter?.handle.release) await this.#adapter.handle.release();
     this.#settle('released', null, null, 'released by the host');
@@ -367,7 +396,10 @@ export class ProcessSession {
     await this.#writable('input', 0);
     const resize = this.#run?.resize;
     if (this.#stdioMode !== 'pty' || !resize) {
-      throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `session ${this.id} cannot be resized: its backend declares no resize`);
+      throw new ProcmuxError(
+        'ERR_PROCESS_UNSUPPORTED',
+        `session ${this.id} cannot be resized: its backend declares no resize`,
+      );
     }
     const { maxTerminalColumns, maxTerminalRows, maxResizesPerMinute } = this.#ctx.limits;
     for (const [name, value, max] of [
@@ -375,7 +407,10 @@ export class ProcessSession {
       ['rows', size?.rows, maxTerminalRows],
     ] as const) {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-        throw new ProcmuxError('ERR_INVALID_OPTION', `${name} must be an integer from 1 to ${max} (got ${String(value)})`);
+        throw new ProcmuxError(
+          'ERR_INVALID_OPTION',
+          `${name} must be an integer from 1 to ${max} (got ${String(value)})`,
+        );
       }
     }
     const now = Date.now();
@@ -395,7 +430,10 @@ export class ProcessSession {
 
   async #access(): Promise<void> {
     if (this.#state === 'released') {
-      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} was released; it can no longer be used`);
+      throw new ProcmuxError(
+        'ERR_PROCESS_STATE',
+        `session ${this.id} was released; it can no longer be used`,
+      );
     }
     await this.#ctx.sweep();
   }
@@ -403,7 +441,10 @@ export class ProcessSession {
   async #mutable(action: PolicyAction, extra: { signal?: SignalName; bytes?: number }): Promise<void> {
     await this.#access();
     if (!this.live || !this.#run) {
-      throw new ProcmuxError('ERR_PROCESS_STATE', `session ${this.id} is ${this.#state}; ${action} needs a running session`);
+      throw new ProcmuxError(
+        'ERR_PROCESS_STATE',
+        `session ${this.id} is ${this.#state}; ${action} needs a running session`,
+      );
     }
     await enforcePolicy(this.#ctx.policy, {
       action,
@@ -511,7 +552,12 @@ export class ProcessSession {
     if (this.#adapter?.lost || exit === undefined) {
       this.#settle('unknown', null, null, 'the process backend lost this session');
     } else if (this.#forced) {
-      this.#settle(this.#forced, null, exit.signal ?? 'SIGKILL', this.#forced === 'expired' ? 'lifetime' : 'kill');
+      this.#settle(
+        this.#forced,
+        null,
+        exit.signal ?? 'SIGKILL',
+        this.#forced === 'expired' ? 'lifetime' : 'kill',
+      );
     } else if (exit.reason === 'exit' && exit.exitCode !== null) {
       this.#settle('exited', exit.exitCode, null);
     } else {

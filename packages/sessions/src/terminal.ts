@@ -26,10 +26,20 @@ export function resolveTerminal(
   if (typeof t !== 'object' || t === null) {
     throw new ProcmuxError('ERR_INVALID_OPTION', 'terminal must be an object { columns, rows, term }');
   }
-  const columns = dimension('terminal.columns', t.columns, DEFAULT_SESSION_COLUMNS, limits.maxTerminalColumns);
+  const columns = dimension(
+    'terminal.columns',
+    t.columns,
+    DEFAULT_SESSION_COLUMNS,
+    limits.maxTerminalColumns,
+  );
   const rows = dimension('terminal.rows', t.rows, DEFAULT_SESSION_ROWS, limits.maxTerminalRows);
   const term = t.term ?? DEFAULT_TERM;
-  if (typeof term !== 'string' || term === '' || Buffer.byteLength(term) > limits.maxTermBytes || /[\0\s]/.test(term)) {
+  if (
+    typeof term !== 'string' ||
+    term === '' ||
+    Buffer.byteLength(term) > limits.maxTermBytes ||
+    /[\0\s]/.test(term)
+  ) {
     throw new ProcmuxError(
       'ERR_INVALID_OPTION',
       `terminal.term must be a non-empty name without whitespace of at most ${limits.maxTermBytes} bytes`,
@@ -41,7 +51,10 @@ export function resolveTerminal(
 export function dimension(name: string, value: unknown, fallback: number, max: number): number {
   const v = value ?? fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `${name} must be an integer from 1 to ${max} (got ${String(value)})`);
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `${name} must be an integer from 1 to ${max} (got ${String(value)})`,
+    );
   }
   return v;
 }

@@ -1,4 +1,11 @@
-import type { Logger, ProcessEvent, SessionState, SignalName, StdinMode, StdioMode } from '@procmux/core-types';
+import type {
+  Logger,
+  ProcessEvent,
+  SessionState,
+  SignalName,
+  StdinMode,
+  StdioMode,
+} from '@procmux/core-types';
 import type { ProcessSessionLimits } from './limits.js';
 import type { AgentIdentity, OwnershipScope } from './owner.js';
 import type { ExecutionPolicy } from './policy.js';

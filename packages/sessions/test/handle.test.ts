@@ -15,7 +15,9 @@ afterAll(async () => {
   await assertNoLeakedProcesses();
 });
 
-function registry(extra: Parameters<typeof createProcessSessions>[0] extends infer O ? Partial<O> : never = {}) {
+function registry(
+  extra: Parameters<typeof createProcessSessions>[0] extends infer O ? Partial<O> : never = {},
+) {
   sessions = createProcessSessions({ cwd: workspace, ...extra });
   return sessions;
 }
@@ -44,7 +46,10 @@ describe('reading output', () => {
   });
 
   it('poll resolves on exit and strips ANSI from pipe output, streams apart', async () => {
-    const s = await registry().start({ command: 'sh', args: ['-c', 'printf "\\033[1mbold\\033[0m\\n"; echo oops >&2; exit 2'] });
+    const s = await registry().start({
+      command: 'sh',
+      args: ['-c', 'printf "\\033[1mbold\\033[0m\\n"; echo oops >&2; exit 2'],
+    });
     let result = await s.poll({ timeoutMs: 60_000 });
     let out = result.stdout;
     let err = result.stderr;
@@ -110,19 +115,31 @@ describe('writing', () => {
       pty: true,
       screen: false,
     });
-    await waitFor(async () => (await s.output({ cursor: 0 })).data.includes('\x1b[?2004h'), 10_000, 'mode switch');
+    await waitFor(
+      async () => (await s.output({ cursor: 0 })).data.includes('\x1b[?2004h'),
+      10_000,
+      'mode switch',
+    );
     await new Promise((r) => setTimeout(r, 200));
     await s.paste('hi');
-    await waitFor(async () => (await s.output({ cursor: 0 })).data.includes('~'), 10_000, 'echo of the paste');
+    await waitFor(
+      async () => (await s.output({ cursor: 0 })).data.includes('~'),
+      10_000,
+      'echo of the paste',
+    );
     const out = (await s.output({ cursor: 0 })).data;
     expect(out).toContain('033 [ 2 0 0 ~ h i 033 [ 2 0 1 ~');
   });
 
   it('asks the policy again on input, signal and kill', async () => {
     const denied = new Set(['input', 'signal', 'kill']);
-    const reg = registry({ policy: (r) => (denied.has(r.action) ? { allow: false, reason: `${r.action} off` } : true) });
+    const reg = registry({
+      policy: (r) => (denied.has(r.action) ? { allow: false, reason: `${r.action} off` } : true),
+    });
     const s = await reg.start({ command: 'sleep', args: ['30'] });
-    expect((await rejectsWith(s.input('x'), 'ERR_PROCESS_POLICY')).message).toBe('policy denied input: input off');
+    expect((await rejectsWith(s.input('x'), 'ERR_PROCESS_POLICY')).message).toBe(
+      'policy denied input: input off',
+    );
     await rejectsWith(s.signal('SIGTERM'), 'ERR_PROCESS_POLICY');
     await rejectsWith(s.kill(), 'ERR_PROCESS_POLICY');
     expect(s.state).toBe('running');
@@ -135,12 +152,19 @@ describe('signals, kill, release', () => {
   it('signal sends a named signal; the session ends killed with no exit code', async () => {
     const s = await registry().start({ command: 'sleep', args: ['30'] });
     await s.signal('SIGTERM');
-    expect(await s.wait({ timeoutMs: 10_000 })).toEqual({ exitCode: null, signal: 'SIGTERM', state: 'killed' });
+    expect(await s.wait({ timeoutMs: 10_000 })).toEqual({
+      exitCode: null,
+      signal: 'SIGTERM',
+      state: 'killed',
+    });
     await rejectsWith(s.signal('SIGNOPE' as never), 'ERR_INVALID_OPTION');
   });
 
   it('kill takes down the whole tree', async () => {
-    const s = await registry().start({ command: 'bash', args: ['-c', 'sleep 30 & sleep 30 & setsid sleep 30 & echo up; wait'] });
+    const s = await registry().start({
+      command: 'bash',
+      args: ['-c', 'sleep 30 & sleep 30 & setsid sleep 30 & echo up; wait'],
+    });
     await waitFor(async () => (await s.output({ cursor: 0 })).data.includes('up'), 10_000, 'tree up');
     expect(await s.kill()).toMatchObject({ state: 'killed', exitCode: null });
     await assertNoLeakedProcesses();
@@ -153,7 +177,13 @@ describe('signals, kill, release', () => {
     await s.release();
     expect(s.state).toBe('released');
     expect(isAlive(pid)).toBe(true);
-    for (const call of [() => s.poll(), () => s.input('x'), () => s.kill(), () => s.wait(), () => s.release()]) {
+    for (const call of [
+      () => s.poll(),
+      () => s.input('x'),
+      () => s.kill(),
+      () => s.wait(),
+      () => s.release(),
+    ]) {
       await rejectsWith(call(), 'ERR_PROCESS_STATE');
     }
     expect(s.metadata().state).toBe('released');
@@ -165,7 +195,13 @@ describe('signals, kill, release', () => {
   it('refuses writes and kills on an ended session', async () => {
     const s = await registry().start({ command: 'true', args: [] });
     await s.wait({ timeoutMs: 10_000 });
-    for (const call of [() => s.input('x'), () => s.kill(), () => s.signal('SIGINT'), () => s.submit(), () => s.release()]) {
+    for (const call of [
+      () => s.input('x'),
+      () => s.kill(),
+      () => s.signal('SIGINT'),
+      () => s.submit(),
+      () => s.release(),
+    ]) {
       await rejectsWith(call(), 'ERR_PROCESS_STATE');
     }
     expect((await s.log()).totalLines).toBe(0);

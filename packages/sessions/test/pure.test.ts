@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import {
   commandFingerprint,
   enforcePolicy,
-  PROCESS_SESSION_LIMITS,
   type PolicyRequest,
+  PROCESS_SESSION_LIMITS,
   resolveOwnerKey,
   resolveProcessSessionLimits,
   resolveSessionCwd,
@@ -43,16 +43,24 @@ describe('resolveProcessSessionLimits', () => {
 
   it('accepts each hard cap and refuses one past it, never clamping', () => {
     for (const [key, limit] of Object.entries(PROCESS_SESSION_LIMITS)) {
-      expect(resolveProcessSessionLimits({ [key]: limit.hard })[key as keyof typeof PROCESS_SESSION_LIMITS]).toBe(limit.hard);
+      expect(
+        resolveProcessSessionLimits({ [key]: limit.hard })[key as keyof typeof PROCESS_SESSION_LIMITS],
+      ).toBe(limit.hard);
       expect(codeOf(() => resolveProcessSessionLimits({ [key]: limit.hard + 1 }))).toBe('ERR_INVALID_OPTION');
       expect(codeOf(() => resolveProcessSessionLimits({ [key]: 0 }))).toBe('ERR_INVALID_OPTION');
     }
   });
 
   it('refuses wrong types and unknown keys with a message naming what is allowed', () => {
-    expect(codeOf(() => resolveProcessSessionLimits({ maxSessions: '8' as unknown as number }))).toBe('ERR_INVALID_OPTION');
-    expect(() => resolveProcessSessionLimits({ maxSesions: 4 } as never)).toThrow(/unknown limit "maxSesions"; allowed: maxSessions/);
-    expect(() => resolveProcessSessionLimits({ maxSessions: 33 })).toThrow('limits.maxSessions must be an integer from 1 to 32 (got 33)');
+    expect(codeOf(() => resolveProcessSessionLimits({ maxSessions: '8' as unknown as number }))).toBe(
+      'ERR_INVALID_OPTION',
+    );
+    expect(() => resolveProcessSessionLimits({ maxSesions: 4 } as never)).toThrow(
+      /unknown limit "maxSesions"; allowed: maxSessions/,
+    );
+    expect(() => resolveProcessSessionLimits({ maxSessions: 33 })).toThrow(
+      'limits.maxSessions must be an integer from 1 to 32 (got 33)',
+    );
     expect(codeOf(() => resolveProcessSessionLimits(null as never))).toBe('ERR_INVALID_OPTION');
   });
 });
@@ -125,7 +133,9 @@ describe('enforcePolicy', () => {
   });
 
   it('denies with the policy reason', async () => {
-    await expect(enforcePolicy(() => ({ allow: false, reason: 'rm is not allowed' }), request)).rejects.toMatchObject({
+    await expect(
+      enforcePolicy(() => ({ allow: false, reason: 'rm is not allowed' }), request),
+    ).rejects.toMatchObject({
       code: 'ERR_PROCESS_POLICY',
       message: 'policy denied start: rm is not allowed',
     });
@@ -151,7 +161,11 @@ describe('resolveTerminal', () => {
     expect(codeOf(() => resolveTerminal({ rows: 0 }, limits))).toBe('ERR_INVALID_OPTION');
     expect(codeOf(() => resolveTerminal({ term: 'x'.repeat(65) }, limits))).toBe('ERR_INVALID_OPTION');
     expect(codeOf(() => resolveTerminal({ term: 'xterm bad' }, limits))).toBe('ERR_INVALID_OPTION');
-    const wide = resolveProcessSessionLimits({ maxTerminalColumns: 500, maxTerminalRows: 200, maxTermBytes: 256 });
+    const wide = resolveProcessSessionLimits({
+      maxTerminalColumns: 500,
+      maxTerminalRows: 200,
+      maxTermBytes: 256,
+    });
     expect(resolveTerminal({ columns: 500, rows: 200, term: 'x'.repeat(256) }, wide).columns).toBe(500);
   });
 });

@@ -43,7 +43,10 @@ describe('start', () => {
 
   it('refuses pty: true without a PTY backend', async () => {
     sessions = createProcessSessions({ cwd: workspace, ptyBackend: null });
-    const error = await rejectsWith(sessions.start({ command: 'true', args: [], pty: true }), 'ERR_PROCESS_PTY_UNSUPPORTED');
+    const error = await rejectsWith(
+      sessions.start({ command: 'true', args: [], pty: true }),
+      'ERR_PROCESS_PTY_UNSUPPORTED',
+    );
     expect(error.message).toMatch(/no PTY backend/);
     expect(sessions.list()).toHaveLength(0);
   });
@@ -65,7 +68,10 @@ describe('start', () => {
         return request.command === 'rm' ? { allow: false, reason: 'no deleting' } : true;
       },
     });
-    const error = await rejectsWith(sessions.start({ command: 'rm', args: ['-rf', 'sub'] }), 'ERR_PROCESS_POLICY');
+    const error = await rejectsWith(
+      sessions.start({ command: 'rm', args: ['-rf', 'sub'] }),
+      'ERR_PROCESS_POLICY',
+    );
     expect(error.message).toBe('policy denied start: no deleting');
     expect(asked).toEqual(['start:rm']);
     expect(sessions.list()).toHaveLength(0);
@@ -77,10 +83,19 @@ describe('start', () => {
     await rejectsWith(sessions.start({ command: 'x', args: [1 as unknown as string] }), 'ERR_INVALID_OPTION');
     await rejectsWith(sessions.start({ command: 'x', lifetimeMs: 0 }), 'ERR_INVALID_OPTION');
     await rejectsWith(sessions.start({ command: 'x', timeoutMs: -5 }), 'ERR_INVALID_OPTION');
-    await rejectsWith(sessions.start({ command: 'x', terminal: { columns: 121 }, pty: true }), 'ERR_INVALID_OPTION');
-    await rejectsWith(sessions.start({ command: 'x', env: { A: 1 as unknown as string } }), 'ERR_INVALID_OPTION');
+    await rejectsWith(
+      sessions.start({ command: 'x', terminal: { columns: 121 }, pty: true }),
+      'ERR_INVALID_OPTION',
+    );
+    await rejectsWith(
+      sessions.start({ command: 'x', env: { A: 1 as unknown as string } }),
+      'ERR_INVALID_OPTION',
+    );
     await rejectsWith(sessions.start({ command: 'x', stdin: 'half' as never }), 'ERR_INVALID_OPTION');
-    throwsWith(() => createProcessSessions({ cwd: workspace, limits: { maxSessions: 99 } }), 'ERR_INVALID_OPTION');
+    throwsWith(
+      () => createProcessSessions({ cwd: workspace, limits: { maxSessions: 99 } }),
+      'ERR_INVALID_OPTION',
+    );
     throwsWith(() => createProcessSessions({} as never), 'ERR_INVALID_OPTION');
   });
 
@@ -94,8 +109,16 @@ describe('start', () => {
 describe('fingerprint and events', () => {
   it('emits started and exited with the fingerprint, never the environment', async () => {
     const events: ProcessEvent[] = [];
-    sessions = createProcessSessions({ cwd: workspace, onEvent: (e) => events.push(e), ownership: { tenantId: 't', userId: 'u' } });
-    const s = await sessions.start({ command: 'sh', args: ['-c', 'exit 4'], env: { SECRET_TOKEN: 'hunter2' } });
+    sessions = createProcessSessions({
+      cwd: workspace,
+      onEvent: (e) => events.push(e),
+      ownership: { tenantId: 't', userId: 'u' },
+    });
+    const s = await sessions.start({
+      command: 'sh',
+      args: ['-c', 'exit 4'],
+      env: { SECRET_TOKEN: 'hunter2' },
+    });
     await s.wait({ timeoutMs: 10_000 });
     expect(events.map((e) => e.type)).toEqual(['process_started', 'process_exited']);
     expect(events[1]).toMatchObject({ sessionId: s.id, owner: 't:u', exitCode: 4, state: 'exited' });

@@ -24,7 +24,9 @@ export interface RecordingPtyBackend extends ProcessPtyBackend {
   children: ChildProcess[];
 }
 
-export function pipePtyBackend(options: { resize?: boolean; metadata?: Record<string, unknown> } = {}): RecordingPtyBackend {
+export function pipePtyBackend(
+  options: { resize?: boolean; metadata?: Record<string, unknown> } = {},
+): RecordingPtyBackend {
   const backend: RecordingPtyBackend = {
     capabilities: { resize: options.resize === true },
     starts: [],
@@ -74,7 +76,11 @@ export function pipeSandbox(): FakeSandbox {
     status: () => sandbox.state,
     startProcess(request): SandboxProcessHandle {
       sandbox.starts.push(request);
-      const child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, detached: true });
+      const child = spawn(request.command, request.args, {
+        cwd: request.cwd,
+        env: request.env,
+        detached: true,
+      });
       trackPid(child.pid);
       child.stdout?.setEncoding('utf8').on('data', (d: string) => request.onStdout(d));
       child.stderr?.setEncoding('utf8').on('data', (d: string) => request.onStderr(d));
