@@ -1,1 +1,23 @@
-export {};
+export type { OutputStream } from './chunk-queue.js';
+export {
+  type OutputDrain,
+  OutputLog,
+  type OutputLogOptions,
+  type OutputPage,
+  type OutputReadOptions,
+} from './output-log.js';
+export {
+  FINISHED_TTL_MS_LIMIT,
+  MIN_SWEEP_INTERVAL_MS,
+  SessionRegistry,
+  type SessionRegistryOptions,
+} from './session-registry.js';
+export { type FinishedStatus, finishedStatus, type SessionExit } from './status.js';
+export type { Timers } from './sweeper.js';
+export type {
+  FinishedSession,
+  RunningSession,
+  SessionEntry,
+  SessionInit,
+  SessionMeta,
+} from './types.js';

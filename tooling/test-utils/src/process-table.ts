@@ -67,8 +67,38 @@ function readPs(): ProcessInfo[] {
     });
 }
 
+// Windows has no ps: one CIM query gives pid and parent pid (no groups, no markers there).
+function readWindows(): ProcessInfo[] {
+  const out = execFileSync(
+    'powershell.exe',
+    [
+      '-NoProfile',
+      '-NonInteractive',
+      '-Command',
+      'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId) $($_.Name)" }',
+    ],
+    { encoding: 'utf8', windowsHide: true },
+  );
+  return out
+    .split(/\r?\n/)
+    .filter((line) => line.trim())
+    .map((line) => {
+      const [pid, ppid, ...name] = line.trim().split(/\s+/);
+      return {
+        pid: Number(pid),
+        ppid: Number(ppid),
+        pgid: 0,
+        state: 'R',
+        command: name.join(' '),
+        marker: undefined,
+      };
+    });
+}
+
 export function processTable(): ProcessInfo[] {
-  return process.platform === 'linux' ? readLinux() : readPs();
+  if (process.platform === 'linux') return readLinux();
+  if (process.platform === 'win32') return readWindows();
+  return readPs();
 }
 
 /** Every live (non-zombie) process descending from `root`, not including it. */
