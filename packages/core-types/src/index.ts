@@ -7,6 +7,7 @@ export {
   type ProcmuxErrorOptions,
 } from './errors.js';
 export * from './limits.js';
+export { OutputChannel } from './output-channel.js';
 export type {
   AdapterStdin,
   Disposer,

@@ -4,6 +4,7 @@ import {
   type Disposer,
   describe,
   type KillMode,
+  OutputChannel,
   ProcmuxError,
   type PtyAdapterStdin,
   type PtyProcessAdapter,
@@ -15,7 +16,6 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { toWaitResult } from './exit-status.js';
 import { loadPtyBackend } from './load-backend.js';
 import { isPtyNativeModule, type PtyBackend, type PtyBackendName } from './native.js';
-import { OutputChannel } from './output-channel.js';
 import { PtyChannel } from './pty-channel.js';
 import { assertSpawnable } from './spawn-check.js';
 import {

@@ -4,6 +4,7 @@ import {
   type Disposer,
   describe,
   type KillMode,
+  OutputChannel,
   ProcmuxError,
   type PtyAdapterStdin,
   type PtyProcessAdapter,
@@ -14,7 +15,6 @@ import {
 import { killProcessTree } from '@procmux/kill-windows';
 import { loadNodePty } from './load-node-pty.js';
 import type { ConptyDisposable, ConptyModule, ConptyTerminal } from './node-pty.js';
-import { OutputChannel } from './output-channel.js';
 import {
   type ConptyOptions,
   type ResolvedConptySpawn,

@@ -1,10 +1,11 @@
-import type {
-  AdapterStdin,
-  Disposer,
-  KillMode,
-  ProcessAdapter,
-  SignalName,
-  WaitResult,
+import {
+  type AdapterStdin,
+  type Disposer,
+  type KillMode,
+  OutputChannel,
+  type ProcessAdapter,
+  type SignalName,
+  type WaitResult,
 } from '@procmux/core-types';
 
 /** How a host handle reports its end. A rejected wait() means the backend lost the process. */
@@ -27,36 +28,6 @@ export interface BackendHandle {
 
 type Listener = (chunk: string) => void;
 
-/** One output stream: keeps what arrives before the first listener, then forwards. */
-class Stream {
-  private pending: string[] = [];
-  private listeners = new Set<Listener>();
-  private flushed = false;
-
-  push(chunk: string): void {
-    if (!this.flushed) this.pending.push(chunk);
-    for (const listener of this.listeners) listener(chunk);
-  }
-
-  subscribe(listener: Listener): Disposer {
-    this.listeners.add(listener);
-    if (!this.flushed) {
-      this.flushed = true;
-      const early = this.pending;
-      this.pending = [];
-      for (const chunk of early) listener(chunk);
-    }
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-
-  clear(): void {
-    this.listeners.clear();
-    this.pending = [];
-  }
-}
-
 /**
  * Adapts a host's handle (PTY backend or sandbox) to ProcessAdapter so it runs through the
  * supervisor like a native process: same timeouts, terminal-query answers, kill and events.
@@ -64,8 +35,8 @@ class Stream {
  * finishes cleanly and the session layer can report the session `unknown` (no invented exit).
  */
 export class BackendAdapter implements ProcessAdapter {
-  readonly stdout = new Stream();
-  readonly stderr = new Stream();
+  readonly stdout = new OutputChannel();
+  readonly stderr = new OutputChannel();
   readonly stdin: AdapterStdin;
   /** Present only when the backend declared it can resize. */
   resize?: (cols: number, rows: number) => void;
@@ -110,11 +81,11 @@ export class BackendAdapter implements ProcessAdapter {
   }
 
   onStdout(listener: Listener): Disposer {
-    return this.stdout.subscribe(listener);
+    return this.stdout.on(listener);
   }
 
   onStderr(listener: Listener): Disposer {
-    return this.stderr.subscribe(listener);
+    return this.stderr.on(listener);
   }
 
   wait(): Promise<WaitResult> {
@@ -131,7 +102,7 @@ export class BackendAdapter implements ProcessAdapter {
   }
 
   dispose(): void {
-    this.stdout.clear();
-    this.stderr.clear();
+    this.stdout.dispose();
+    this.stderr.dispose();
   }
 }

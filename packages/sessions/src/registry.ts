@@ -317,8 +317,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
             args: plan.args,
             cwd: plan.cwd,
             env: plan.env,
-            onStdout: (data) => adapterRef?.stdout.push(data),
-            onStderr: (data) => adapterRef?.stderr.push(data),
+            onStdout: (data) => adapterRef?.stdout.emit(data),
+            onStderr: (data) => adapterRef?.stderr.emit(data),
           }),
         (handle: SandboxProcessHandle) => new BackendAdapter(handle, 'pipe'),
       );
@@ -338,7 +338,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
             columns: plan.terminal.columns,
             rows: plan.terminal.rows,
             term: plan.terminal.term,
-            onData: (data) => adapterRef?.stdout.push(data),
+            onData: (data) => adapterRef?.stdout.emit(data),
           }),
         (handle: PtyBackendHandle) =>
           new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),

@@ -1,6 +1,4 @@
-// The same listener buffer as @procmux/pty-posix (kept in step by hand: the two platform
-// packages share no runtime code, and core-types holds no runtime helpers of this kind).
-import type { Disposer } from '@procmux/core-types';
+import type { Disposer } from './process.js';
 
 type Listener = (chunk: string) => void;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { OutputChannel } from '../src/output-channel.js';
+import { OutputChannel } from '../src/index.js';
 
 describe('OutputChannel', () => {
   it('holds output until the first listener, then hands it over after on() returns', async () => {

@@ -1,0 +1,259 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  type AdapterStdin,
+  createTreeMarker,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  type Disposer,
+  type KillMode,
+  type KillReport,
+  type KillTreeOptions,
+  MAX_KILL_GRACE_MS,
+  OutputChannel,
+  type ProcessAdapter,
+  ProcmuxError,
+  type SpawnTarget,
+  type StdinMode,
+  type WaitResult,
+  withTreeMarker,
+} from '@procmux/core-types';
+
+import { loadPlatform, resolvePlatform } from './platform.js';
+import { assertDirectory, spawnError } from './spawn-errors.js';
+import { resolveTarget } from './target.js';
+import { checkEnv, checkInput, checkInteger, checkOneOf, checkString, checkTarget } from './validate.js';
+
+/**
+ * A tree kill. `marker` (the child's PROCMUX_TREE value) lets @procmux/kill-posix reach
+ * setsid escapees after the child itself has exited; a kill that does not know it ignores it.
+ */
+export type TreeKill = (pid: number, options: KillTreeOptions & { marker?: string }) => Promise<KillReport>;
+
+/** How to start a process on plain pipes. */
+export interface ChildAdapterOptions extends SpawnTarget {
+  cwd?: string;
+  /** The child's full environment (default: this process's); the tree marker is added. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** 'closed' (default): `input`, if any, then EOF. 'open': the caller writes through `stdin`. */
+  stdin?: StdinMode;
+  /** Written to stdin first. */
+  input?: string | Uint8Array;
+  /** Shell wrapping and the kill package follow it (default: the current platform). */
+  platform?: NodeJS.Platform;
+  /** The tree kill behind kill('force'); default: the platform's kill package. */
+  killProcessTree?: TreeKill;
+  /**
+   * SIGTERM-to-SIGKILL grace of kill('force'), 0 to 60000 ms. Default 0: the tree is killed
+   * at once, as the PTY adapters do; 'graceful' is the polite path.
+   */
+  killGraceMs?: number;
+  /** How long wait() waits for the pipes to drain after the exit (default 250 ms). */
+  drainTimeoutMs?: number;
+}
+
+/**
+ * A process on plain pipes: stdout and stderr apart, stdin open or closed. The child runs
+ * in its own process group (POSIX) or process group and hidden console (Windows), so a
+ * tree kill reaches everything it started.
+ *
+ * @example
+ * const child = await ChildAdapter.create({ command: 'echo hi' });
+ * child.onStdout((text) => process.stdout.write(text));
+ * await child.wait(); // { code: 0, signal: null }
+ */
+export class ChildAdapter implements ProcessAdapter {
+  readonly stdioMode = 'pipe' as const;
+  readonly stdin: AdapterStdin | undefined;
+  private readonly stdout = new OutputChannel();
+  private readonly stderr = new OutputChannel();
+  private readonly waitPromise: Promise<WaitResult>;
+  private exitResult: WaitResult | undefined;
+  private disposed = false;
+
+  /**
+   * Validates the options, checks that `cwd` exists, loads the kill package and spawns.
+   * Rejects with ERR_INVALID_OPTION for bad options, ERR_PROCESS_SPAWN when the command or
+   * cwd is missing, ERR_PROCESS_UNSUPPORTED when the platform's kill package is missing.
+   */
+  static async create(options: ChildAdapterOptions): Promise<ChildAdapter> {
+    const target = checkTarget(options);
+    const cwd = checkString('cwd', options.cwd);
+    const env = checkEnv(options.env) ?? process.env;
+    const stdinMode = checkOneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ?? 'closed';
+    const input = checkInput(options.input);
+    const killGraceMs = checkInteger('killGraceMs', options.killGraceMs, 0, MAX_KILL_GRACE_MS);
+    const drainTimeoutMs = checkInteger('drainTimeoutMs', options.drainTimeoutMs, 0, 60_000);
+    const platform = resolvePlatform(options.platform);
+    // Loaded before spawning: a run whose tree cannot be killed must not start.
+    const killTree = options.killProcessTree ?? (await loadPlatform(platform).loadKill()).killProcessTree;
+    if (cwd !== undefined) await assertDirectory(cwd);
+    const resolved = resolveTarget(target, platform, env);
+    const marker = createTreeMarker();
+    let child: ChildProcess;
+    try {
+      child = spawn(resolved.file, resolved.args, {
+        cwd,
+        env: withTreeMarker(env, marker),
+        stdio: 'pipe',
+        detached: true,
+        windowsHide: true,
+        windowsVerbatimArguments: resolved.windowsVerbatimArguments,
+      });
+    } catch (error) {
+      // Some failures (ENOTDIR, EMFILE, ...) are thrown at once rather than emitted.
+      throw spawnError(resolved.file, error);
+    }
+    const adapter = new ChildAdapter(child, {
+      stdinMode,
+      input,
+      killTree,
+      marker,
+      killGraceMs: killGraceMs ?? 0,
+      drainTimeoutMs: drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', (error) => reject(spawnError(resolved.file, error)));
+      });
+    } catch (error) {
+      adapter.dispose();
+      throw error;
+    }
+    return adapter;
+  }
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly settings: {
+      stdinMode: StdinMode;
+      input: string | Uint8Array | undefined;
+      killTree: TreeKill;
+      marker: string;
+      killGraceMs: number;
+      drainTimeoutMs: number;
+    },
+  ) {
+    // Errors after a successful spawn (a kill of a reaped pid, EPIPE) must not crash the host.
+    child.on('error', () => {});
+    const exited = new Promise<WaitResult>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exitResult = signal !== null ? { code: null, signal } : { code: code as number, signal: null };
+        resolve(this.exitResult);
+      });
+    });
+    const drained = Promise.all([
+      this.pipeOutput(child.stdout, this.stdout),
+      this.pipeOutput(child.stderr, this.stderr),
+    ]);
+    this.waitPromise = exited.then(async (result) => {
+      await settleWithin(drained, settings.drainTimeoutMs);
+      return result;
+    });
+    this.stdin = this.setUpStdin();
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  onStdout(listener: (chunk: string) => void): Disposer {
+    return this.stdout.on(listener);
+  }
+
+  onStderr(listener: (chunk: string) => void): Disposer {
+    return this.stderr.on(listener);
+  }
+
+  wait(): Promise<WaitResult> {
+    return this.waitPromise;
+  }
+
+  /**
+   * 'graceful' sends SIGTERM to the process itself (on Windows Node turns that into
+   * TerminateProcess; see the README). 'force' kills the whole tree through the platform's
+   * kill package, even after the process exited, since its descendants may live on.
+   * Rejects with ERR_PROCESS_STATE when processes survive the tree kill.
+   */
+  async kill(mode: KillMode = 'force'): Promise<void> {
+    checkOneOf<KillMode>('mode', mode, ['graceful', 'force']);
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    if (mode === 'graceful') {
+      if (this.exitResult === undefined) this.child.kill('SIGTERM');
+      return;
+    }
+    const { killTree, killGraceMs, marker } = this.settings;
+    const report = await killTree(pid, { graceMs: killGraceMs, marker });
+    if (report.survivors.length > 0) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_STATE',
+        `tree kill of pid ${pid} left ${report.survivors.length} process(es) alive: ${report.survivors.join(', ')}`,
+        { details: { pid, survivors: report.survivors } },
+      );
+    }
+  }
+
+  /** Drops listeners and closes the pipes (a grandchild holding them no longer pins the host). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stdout.dispose();
+    this.stderr.dispose();
+    this.child.stdin?.destroy();
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+
+  private pipeOutput(stream: NodeJS.ReadableStream | null, channel: OutputChannel): Promise<void> {
+    if (stream === null) return Promise.resolve();
+    // A decoder inside the stream holds back partial characters, so no chunk splits one.
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => channel.emit(chunk));
+    return new Promise((resolve) => {
+      stream.once('close', resolve);
+      stream.once('end', resolve);
+      stream.once('error', resolve);
+    });
+  }
+
+  private setUpStdin(): AdapterStdin | undefined {
+    const pipe = this.child.stdin;
+    if (pipe === null) return undefined;
+    // EPIPE when the child stops reading: the bytes are unwanted, not a host failure.
+    pipe.on('error', () => {});
+    const { input, stdinMode } = this.settings;
+    if (input !== undefined) pipe.write(input);
+    if (stdinMode === 'closed') {
+      pipe.end();
+      return undefined;
+    }
+    let closed = false;
+    return {
+      write(data: string | Uint8Array): void {
+        if (!closed && pipe.writable) pipe.write(data);
+      },
+      close(): void {
+        if (closed) return;
+        closed = true;
+        pipe.end();
+      },
+    };
+  }
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever is first; leaves no timer behind. */
+function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    );
+  });
+}

@@ -1,0 +1,225 @@
+import { performance } from 'node:perf_hooks';
+import {
+  type AdapterStdin,
+  type Disposer,
+  type Logger,
+  type ManagedRun,
+  type ProcessAdapter,
+  type RunExit,
+  resolveLimit,
+  type StdioMode,
+  TERMINAL_COLUMNS_LIMIT,
+  TERMINAL_ROWS_LIMIT,
+  type TerminationReason,
+  type WaitResult,
+} from '@procmux/core-types';
+import { CaptureBuffer } from './capture.js';
+import type { NormalizedSpawn } from './spawn-options.js';
+import { TerminalQueries } from './terminal-queries.js';
+import { RunTimeouts } from './timeouts.js';
+import { checkOneOf } from './validate.js';
+
+const REASONS: readonly TerminationReason[] = [
+  'exit',
+  'signal',
+  'overall-timeout',
+  'no-output-timeout',
+  'manual-cancel',
+  'spawn-error',
+];
+
+export interface RunContext {
+  runId: string;
+  spec: NormalizedSpawn;
+  logger: Logger;
+  /** True when the adapter did not take `input`/`stdin` itself (PTY, adapter factory). */
+  applyStdin: boolean;
+  /** Called once, when wait() settles. */
+  onSettled: (run: SupervisedRun) => void;
+}
+
+/**
+ * A started process under supervision: output is captured, passed to the caller and to the
+ * screen; terminal queries are answered on a PTY; timeouts and cancel force-kill the tree;
+ * once the process has exited and drained everything is released.
+ */
+export class SupervisedRun implements ManagedRun {
+  readonly runId: string;
+  readonly pid: number | undefined;
+  readonly startedAt = Date.now();
+  readonly stdioMode: StdioMode;
+  readonly stdin: AdapterStdin | undefined;
+  readonly resize?: (cols: number, rows: number) => void;
+  private readonly started = performance.now();
+  private readonly stdout: CaptureBuffer;
+  private readonly stderr: CaptureBuffer;
+  private readonly disposers: Disposer[] = [];
+  private readonly timeouts: RunTimeouts;
+  private readonly queries: TerminalQueries | undefined;
+  private readonly exit: Promise<RunExit>;
+  private forcedReason: TerminationReason | undefined;
+  private killing = false;
+  private screenBroken = false;
+  private settled = false;
+
+  constructor(
+    private readonly adapter: ProcessAdapter,
+    private readonly context: RunContext,
+  ) {
+    const { spec } = context;
+    this.runId = context.runId;
+    this.pid = adapter.pid;
+    this.stdioMode = adapter.stdioMode;
+    this.stdout = new CaptureBuffer(spec.maxCaptureBytes);
+    this.stderr = new CaptureBuffer(spec.maxCaptureBytes);
+    if (adapter.resize !== undefined) this.resize = (cols, rows) => this.resizeAdapter(cols, rows);
+    // Listeners first: the screen must see the first byte, and nothing may arrive unseen.
+    if (this.stdioMode === 'pty' && adapter.stdin !== undefined) {
+      const stdin = adapter.stdin;
+      this.queries = new TerminalQueries(
+        spec.screen,
+        (text) => this.feedScreen(text),
+        (answer) => stdin.write(answer),
+        (error) => this.warn('procmux: answering a terminal query failed', error),
+      );
+    }
+    this.disposers.push(adapter.onStdout((chunk) => this.onOutput('stdout', chunk)));
+    this.disposers.push(adapter.onStderr((chunk) => this.onOutput('stderr', chunk)));
+    this.timeouts = new RunTimeouts(spec.timeoutMs, spec.noOutputTimeoutMs, (reason) => this.cancel(reason));
+    const signal = spec.signal;
+    if (signal !== undefined) {
+      const onAbort = () => this.cancel('manual-cancel');
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.disposers.push(() => signal.removeEventListener('abort', onAbort));
+    }
+    this.stdin = this.setUpStdin();
+    this.exit = this.settle();
+    // wait() may never be called; the run still settles and must not raise unhandled.
+    this.exit.catch(() => {});
+  }
+
+  wait(): Promise<RunExit> {
+    return this.exit;
+  }
+
+  /**
+   * Force-kills the tree and records `reason` ('manual-cancel' by default). The first
+   * forced reason wins; cancelling a settled run does nothing.
+   */
+  cancel(reason: TerminationReason = 'manual-cancel'): void {
+    checkOneOf('reason', reason, REASONS);
+    if (this.settled) return;
+    this.forcedReason ??= reason;
+    if (this.killing) return;
+    this.killing = true;
+    this.adapter.kill('force').catch((error: unknown) => {
+      this.killing = false;
+      this.warn('procmux: force kill failed', error);
+    });
+  }
+
+  // The attached screen follows the terminal, or its cursor answers would be wrong.
+  private resizeAdapter(cols: number, rows: number): void {
+    resolveLimit('cols', cols, TERMINAL_COLUMNS_LIMIT);
+    resolveLimit('rows', rows, TERMINAL_ROWS_LIMIT);
+    this.adapter.resize?.(cols, rows);
+    const screen = this.context.spec.screen;
+    if (screen === undefined || this.screenBroken) return;
+    try {
+      screen.resize(cols, rows);
+    } catch (error) {
+      this.warn('procmux: the screen could not be resized', error);
+    }
+  }
+
+  private setUpStdin(): AdapterStdin | undefined {
+    const { spec, applyStdin } = this.context;
+    const stdin = this.adapter.stdin;
+    if (!applyStdin) return stdin;
+    if (spec.input !== undefined) stdin?.write(spec.input);
+    if (spec.stdin === 'open') return stdin;
+    stdin?.close();
+    return undefined;
+  }
+
+  private onOutput(stream: 'stdout' | 'stderr', chunk: string): void {
+    this.timeouts.touch();
+    if (stream === 'stdout' && this.queries !== undefined) {
+      this.deliver(stream, this.queries.filter(chunk));
+    } else {
+      this.deliver(stream, chunk);
+    }
+  }
+
+  private deliver(stream: 'stdout' | 'stderr', text: string): void {
+    if (text.length === 0) return;
+    // On a PTY, TerminalQueries feeds the screen (it must, before answering a query).
+    if (this.queries === undefined || stream === 'stderr') this.feedScreen(text);
+    (stream === 'stdout' ? this.stdout : this.stderr).append(text);
+    const callback = stream === 'stdout' ? this.context.spec.onStdout : this.context.spec.onStderr;
+    if (callback === undefined) return;
+    try {
+      callback(text);
+    } catch (error) {
+      this.warn(`procmux: the ${stream} callback threw`, error);
+    }
+  }
+
+  private feedScreen(text: string): void {
+    const screen = this.context.spec.screen;
+    if (screen === undefined || this.screenBroken) return;
+    try {
+      screen.feed(text);
+    } catch (error) {
+      // A screen its owner disposed throws; the run goes on without it.
+      this.screenBroken = true;
+      this.warn('procmux: the screen refused output; it is no longer fed', error);
+    }
+  }
+
+  private warn(message: string, error: unknown): void {
+    this.context.logger.warn(message, { runId: this.runId, error: errorMessage(error) });
+  }
+
+  private async settle(): Promise<RunExit> {
+    let result: WaitResult;
+    try {
+      result = await this.adapter.wait();
+    } finally {
+      this.release();
+    }
+    const reason = this.forcedReason ?? (result.signal !== null ? 'signal' : 'exit');
+    return {
+      reason,
+      exitCode: result.code,
+      signal: result.signal,
+      durationMs: Math.round(performance.now() - this.started),
+      stdout: this.stdout.text(),
+      stderr: this.stderr.text(),
+      truncated: this.stdout.truncated || this.stderr.truncated,
+      timedOut: reason === 'overall-timeout' || reason === 'no-output-timeout',
+      noOutputTimedOut: reason === 'no-output-timeout',
+      stdioMode: this.stdioMode,
+    };
+  }
+
+  private release(): void {
+    this.settled = true;
+    this.timeouts.dispose();
+    if (this.queries !== undefined) {
+      this.deliver('stdout', this.queries.flush());
+      this.queries.dispose();
+    }
+    for (const dispose of this.disposers.splice(0)) dispose();
+    try {
+      this.adapter.dispose();
+    } catch (error) {
+      this.warn('procmux: disposing the adapter failed', error);
+    }
+    this.context.onSettled(this);
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

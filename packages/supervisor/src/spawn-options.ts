@@ -1,0 +1,161 @@
+import {
+  DEFAULT_MAX_CAPTURE_BYTES,
+  OUTPUT_TOTAL_BYTES_LIMIT,
+  type ProcessAdapter,
+  type SpawnTarget,
+  type StdinMode,
+  type StdioMode,
+  TERM_BYTES_LIMIT,
+  TERMINAL_COLUMNS_LIMIT,
+  TERMINAL_ROWS_LIMIT,
+} from '@procmux/core-types';
+import type { ScreenLike } from '@procmux/screen';
+import {
+  checkEnv,
+  checkFunction,
+  checkInput,
+  checkInteger,
+  checkOneOf,
+  checkString,
+  checkTarget,
+  invalid,
+} from './validate.js';
+
+/** Longest timer Node can schedule (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** What ProcessSupervisor.spawn takes. Only the target is required. */
+export interface SpawnOptions extends SpawnTarget {
+  /** 'pipe' (default): plain pipes, stdout and stderr apart. 'pty': a pseudo-terminal. */
+  mode?: StdioMode;
+  /** When a PTY cannot be had: 'fail' (default) rejects; 'pipe' logs a warning and uses pipes. */
+  ptyFallback?: 'pipe' | 'fail';
+  cwd?: string;
+  /** The child's full environment (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** PTY size (the PTY package's defaults when omitted). */
+  cols?: number;
+  rows?: number;
+  /** PTY TERM value. */
+  term?: string;
+  /** Default: 'open' when a PTY or an adapter factory was asked for, else 'closed'. */
+  stdin?: StdinMode;
+  /** Written to stdin first (then EOF when stdin is 'closed'). */
+  input?: string | Uint8Array;
+  /** Wall-clock limit; the tree is force-killed when it passes. Off when omitted. */
+  timeoutMs?: number;
+  /** Idle limit, restarted by every output chunk. Off when omitted. */
+  noOutputTimeoutMs?: number;
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+  /** Aborting rejects a spawn in progress at once; after the spawn it cancels the run. */
+  signal?: AbortSignal;
+  /** Bytes of stdout and of stderr kept for RunExit, each (default 1 MiB; 0 keeps none). */
+  maxCaptureBytes?: number;
+  /** Fed the output; on a PTY it answers the program's terminal queries. */
+  screen?: ScreenLike;
+  /**
+   * Starts the process instead of the built-in adapters (a host's PTY backend or sandbox).
+   * `command`/`file` are then optional labels for logs, and the spawn options that only the
+   * built-in adapters understand (mode, ptyFallback, cwd, env, cols, rows, term, shell) are refused.
+   */
+  adapterFactory?: (signal: AbortSignal) => Promise<ProcessAdapter>;
+}
+
+/** SpawnOptions after validation, with defaults applied. */
+export interface NormalizedSpawn {
+  target: SpawnTarget;
+  mode: StdioMode;
+  ptyFallback: 'pipe' | 'fail';
+  cwd: string | undefined;
+  env: Readonly<Record<string, string | undefined>> | undefined;
+  cols: number | undefined;
+  rows: number | undefined;
+  term: string | undefined;
+  stdin: StdinMode;
+  input: string | Uint8Array | undefined;
+  timeoutMs: number | undefined;
+  noOutputTimeoutMs: number | undefined;
+  onStdout: ((chunk: string) => void) | undefined;
+  onStderr: ((chunk: string) => void) | undefined;
+  signal: AbortSignal | undefined;
+  maxCaptureBytes: number;
+  screen: ScreenLike | undefined;
+  adapterFactory: ((signal: AbortSignal) => Promise<ProcessAdapter>) | undefined;
+}
+
+const BUILT_IN_ONLY = ['mode', 'ptyFallback', 'cwd', 'env', 'cols', 'rows', 'term', 'shell'] as const;
+
+/** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
+export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
+  if (typeof options !== 'object' || options === null) throw invalid('spawn options', 'an object', options);
+  const adapterFactory = checkFunction<NormalizedSpawn['adapterFactory']>(
+    'adapterFactory',
+    options.adapterFactory,
+  );
+  let target: SpawnTarget;
+  if (adapterFactory === undefined) {
+    target = checkTarget(options);
+  } else {
+    for (const name of BUILT_IN_ONLY) {
+      if (options[name] !== undefined) {
+        throw invalid(name, 'left out with adapterFactory (the factory decides how the process starts)');
+      }
+    }
+    target = options.command === undefined && options.file === undefined ? {} : checkTarget(options);
+  }
+  const mode = checkOneOf<StdioMode>('mode', options.mode, ['pty', 'pipe']) ?? 'pipe';
+  const screen = checkScreen(options.screen);
+  return {
+    target,
+    mode,
+    ptyFallback: checkOneOf<'pipe' | 'fail'>('ptyFallback', options.ptyFallback, ['pipe', 'fail']) ?? 'fail',
+    cwd: checkString('cwd', options.cwd),
+    env: checkEnv(options.env),
+    cols: checkInteger('cols', options.cols, 1, TERMINAL_COLUMNS_LIMIT.hard),
+    rows: checkInteger('rows', options.rows, 1, TERMINAL_ROWS_LIMIT.hard),
+    term: checkTerm(options.term),
+    stdin:
+      checkOneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ??
+      (mode === 'pty' || adapterFactory !== undefined ? 'open' : 'closed'),
+    input: checkInput(options.input),
+    timeoutMs: checkInteger('timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS),
+    noOutputTimeoutMs: checkInteger('noOutputTimeoutMs', options.noOutputTimeoutMs, 1, MAX_TIMEOUT_MS),
+    onStdout: checkFunction('onStdout', options.onStdout),
+    onStderr: checkFunction('onStderr', options.onStderr),
+    signal: checkSignal(options.signal),
+    maxCaptureBytes:
+      checkInteger('maxCaptureBytes', options.maxCaptureBytes, 0, OUTPUT_TOTAL_BYTES_LIMIT.hard) ??
+      DEFAULT_MAX_CAPTURE_BYTES,
+    screen,
+    adapterFactory,
+  };
+}
+
+function checkTerm(value: unknown): string | undefined {
+  const term = checkString('term', value);
+  if (term !== undefined && (Buffer.byteLength(term) > TERM_BYTES_LIMIT.hard || /[\s=]/.test(term))) {
+    throw invalid('term', `a terminal name of at most ${TERM_BYTES_LIMIT.hard} bytes without spaces`, value);
+  }
+  return term;
+}
+
+function checkSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof AbortSignal) return value;
+  throw invalid('signal', 'an AbortSignal', value);
+}
+
+function checkScreen(value: unknown): ScreenLike | undefined {
+  if (value === undefined) return undefined;
+  const screen = value as Partial<ScreenLike> | null;
+  if (
+    typeof screen === 'object' &&
+    screen !== null &&
+    typeof screen.feed === 'function' &&
+    typeof screen.onReply === 'function'
+  ) {
+    return value as ScreenLike;
+  }
+  throw invalid('screen', 'a screen with feed(), cursor and onReply() (a TerminalScreen)', value);
+}

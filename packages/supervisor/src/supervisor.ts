@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import {
+  abortError,
+  isProcmuxError,
+  type Logger,
+  MAX_KILL_GRACE_MS,
+  type ManagedRun,
+  type ProcessAdapter,
+  ProcmuxError,
+  type PtyPlatformModule,
+  type TerminationReason,
+} from '@procmux/core-types';
+import { createCancellable, discard } from './cancellable-spawn.js';
+import { ChildAdapter } from './child-adapter.js';
+import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
+import { SupervisedRun } from './run.js';
+import { assertDirectory } from './spawn-errors.js';
+import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
+import { describeTarget } from './target.js';
+import { checkFunction, checkInteger, checkOneOf, invalid } from './validate.js';
+
+export interface ProcessSupervisorOptions {
+  /** Where warnings go (a PTY fallback, a failed kill, a throwing callback). Default: console. */
+  logger?: Logger;
+  /** The platform whose packages are loaded (default: the one procmux runs on). */
+  platform?: NodeJS.Platform;
+  /** Loads the platform packages; inject to simulate a missing one. */
+  loadPlatform?: PlatformLoader;
+  /** Creates PTY adapters instead of the platform's PTY package (tests, hosts). */
+  ptyFactory?: PtyPlatformModule['createPtyAdapter'];
+  /** SIGTERM-to-SIGKILL grace of a pipe run's tree kill (default 0: at once, like a PTY run's). */
+  killGraceMs?: number;
+}
+
+/** Writes warnings to the console; the default when no logger is given. */
+export const consoleLogger: Logger = {
+  warn(message, fields) {
+    console.warn(message, fields ?? '');
+  },
+};
+
+/**
+ * Starts processes and watches them: PTY or pipes (with an optional fallback), timeouts,
+ * terminal query answers, cancellation, and a RunExit for each. Each instance owns its runs;
+ * cancelAll() ends exactly those.
+ *
+ * @example
+ * const supervisor = new ProcessSupervisor({ logger: console });
+ * const run = await supervisor.spawn({ command: 'echo hello', timeoutMs: 10_000 });
+ * const exit = await run.wait(); // { reason: 'exit', exitCode: 0, stdout: 'hello\n', ... }
+ */
+export class ProcessSupervisor {
+  private readonly active = new Map<string, SupervisedRun>();
+  private readonly logger: Logger;
+  private readonly modules: PlatformModules;
+  private readonly ptyFactory: PtyPlatformModule['createPtyAdapter'] | undefined;
+  private readonly killGraceMs: number | undefined;
+
+  constructor(options: ProcessSupervisorOptions = {}) {
+    const logger = options.logger ?? consoleLogger;
+    if (typeof logger?.warn !== 'function') throw invalid('logger', 'an object with a warn() method', logger);
+    this.logger = logger;
+    const loader = checkFunction<PlatformLoader>('loadPlatform', options.loadPlatform) ?? loadPlatform;
+    this.modules = loader(resolvePlatform(options.platform));
+    this.ptyFactory = checkFunction('ptyFactory', options.ptyFactory);
+    this.killGraceMs = checkInteger('killGraceMs', options.killGraceMs, 0, MAX_KILL_GRACE_MS);
+  }
+
+  /**
+   * Starts a process. Rejects with ERR_INVALID_OPTION for bad options, ERR_PROCESS_SPAWN when
+   * the command or cwd is missing, ERR_PROCESS_PTY_BACKEND when a PTY was asked for and
+   * cannot be had (unless `ptyFallback: 'pipe'`), ERR_PROCESS_UNSUPPORTED when the platform's
+   * kill package is missing, and an AbortError at once when `signal` aborts first.
+   */
+  async spawn(options: SpawnOptions): Promise<ManagedRun> {
+    const spec = normalizeSpawnOptions(options);
+    const { adapter, applyStdin } = await this.createAdapter(spec);
+    if (spec.signal?.aborted) {
+      void discard(adapter, (error) => this.warnOrphan(error));
+      throw abortError(spec.signal.reason);
+    }
+    if (applyStdin && spec.input !== undefined && adapter.stdin === undefined) {
+      // The input would be lost: refuse the run rather than start it without it.
+      void discard(adapter, (error) => this.warnOrphan(error));
+      throw invalid('input', 'given only when the adapter has a stdin (this one has none)');
+    }
+    const run = new SupervisedRun(adapter, {
+      runId: this.newRunId(),
+      spec,
+      logger: this.logger,
+      applyStdin,
+      onSettled: (settled) => this.active.delete(settled.runId),
+    });
+    this.active.set(run.runId, run);
+    return run;
+  }
+
+  /** Cancels a run by id. An unknown id (it may have settled already) is a logged no-op. */
+  cancel(runId: string, reason: TerminationReason = 'manual-cancel'): void {
+    const run = this.active.get(runId);
+    if (run === undefined) {
+      this.logger.warn('procmux: cancel of an unknown run ignored (it may have finished already)', { runId });
+      return;
+    }
+    run.cancel(reason);
+  }
+
+  /** Cancels every run this supervisor owns. */
+  cancelAll(reason: TerminationReason = 'manual-cancel'): void {
+    for (const run of [...this.active.values()]) run.cancel(reason);
+  }
+
+  /** The run with this id while it is active; undefined once its wait() has settled. */
+  getActive(runId: string): ManagedRun | undefined {
+    return this.active.get(runId);
+  }
+
+  /** Every run that has not settled yet. */
+  activeRuns(): ManagedRun[] {
+    return [...this.active.values()];
+  }
+
+  private async createAdapter(
+    spec: NormalizedSpawn,
+  ): Promise<{ adapter: ProcessAdapter; applyStdin: boolean }> {
+    const onOrphanError = (error: unknown) => this.warnOrphan(error);
+    if (spec.adapterFactory !== undefined) {
+      const adapter = await createCancellable(spec.adapterFactory, spec.signal, onOrphanError);
+      if (!isAdapter(adapter)) throw invalid('adapterFactory', 'a function resolving to a ProcessAdapter');
+      return { adapter, applyStdin: true };
+    }
+    if (spec.mode === 'pty') {
+      try {
+        const adapter = await createCancellable(() => this.createPty(spec), spec.signal, onOrphanError);
+        return { adapter, applyStdin: true };
+      } catch (error) {
+        if (spec.signal?.aborted || isCallersMistake(error)) throw error;
+        if (spec.ptyFallback === 'fail') throw ptyBackendError(error);
+        this.logger.warn('procmux: PTY spawn failed; falling back to pipes', {
+          command: describeTarget(spec.target),
+          cause: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+    const adapter = await createCancellable(() => this.createChild(spec), spec.signal, onOrphanError);
+    return { adapter, applyStdin: false };
+  }
+
+  private async createPty(spec: NormalizedSpawn): Promise<ProcessAdapter> {
+    // Checked here so a missing cwd reads as such, not as a PTY failure.
+    if (spec.cwd !== undefined) await assertDirectory(spec.cwd);
+    const create = this.ptyFactory ?? (await this.modules.loadPty()).createPtyAdapter;
+    return create({
+      ...spec.target,
+      cwd: spec.cwd,
+      env: spec.env,
+      cols: spec.cols,
+      rows: spec.rows,
+      term: spec.term,
+    });
+  }
+
+  private async createChild(spec: NormalizedSpawn): Promise<ProcessAdapter> {
+    const { killProcessTree } = await this.modules.loadKill();
+    return ChildAdapter.create({
+      ...spec.target,
+      cwd: spec.cwd,
+      env: spec.env,
+      stdin: spec.stdin,
+      input: spec.input,
+      platform: this.modules.platform,
+      killProcessTree,
+      killGraceMs: this.killGraceMs,
+    });
+  }
+
+  private newRunId(): string {
+    for (;;) {
+      const id = randomBytes(4).toString('hex');
+      if (!this.active.has(id)) return id;
+    }
+  }
+
+  private warnOrphan(error: unknown): void {
+    this.logger.warn('procmux: could not kill a process whose spawn was aborted', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+// Errors that pipes would hit just the same: falling back cannot help.
+function isCallersMistake(error: unknown): boolean {
+  return isProcmuxError(error, 'ERR_INVALID_OPTION') || isProcmuxError(error, 'ERR_PROCESS_SPAWN');
+}
+
+function ptyBackendError(error: unknown): ProcmuxError {
+  if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) return error;
+  return new ProcmuxError(
+    'ERR_PROCESS_PTY_BACKEND',
+    "a PTY could not be started (see cause); pass ptyFallback: 'pipe' to run on pipes instead",
+    { cause: error },
+  );
+}
+
+function isAdapter(value: unknown): value is ProcessAdapter {
+  const adapter = value as Partial<ProcessAdapter> | null;
+  return (
+    typeof adapter === 'object' &&
+    adapter !== null &&
+    typeof adapter.wait === 'function' &&
+    typeof adapter.kill === 'function' &&
+    typeof adapter.onStdout === 'function' &&
+    typeof adapter.onStderr === 'function' &&
+    typeof adapter.dispose === 'function' &&
+    checkOneOf('adapter.stdioMode', adapter.stdioMode, ['pty', 'pipe']) !== undefined
+  );
+}

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CaptureBuffer } from '../src/capture.js';
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+describe('CaptureBuffer', () => {
+  it('keeps everything under the cap', () => {
+    const capture = new CaptureBuffer(100);
+    capture.append('hello ');
+    capture.append('');
+    capture.append('world');
+    expect(capture.text()).toBe('hello world');
+    expect(capture.truncated).toBe(false);
+  });
+
+  it('drops the oldest bytes first', () => {
+    const capture = new CaptureBuffer(5);
+    capture.append('abc');
+    capture.append('defg');
+    expect(capture.text()).toBe('cdefg');
+    expect(capture.truncated).toBe(true);
+  });
+
+  it('drops a character the cut would split', () => {
+    const capture = new CaptureBuffer(5);
+    capture.append('a€b€'); // 1 + 3 + 1 + 3 bytes
+    expect(capture.text()).toBe('b€');
+  });
+
+  it('keeps the longest whole-character suffix within the cap, whatever the chunks', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 20 });
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 12 }), fc.integer({ min: 0, max: 60 }), (chunks, max) => {
+        const capture = new CaptureBuffer(max);
+        for (const chunk of chunks) capture.append(chunk);
+        const whole = Buffer.from(chunks.join(''), 'utf8').toString('utf8');
+        const kept = capture.text();
+        expect(whole.endsWith(kept)).toBe(true);
+        expect(bytes(kept)).toBeLessThanOrEqual(max);
+        expect(capture.truncated).toBe(bytes(whole) > max);
+        // One more character from the whole text would not have fitted.
+        if (kept.length < whole.length) {
+          const previous = [...whole.slice(0, whole.length - kept.length)].pop()!;
+          expect(bytes(previous + kept)).toBeGreaterThan(max);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import type { Logger } from '@procmux/core-types';
+
+export interface LoggedWarning {
+  message: string;
+  fields: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A logger that keeps what it is told, for assertions. */
+export function recordingLogger(): { logger: Logger; warnings: LoggedWarning[] } {
+  const warnings: LoggedWarning[] = [];
+  return {
+    warnings,
+    logger: {
+      warn(message, fields) {
+        warnings.push({ message, fields });
+      },
+    },
+  };
+}
+
+/** The error a promise rejects with; fails when it fulfils. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
