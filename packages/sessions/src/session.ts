@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { createAnsiStripper, stripAnsi } from '@procmux/ansi';
+import { stripAnsi } from '@procmux/ansi';
 import {
   isTerminalState,
   type ManagedRun,
@@ -15,6 +15,8 @@ import type { OutputLog } from '@procmux/registry';
 import type { TerminalScreen } from '@procmux/screen';
 import type { BackendAdapter } from './backend-adapter.js';
 import type { SessionContext } from './context.js';
+import type { RecordSource } from './durable/record.js';
+import { LiveText } from './live-text.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
@@ -72,7 +74,8 @@ export class ProcessSession {
   #forced: 'killed' | 'expired' | undefined;
   #settled: Promise<void>;
   #resolveSettled!: () => void;
-  #strippers = { stdout: createAnsiStripper(), stderr: createAnsiStripper() };
+  #persisted: Promise<void> = Promise.resolve();
+  #text = { stdout: new LiveText(), stderr: new LiveText() };
   readonly #log: OutputLog;
   readonly #screen: TerminalScreen | undefined;
   readonly #backend: SessionMetadata['backend'];
@@ -137,6 +140,7 @@ export class ProcessSession {
     this.#backendMetadata = metadata;
     this.#stdioMode = run.stdioMode;
     if (this.#state === 'starting') this.#state = 'running';
+    this.#persist(undefined);
     run.wait().then(
       (exit) => this.#finish(exit),
       () => this.#finish(undefined),
@@ -166,6 +170,27 @@ export class ProcessSession {
   /** The run, while its process may still be alive (dispose kills those). */
   get activeRun(): ManagedRun | undefined {
     return this.#run;
+  }
+
+  /** The host backend's opaque re-attach reference, when its handle carries one. */
+  get backendRef(): string | undefined {
+    return this.#adapter?.handle.ref;
+  }
+
+  /** What the durable record of this session is built from, as it is now. */
+  recordSource(reason?: string): RecordSource {
+    return {
+      metadata: this.metadata(),
+      backendRef: this.backendRef,
+      releaseOnCancel: this.releaseOnCancel,
+      expiresAt: this.expiresAt,
+      reason,
+    };
+  }
+
+  /** Settles once the latest durable write of this session is done (at once without durability). */
+  get persisted(): Promise<void> {
+    return this.#persisted;
   }
 
   // ---- reads ----------------------------------------------------------------------------
@@ -266,6 +291,8 @@ export class ProcessSession {
       ]);
       clearTimeout(timer);
     }
+    // An ended session's durable record is written before wait() reports the end.
+    if (!this.live) await this.#settled;
     if (this.#adapter?.lost && this.#state === 'unknown') {
       throw new ProcmuxError(
         'ERR_PROCESS_PTY_BACKEND',
@@ -513,8 +540,8 @@ export class ProcessSession {
       stdout = await this.#screen.renderNew();
       stderr = '';
     } else {
-      stdout = this.#strippers.stdout.push(drained.stdout) + (ended ? this.#strippers.stdout.flush() : '');
-      stderr = this.#strippers.stderr.push(drained.stderr) + (ended ? this.#strippers.stderr.flush() : '');
+      stdout = this.#text.stdout.read(drained.stdout, ended);
+      stderr = this.#text.stderr.read(drained.stderr, ended);
     }
     return {
       stdout,
@@ -587,6 +614,15 @@ export class ProcessSession {
       ...(reason ? { reason } : {}),
     });
     this.#wake();
-    this.#resolveSettled();
+    // wait() and kill() resolve once the record says so too, so a host reads its own writes.
+    void this.#persist(reason).then(() => this.#resolveSettled());
+  }
+
+  /** Hands the current state to the durable journal, if the registry has one. */
+  #persist(reason: string | undefined): Promise<void> {
+    const persist = this.#ctx.persist;
+    if (!persist) return this.#persisted;
+    this.#persisted = persist(this.recordSource(reason));
+    return this.#persisted;
   }
 }

@@ -63,6 +63,24 @@ describe('reading output', () => {
     expect(result).toMatchObject({ state: 'exited', exitCode: 2, signal: null });
   });
 
+  it('poll shows a pipe prompt that has no newline, then the rest of its line', async () => {
+    const s = await registry().start({
+      command: 'sh',
+      args: ['-c', 'printf "name? "; read n; echo "hi $n"'],
+    });
+    expect((await s.poll({ timeoutMs: 60_000 })).stdout).toBe('name? ');
+    await s.input('bob\n');
+    let rest = '';
+    let result = await s.poll({ timeoutMs: 60_000 });
+    rest += result.stdout;
+    while (result.state === 'running') {
+      result = await s.poll({ timeoutMs: 60_000 });
+      rest += result.stdout;
+    }
+    // The line only grew (pipes do not echo input), so just its new characters come back.
+    expect(rest).toBe('hi bob\n');
+  });
+
   it('log returns the last 200 lines by default and pages with offset/limit', async () => {
     const s = await registry().start({ command: 'seq', args: ['1', '500'] });
     await s.wait({ timeoutMs: 10_000 });
