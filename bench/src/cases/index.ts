@@ -1,0 +1,25 @@
+// Every case, in the order the table shows them.
+import type { BenchCase } from '../case.js';
+import { emulatedPty } from './emulated-pty.js';
+import { firstBytePipe, firstBytePty } from './first-byte.js';
+import { killTree } from './kill-tree.js';
+import { outputLog } from './output-log.js';
+import { pollWakeup } from './poll-wakeup.js';
+import { renderNew } from './render-new.js';
+import { rss } from './rss.js';
+import { tailLoss } from './tail-loss.js';
+import { pipeThroughput, ptyThroughput } from './throughput.js';
+
+export const CASES: readonly BenchCase[] = [
+  pipeThroughput,
+  ptyThroughput,
+  emulatedPty,
+  firstBytePipe,
+  firstBytePty,
+  pollWakeup,
+  killTree,
+  tailLoss,
+  rss,
+  outputLog,
+  renderNew,
+];

@@ -1,0 +1,99 @@
+// The bench's view of the procmux APIs it drives: only the members it calls. The contract
+// types come from @procmux/core-types; the classes are described here because their packages
+// are written in parallel, and loadPackage() checks at run time that each export exists.
+import type {
+  KillPlatformModule,
+  Logger,
+  ManagedRun,
+  PtyPlatformModule,
+  StdinMode,
+  StdioMode,
+} from '@procmux/core-types';
+import { loadPackage } from './load.js';
+
+/** @procmux/registry's OutputLog: appends tagged chunks; drain() returns what is new. */
+export interface OutputLogView {
+  append(stream: 'stdout' | 'stderr', chunk: string): void;
+  drain(): { stdout: string; stderr: string; droppedBytes: number };
+}
+
+export interface RegistryModule {
+  OutputLog: new (options?: Record<string, unknown>) => OutputLogView;
+}
+
+/** @procmux/screen's TerminalScreen. */
+export interface TerminalScreenView {
+  feed(chunk: string): void;
+  renderNew(): Promise<unknown> | unknown;
+  dispose?(): void;
+}
+
+export interface ScreenModule {
+  TerminalScreen: new (options: { cols: number; rows: number; scrollback: number }) => TerminalScreenView;
+}
+
+export interface SupervisorSpawnView {
+  command: string;
+  mode: StdioMode;
+  ptyFallback?: 'pipe' | 'fail';
+  cols?: number;
+  rows?: number;
+  env?: Record<string, string>;
+  stdin?: StdinMode;
+  screen?: TerminalScreenView;
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+}
+
+/** @procmux/supervisor's ProcessSupervisor. */
+export interface SupervisorView {
+  spawn(options: SupervisorSpawnView): Promise<ManagedRun>;
+  cancelAll(): unknown;
+}
+
+export interface SupervisorModule {
+  ProcessSupervisor: new (options: { logger: Logger }) => SupervisorView;
+}
+
+/** @procmux/sessions: the host API. */
+export interface ProcessSessionView {
+  readonly id?: string;
+  poll(options?: { timeoutMs?: number }): Promise<{ stdout: string; stderr: string; state: string }>;
+  input(data: string): Promise<void>;
+  wait(options?: { timeoutMs?: number }): Promise<{ exitCode: number | null; state: string }>;
+  kill(): Promise<unknown>;
+  metadata?(): { pid: number | undefined };
+}
+
+export interface ProcessSessionsView {
+  start(request: {
+    command: string;
+    pty?: boolean;
+    env?: Record<string, string>;
+    stdin?: StdinMode;
+  }): Promise<ProcessSessionView>;
+  dispose(): Promise<unknown> | unknown;
+}
+
+export interface SessionsModule {
+  createProcessSessions(options: {
+    cwd: string;
+    limits?: Record<string, number>;
+    logger?: Logger;
+  }): ProcessSessionsView;
+}
+
+/** A logger that keeps warnings out of the table but counts them. */
+export function quietLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, warn: (message: string) => warnings.push(message) };
+}
+
+export const loadRegistry = () => loadPackage<RegistryModule>('@procmux/registry', ['OutputLog']);
+export const loadScreen = () => loadPackage<ScreenModule>('@procmux/screen', ['TerminalScreen']);
+export const loadSupervisor = () =>
+  loadPackage<SupervisorModule>('@procmux/supervisor', ['ProcessSupervisor']);
+export const loadPtyPosix = () => loadPackage<PtyPlatformModule>('@procmux/pty-posix', ['createPtyAdapter']);
+export const loadKillPosix = () =>
+  loadPackage<KillPlatformModule>('@procmux/kill-posix', ['killProcessTree']);
+export const loadSessions = () => loadPackage<SessionsModule>('@procmux/sessions', ['createProcessSessions']);
