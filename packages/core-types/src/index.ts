@@ -31,11 +31,35 @@ export type {
   WaitResult,
 } from './process.js';
 export {
+  type CheckpointEntry,
+  type CheckpointStore,
+  type CheckpointWrite,
+  type Lease,
+  type LeaseStore,
+  type ProcessRecord,
+  type ProcessRecoveryBackend,
+  RECOVERY_NAMESPACE,
+  RECOVERY_RECORD_BYTES,
+  RECOVERY_REF_BYTES,
+  RECOVERY_SCHEMA_VERSION,
+  type RecoveredProcessExit,
+  type RecoveredProcessHandle,
+  type RecoveryAttachRequest,
+} from './recovery.js';
+export {
   isTerminalState,
   type ProcessEvent,
   type ProcessEventType,
   type SessionState,
   TERMINAL_SESSION_STATES,
 } from './session.js';
+export {
+  checkCheckpointDelete,
+  checkCheckpointWrite,
+  checkLeaseCall,
+  checkStoreKey,
+  checkStoreNamespace,
+  fenceConflict,
+} from './store-checks.js';
 export { createTreeMarker, withTreeMarker } from './tree-marker.js';
 export { describe, resolveLimit } from './validate.js';

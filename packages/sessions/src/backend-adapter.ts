@@ -17,6 +17,8 @@ export interface BackendExit {
 /** The common surface of a host PTY handle and a sandbox process handle. */
 export interface BackendHandle {
   pid?: number;
+  /** Opaque, non-secret reference a recovery backend can re-attach to. */
+  ref?: string;
   write(data: string): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;

@@ -1,4 +1,5 @@
 import type { ProcessEvent } from '@procmux/core-types';
+import type { RecordSource } from './durable/record.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
 import type { ExecutionPolicy } from './policy.js';
 
@@ -9,4 +10,6 @@ export interface SessionContext {
   emit(event: ProcessEvent): void;
   /** Expiry sweep, run on every handle access (there is no timer). */
   sweep(): Promise<void>;
+  /** Durable registries only: writes a session's state to its record (never rejects). */
+  persist?(source: RecordSource): Promise<void>;
 }

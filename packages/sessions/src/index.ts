@@ -1,5 +1,8 @@
 export type { BackendExit, BackendHandle } from './backend-adapter.js';
 export { resolveSessionCwd } from './cwd.js';
+export { createMemoryRecoveryStores, type MemoryRecoveryStores } from './durable/memory-store.js';
+export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from './durable/options.js';
+export type { RecoveryOutcome, RecoveryOutcomeKind, RecoveryReport } from './durable/report.js';
 export { commandFingerprint } from './fingerprint.js';
 export {
   PROCESS_SESSION_LIMITS,

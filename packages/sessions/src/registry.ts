@@ -14,6 +14,10 @@ import { ProcessSupervisor } from '@procmux/supervisor';
 import { BackendAdapter } from './backend-adapter.js';
 import type { SessionContext } from './context.js';
 import { resolveSessionCwd } from './cwd.js';
+import { DurableJournal } from './durable/journal.js';
+import { resolveDurability } from './durable/options.js';
+import { recoverRecords } from './durable/recover.js';
+import type { RecoveryReport } from './durable/report.js';
 import { commandFingerprint } from './fingerprint.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
 import { resolveOwnerKey } from './owner.js';
@@ -43,6 +47,11 @@ export interface ProcessSessions {
   markUnknown(id: string): void;
   /** Marks every starting/running session `unknown` (host resume); returns how many. */
   reconcile(): number;
+  /**
+   * Durable registries: reconciles the store's records with this registry after a restart or
+   * a replica's crash (see RecoveryOutcome). Without durability: ERR_RECOVERY_UNSUPPORTED.
+   */
+  recover(): Promise<RecoveryReport>;
   dispose(): Promise<void>;
 }
 
@@ -72,6 +81,15 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     options.ptyBackend === undefined ? nativePtyBackend() : (options.ptyBackend ?? undefined);
   const sessions = new Map<string, ProcessSession>();
   const supervisor = new ProcessSupervisor({ logger });
+  const durability = resolveDurability(options);
+  const journal = durability
+    ? new DurableJournal(
+        durability,
+        options.ownership?.tenantId ?? options.identity?.tenantId ?? null,
+        logger,
+      )
+    : undefined;
+  let recovering: Promise<unknown> = Promise.resolve();
   let sandboxLost = false;
   let disposed = false;
 
@@ -93,7 +111,13 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     if (sandbox && !sandboxLost && sessions.size > 0 && !(await sandboxRunning(sandbox))) loseSandbox();
   };
 
-  const context: SessionContext = { limits, policy: options.policy, emit, sweep };
+  const context: SessionContext = {
+    limits,
+    policy: options.policy,
+    emit,
+    sweep,
+    ...(journal ? { persist: (source) => journal.transition(source) } : {}),
+  };
 
   function loseSandbox(): void {
     sandboxLost = true;
@@ -188,17 +212,31 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       context,
     );
     sessions.set(id, session);
+    if (journal) {
+      // Intent before spawn: a crash from here on leaves a record, never an untracked process.
+      try {
+        await journal.intent(session.recordSource());
+      } catch (error) {
+        sessions.delete(id);
+        screen?.dispose();
+        throw error;
+      }
+    }
     const hostBackend = plan.pty && ptyBackend !== undefined && !isNativePtyBackend(ptyBackend);
     try {
       const { run, adapter, metadata } = await spawnFor(session, plan, request, screen);
       session.attach(run, adapter, metadata);
+      await session.persisted;
     } catch (error) {
       screen?.dispose();
-      if (isProcmuxError(error, 'ERR_PROCESS_PTY_LIMIT')) sessions.delete(id);
       // A host backend that failed leaves an `unknown` record (the process may exist there).
-      else if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND') && hostBackend)
+      if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND') && hostBackend) {
         session.failUnknown('backend failed');
-      else sessions.delete(id);
+        await session.persisted;
+      } else {
+        sessions.delete(id);
+        await journal?.discard(id);
+      }
       throw error;
     }
     emit({
@@ -457,6 +495,21 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       }
       return count;
     },
+    async recover() {
+      assertOpen();
+      if (!journal || !durability) {
+        throw new ProcmuxError(
+          'ERR_RECOVERY_UNSUPPORTED',
+          'recover() needs durability: create the registry with checkpoints, leases and ownerId',
+        );
+      }
+      // One recovery at a time, so two calls never re-attach the same record twice.
+      const run = recovering.then(() =>
+        recoverRecords({ config: durability, journal, sessions, supervisor, context }),
+      );
+      recovering = run.catch(() => {});
+      return run;
+    },
     async dispose() {
       if (disposed) return;
       disposed = true;
@@ -475,6 +528,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
           }),
       );
       // Released sessions keep their process by contract, so no supervisor-wide cancel here.
+      await journal?.dispose();
     },
   };
 }

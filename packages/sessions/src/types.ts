@@ -6,6 +6,7 @@ import type {
   StdinMode,
   StdioMode,
 } from '@procmux/core-types';
+import type { DurabilityOptions } from './durable/options.js';
 import type { ProcessSessionLimits } from './limits.js';
 import type { AgentIdentity, OwnershipScope } from './owner.js';
 import type { ExecutionPolicy } from './policy.js';
@@ -13,7 +14,11 @@ import type { ProcessPtyBackend } from './pty-backend.js';
 import type { ProcessSandboxBackend } from './sandbox.js';
 import type { TerminalRequest } from './terminal.js';
 
-export interface ProcessSessionsOptions {
+/**
+ * `checkpoints`, `leases` and `ownerId` (this replica's unique name) turn durability on, all
+ * three or none; `recoveryBackend` and `recoveryLimits` need them.
+ */
+export interface ProcessSessionsOptions extends DurabilityOptions {
   /** Workspace root: every session's cwd must resolve (symlinks too) inside it. */
   cwd: string;
   policy?: ExecutionPolicy;

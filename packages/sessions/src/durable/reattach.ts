@@ -1,0 +1,76 @@
+import type { ManagedRun, ProcessRecord, RecoveredProcessHandle } from '@procmux/core-types';
+import { OutputLog } from '@procmux/registry';
+import type { ProcessSupervisor } from '@procmux/supervisor';
+import { BackendAdapter } from '../backend-adapter.js';
+import type { SessionContext } from '../context.js';
+import { ProcessSession } from '../session.js';
+import type { OutputSink } from './attach.js';
+
+/** Output that may arrive while attach() is still pending: held, then handed to the adapter. */
+export function bufferedSink(): { sink: OutputSink; connect(adapter: BackendAdapter): void } {
+  const early: ['stdout' | 'stderr', string][] = [];
+  let target: BackendAdapter | undefined;
+  const push = (stream: 'stdout' | 'stderr', data: string) => {
+    if (target) target[stream].emit(data);
+    else early.push([stream, data]);
+  };
+  return {
+    sink: { stdout: (data) => push('stdout', data), stderr: (data) => push('stderr', data) },
+    connect(adapter) {
+      target = adapter;
+      for (const [stream, data] of early.splice(0)) adapter[stream].emit(data);
+    },
+  };
+}
+
+/**
+ * A live session for a re-attached process: the handle is adapted to ProcessAdapter and run
+ * through the supervisor like any host backend, so input, signals, kill, wait, resize and
+ * events behave as for a session started here. Output history from before the restart is not
+ * there; what the backend streams from now on is.
+ */
+export async function reattachSession(
+  record: ProcessRecord,
+  handle: RecoveredProcessHandle,
+  deps: {
+    supervisor: ProcessSupervisor;
+    context: SessionContext;
+    canResize: boolean;
+    connect(adapter: BackendAdapter): void;
+  },
+): Promise<{ session: ProcessSession; run: ManagedRun; adapter: BackendAdapter }> {
+  const { limits } = deps.context;
+  const session = new ProcessSession(
+    {
+      id: record.id,
+      owner: record.owner ?? undefined,
+      command: record.command,
+      args: record.args,
+      cwd: record.cwd,
+      fingerprint: record.fingerprint,
+      pty: record.pty,
+      stdin: 'open',
+      startedAt: record.startedAt,
+      expiresAt: record.expiresAt,
+      releaseOnCancel: record.releaseOnCancel,
+      log: new OutputLog({
+        maxRetainedBytes: limits.maxOutputBytes,
+        maxUndrainedBytes: limits.maxUndrainedBytes,
+        maxChunkBytes: limits.maxOutputChunkBytes,
+      }),
+      screen: undefined,
+      backend: record.backend,
+    },
+    deps.context,
+  );
+  const adapter = new BackendAdapter(handle, record.stdioMode, deps.canResize);
+  deps.connect(adapter);
+  const run = await deps.supervisor.spawn({
+    stdin: 'open',
+    maxCaptureBytes: 0,
+    onStdout: (chunk) => session.onOutput('stdout', chunk),
+    onStderr: (chunk) => session.onOutput('stderr', chunk),
+    adapterFactory: async () => adapter,
+  });
+  return { session, run, adapter };
+}

@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe } from 'vitest';
+import { runReplicaCrashSuite } from '../../sessions/test/conformance/replica-crash.js';
+import { runStoreConformance } from '../../sessions/test/conformance/store-conformance.js';
+import { openPostgresRecoveryStore } from '../src/index.js';
+import { dropSchemas, freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi } from './postgres-env.js';
+
+const schemas: string[] = [];
+const open = (schema: string) => {
+  const store = openPostgresRecoveryStore({ url: PG_URL!, schema });
+  return { checkpoints: store.checkpoints, leases: store.leases, close: () => store.close() };
+};
+
+requirePostgresInCi();
+
+describe.skipIf(PG_URL === undefined)(
+  PG_URL === undefined ? `postgres ${PG_SKIP_REASON}` : 'postgres',
+  () => {
+    afterAll(() => dropSchemas(schemas));
+
+    runStoreConformance('postgres', async () => {
+      const schema = freshSchema();
+      schemas.push(schema);
+      return open(schema);
+    });
+
+    describe('postgres replicas', () => {
+      const crashSchema = freshSchema();
+      schemas.push(crashSchema);
+      runReplicaCrashSuite('two processes on one PostgreSQL', {
+        storesModule: fileURLToPath(new URL('./replica-stores.mjs', import.meta.url)),
+        builtPackages: ['core-types', 'sessions', 'store-postgres'],
+        env: () => ({ PROCMUX_PG_URL: PG_URL!, PROCMUX_REPLICA_PG_SCHEMA: crashSchema }),
+        inspect: async () => open(crashSchema),
+      });
+    });
+  },
+);
