@@ -14,7 +14,19 @@ export function posixShellWrap(
   hasExecutable: HasExecutable,
 ): WrappedCommand {
   const chosen = shell ?? pickPosixShell(env, hasExecutable);
-  return { file: chosen, args: ['-c', command], windowsVerbatimArguments: false, shell: chosen };
+  return {
+    file: chosen,
+    args: [...rcFlags(chosen), '-c', command],
+    windowsVerbatimArguments: false,
+    shell: chosen,
+  };
+}
+
+// bash sources ~/.bashrc even for `-c` when stdin is a socket and SHLVL is unset ("run by
+// rshd"); Node's child stdio pipes are socketpairs, and services and task runners often drop
+// SHLVL, so a host's rc file (pyenv, prompts, `echo`s) would run inside every command.
+function rcFlags(shell: string): string[] {
+  return /(^|\/)bash$/.test(shell) ? ['--norc'] : [];
 }
 
 function pickPosixShell(env: Env, hasExecutable: HasExecutable): string {

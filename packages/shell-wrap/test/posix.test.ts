@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative as relativePath } from 'node:path';
@@ -22,7 +22,7 @@ describe('shellWrap on POSIX', () => {
     const wrapped = shellWrap('echo hi', { platform: 'linux', hasExecutable: onlyOnPath('bash', 'sh') });
     expect(wrapped).toEqual({
       file: 'bash',
-      args: ['-c', 'echo hi'],
+      args: ['--norc', '-c', 'echo hi'],
       windowsVerbatimArguments: false,
       shell: 'bash',
     });
@@ -72,9 +72,25 @@ describe('shellWrap on POSIX', () => {
   it('passes the command as one argument, byte for byte', () => {
     const command = `printf '%s\\n' "a  b" 'c"d' \`true\` $HOME ü & wait | cat`;
     expect(shellWrap(command, { platform: 'linux', hasExecutable: onlyOnPath('bash') }).args).toEqual([
+      '--norc',
       '-c',
       command,
     ]);
+  });
+});
+
+describe('bash rc files', () => {
+  it('does not source ~/.bashrc when stdin is a socket and SHLVL is unset', () => {
+    const home = mkdtempSync(join(tmpdir(), 'shell-wrap-home-'));
+    writeFileSync(join(home, '.bashrc'), 'echo FROM_BASHRC\n');
+    const { file, args } = shellWrap('echo hi', { platform: 'linux' });
+    // spawnSync's 'pipe' stdio is a socketpair: exactly the case where bash reads its rc file.
+    const env = { PATH: process.env.PATH, HOME: home };
+    const ours = spawnSync(file, args, { env, encoding: 'utf8', timeout: 30_000 });
+    expect(ours.stdout).toBe('hi\n');
+    const plain = spawnSync('bash', ['-c', 'echo hi'], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(plain.stdout).toBe('FROM_BASHRC\nhi\n');
+    rmSync(home, { recursive: true, force: true });
   });
 });
 
