@@ -5,12 +5,11 @@ import {
   type ManagedRun,
   type ProcessEvent,
   ProcmuxError,
-  type StdinMode,
 } from '@procmux/core-types';
 import { OutputLog } from '@procmux/registry';
 import { TerminalScreen } from '@procmux/screen';
-import { shellWrap } from '@procmux/shell-wrap';
 import { ProcessSupervisor } from '@procmux/supervisor';
+import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
 import type { SessionContext } from './context.js';
 import { resolveSessionCwd } from './cwd.js';
@@ -18,9 +17,7 @@ import { DurableJournal } from './durable/journal.js';
 import { resolveDurability } from './durable/options.js';
 import { recoverRecords } from './durable/recover.js';
 import type { RecoveryReport } from './durable/report.js';
-import { commandFingerprint } from './fingerprint.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
-import { resolveOwnerKey } from './owner.js';
 import { enforcePolicy } from './policy.js';
 import {
   isNativePtyBackend,
@@ -30,7 +27,7 @@ import {
 } from './pty-backend.js';
 import { type ProcessSandboxBackend, type SandboxProcessHandle, sandboxRunning } from './sandbox.js';
 import { ProcessSession } from './session.js';
-import { resolveTerminal } from './terminal.js';
+import { hostTarget, planStart, type StartPlan, shellLine } from './start-plan.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
 
 /** One registry per workspace: what a host integrates. */
@@ -136,7 +133,12 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
 
   async function start(request: ProcessStartRequest): Promise<ProcessSession> {
     assertOpen();
-    const plan = await planStart(request);
+    const plan = planStart(request, {
+      workspace,
+      limits,
+      ownership: options.ownership,
+      identity: options.identity,
+    });
     await sweep();
     const live = [...sessions.values()].filter((s) => s.live).length;
     if (live >= limits.maxSessions) {
@@ -256,80 +258,9 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     return session;
   }
 
-  interface Plan {
-    command: string;
-    args: string[];
-    shell: boolean;
-    cwd: string;
-    env: Record<string, string>;
-    pty: boolean;
-    terminal: ReturnType<typeof resolveTerminal>;
-    owner: string | undefined;
-    fingerprint: string;
-    lifetimeMs: number;
-    stdin: StdinMode;
-  }
-
-  async function planStart(request: ProcessStartRequest): Promise<Plan> {
-    if (typeof request !== 'object' || request === null) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', 'start needs a request object { command, args?, ... }');
-    }
-    if (typeof request.command !== 'string' || request.command.trim() === '') {
-      throw new ProcmuxError('ERR_INVALID_OPTION', 'command must be a non-empty string');
-    }
-    const args = request.args === undefined ? [] : [...request.args];
-    if (!args.every((a) => typeof a === 'string')) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', 'args must be an array of strings');
-    }
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-    for (const [key, value] of Object.entries(request.env ?? {})) {
-      if (typeof value !== 'string') {
-        throw new ProcmuxError('ERR_INVALID_OPTION', `env values must be strings (env.${key} is not)`);
-      }
-      env[key] = value;
-    }
-    const pty = request.pty === true;
-    const terminal = resolveTerminal(request.terminal, limits);
-    if (pty) env.TERM = terminal.term;
-    const lifetimeMs = request.lifetimeMs ?? limits.maxLifetimeMs;
-    if (!Number.isInteger(lifetimeMs) || lifetimeMs < 1 || lifetimeMs > limits.maxLifetimeMs) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `lifetimeMs must be an integer from 1 to ${limits.maxLifetimeMs} (got ${String(request.lifetimeMs)})`,
-      );
-    }
-    for (const key of ['timeoutMs', 'noOutputTimeoutMs'] as const) {
-      const value = request[key];
-      if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > limits.maxLifetimeMs)) {
-        throw new ProcmuxError(
-          'ERR_INVALID_OPTION',
-          `${key} must be an integer from 1 to ${limits.maxLifetimeMs} (got ${String(value)})`,
-        );
-      }
-    }
-    const stdin = request.stdin ?? 'open';
-    if (stdin !== 'open' && stdin !== 'closed') {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `stdin must be 'open' or 'closed' (got ${String(stdin)})`);
-    }
-    return {
-      command: request.command,
-      args,
-      shell: request.shell === true || request.args === undefined,
-      cwd: resolveSessionCwd(workspace, request.cwd),
-      env,
-      pty,
-      terminal,
-      owner: resolveOwnerKey(request.owner, options.ownership, options.identity),
-      fingerprint: commandFingerprint(request.command, args),
-      lifetimeMs,
-      stdin,
-    };
-  }
-
   async function spawnFor(
     session: ProcessSession,
-    plan: Plan,
+    plan: StartPlan,
     request: ProcessStartRequest,
     screen: TerminalScreen | undefined,
   ): Promise<{ run: ManagedRun; adapter?: BackendAdapter; metadata?: Record<string, unknown> }> {
@@ -349,6 +280,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     if (sandbox) {
       let adapterRef: BackendAdapter | undefined;
       const adapter = await attachBounded(
+        limits.maxPtyAttachTimeoutMs,
         () =>
           sandbox.startProcess!({
             command: plan.command,
@@ -368,6 +300,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       let adapterRef: BackendAdapter | undefined;
       const backend = ptyBackend;
       const adapter = await attachBounded(
+        limits.maxPtyAttachTimeoutMs,
         () =>
           backend.startPty({
             ...hostTarget(plan),
@@ -407,54 +340,6 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       term: plan.terminal.term,
     });
     return { run };
-  }
-
-  /**
-   * Starts a host backend within maxPtyAttachTimeoutMs. A throw is ERR_PROCESS_PTY_BACKEND
-   * with a generic message (the backend's text may hold secrets; it stays in `cause`); an
-   * overrun is ERR_PROCESS_PTY_LIMIT, and a handle that arrives late is killed.
-   */
-  async function attachBounded<H extends PtyBackendHandle | SandboxProcessHandle>(
-    startHandle: () => H | Promise<H>,
-    wrap: (handle: H) => BackendAdapter,
-  ): Promise<BackendAdapter> {
-    let timer: NodeJS.Timeout | undefined;
-    let timedOut = false;
-    const started = Promise.resolve().then(startHandle);
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        reject(
-          new ProcmuxError(
-            'ERR_PROCESS_PTY_LIMIT',
-            `the process backend did not attach within ${limits.maxPtyAttachTimeoutMs} ms`,
-          ),
-        );
-      }, limits.maxPtyAttachTimeoutMs);
-    });
-    started.then(
-      (late) => {
-        if (timedOut) void Promise.resolve(late.kill()).catch(() => {});
-      },
-      () => {},
-    );
-    try {
-      const handle = await Promise.race([
-        started.catch((cause: unknown) => {
-          throw new ProcmuxError(
-            'ERR_PROCESS_PTY_BACKEND',
-            'the process backend failed to start the session',
-            {
-              cause,
-            },
-          );
-        }),
-        timeout,
-      ]);
-      return wrap(handle);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   return {
@@ -531,21 +416,6 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       await journal?.dispose();
     },
   };
-}
-
-/** With `shell`, args are appended to the command line as given (the caller quotes them). */
-function shellLine(plan: { command: string; args: string[] }): string {
-  return [plan.command, ...plan.args].join(' ');
-}
-
-/** What a host PTY backend runs: a file and argv, the shell made explicit by shell-wrap. */
-function hostTarget(plan: { command: string; args: string[]; shell: boolean; env: Record<string, string> }): {
-  file: string;
-  args: string[];
-} {
-  if (!plan.shell) return { file: plan.command, args: plan.args };
-  const wrapped = shellWrap(shellLine(plan), { env: plan.env });
-  return { file: wrapped.file, args: [...wrapped.args] };
 }
 
 export type { ProcessSandboxBackend };

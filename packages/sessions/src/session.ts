@@ -131,7 +131,8 @@ export class ProcessSession {
     if (this.#state === 'released') return;
     this.#log.append(stream, chunk);
     this.#pending = true;
-    this.#wake();
+    // Checked here: a flood calls this per chunk, mostly with no poll waiting.
+    if (this.#waiters.size > 0) this.#wake();
   }
 
   attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
