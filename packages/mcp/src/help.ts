@@ -1,0 +1,23 @@
+import { SESSIONS_LIMIT } from '@procmux/core-types';
+
+/** `procmux --help`. */
+export function helpText(version: string): string {
+  return `procmux ${version}: run real processes for agents
+
+Usage:
+  procmux mcp [--cwd DIR] [--max-sessions N] [--allow-pty | --no-pty]
+      Serve the exec and process tools over MCP on stdin and stdout. Every session is
+      killed when the client disconnects or the server gets SIGINT or SIGTERM.
+      --cwd DIR          workspace root: commands run inside it (default: the current directory)
+      --max-sessions N   most sessions running at once, 1 to ${SESSIONS_LIMIT.hard} (default ${SESSIONS_LIMIT.default})
+      --allow-pty        allow terminal sessions (exec mode 'session'); the default
+      --no-pty           no terminals: mode 'session' is refused, 'one_shot' and 'daemon' work
+  procmux demo
+      Run the tools as a model would, printing every call and the text it reads back.
+  procmux --help | -h
+  procmux --version | -v
+
+Add it to an MCP host (Claude Desktop, Cursor, ...):
+  { "mcpServers": { "procmux": { "command": "npx", "args": ["-y", "@procmux/mcp", "mcp", "--cwd", "/path/to/project"] } } }
+`;
+}

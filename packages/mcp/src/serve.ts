@@ -1,0 +1,66 @@
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Logger } from '@procmux/core-types';
+import { createProcessSessions } from '@procmux/sessions';
+import { createProcessTools } from '@procmux/tools';
+import { createProcmuxServer } from './server.js';
+
+export interface ServeOptions {
+  /** Workspace root. */
+  cwd: string;
+  maxSessions?: number | undefined;
+  /** false: no PTY backend, so exec mode 'session' is refused. Default true. */
+  pty?: boolean;
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
+  log?: (line: string) => void;
+}
+
+export interface ServeHandle {
+  /** Resolves once the server stopped and every session it started is dead. */
+  readonly closed: Promise<void>;
+  /** Stops serving and kills every session; the same promise however often it is called. */
+  close(reason?: string): Promise<void>;
+}
+
+/**
+ * Serves the procmux tools over MCP on stdio with one session registry. The client closing
+ * stdin, the transport closing, or close() (wired to SIGINT/SIGTERM by the CLI) kills every
+ * session before `closed` resolves.
+ */
+export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
+  const sessions = createProcessSessions({
+    cwd: options.cwd,
+    logger,
+    ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
+    ...(options.pty === false ? { ptyBackend: null } : {}),
+  });
+  const server = createProcmuxServer(createProcessTools(sessions));
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let closing: Promise<void> | undefined;
+  const close = (reason = 'asked to stop') => {
+    closing ??= (async () => {
+      log(`procmux mcp: ${reason}; killing every session`);
+      await sessions.dispose();
+      await server.close().catch(() => {});
+      resolveClosed();
+    })();
+    return closing;
+  };
+  stdin.once('end', () => void close('the client closed stdin'));
+  stdin.once('close', () => void close('stdin closed'));
+  // A client gone without closing our stdin shows up as a broken pipe on stdout.
+  stdout.on('error', () => void close('stdout is gone'));
+  server.onclose = () => void close('the connection closed');
+  await server.connect(new StdioServerTransport(stdin, stdout));
+  log(`procmux mcp: serving the exec and process tools on stdio (workspace ${sessions.cwd})`);
+  return { closed, close };
+}

@@ -1,0 +1,74 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ProcessTool, ProcessTools } from '@procmux/tools';
+import { packageVersion } from './version.js';
+
+/** Key under a tool result's `_meta` where hosts find the structured result (the tool's `data`). */
+export const RESULT_META_KEY = 'procmux/result';
+
+const INSTRUCTIONS =
+  'procmux runs processes for you. exec runs a command: one_shot (default) waits for it and returns output ' +
+  'and exit code; session opens an interactive program in a terminal; daemon starts a long-running one. ' +
+  'The process tool reads (poll, wait_for, log), drives (paste, submit, send_keys, write) and stops (kill) ' +
+  'sessions. Kill sessions and daemons you no longer need.';
+
+const ANNOTATIONS: Record<ProcessTool['name'], Tool['annotations']> = {
+  exec: { title: 'Run a command', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  process: {
+    title: 'Watch and drive a process',
+    readOnlyHint: false,
+    destructiveHint: true,
+    openWorldHint: true,
+  },
+};
+
+/**
+ * An MCP server exposing the procmux tools (`exec`, `process`) with their own JSON Schemas.
+ * Each call's text is the tool result's text; `isError` is passed through; the structured
+ * result is under `_meta["procmux/result"]`, out of the model's way. A cancelled request
+ * aborts the call (a one-shot command still running is killed).
+ *
+ * @example
+ * const server = createProcmuxServer(createProcessTools(sessions));
+ * await server.connect(new StdioServerTransport());
+ */
+export function createProcmuxServer(tools: ProcessTools): Server {
+  const byName = new Map<string, ProcessTool>([tools.exec, tools.process].map((tool) => [tool.name, tool]));
+  const server = new Server(
+    { name: 'procmux', version: packageVersion() },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...byName.values()].map(
+      (tool): Tool => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.parameters as Tool['inputSchema'],
+        annotations: ANNOTATIONS[tool.name],
+      }),
+    ),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool "${request.params.name}"; this server has ${[...byName.keys()].join(', ')}`,
+      );
+    }
+    const result = await tool.run(request.params.arguments ?? {}, { signal: extra.signal });
+    return {
+      content: [{ type: 'text', text: result.text }],
+      isError: result.isError,
+      _meta: { [RESULT_META_KEY]: JSON.parse(JSON.stringify(result.data)) },
+    };
+  });
+  return server;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseCliArgs } from '../src/index.js';
+
+function usage(argv: string[]): string {
+  try {
+    parseCliArgs(argv, '/work');
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliUsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a usage error');
+}
+
+describe('parseCliArgs', () => {
+  it('reads help and version in either spelling', () => {
+    expect(parseCliArgs(['--help'], '/w')).toEqual({ kind: 'help' });
+    expect(parseCliArgs(['-h'], '/w')).toEqual({ kind: 'help' });
+    expect(parseCliArgs(['mcp', '--version'], '/w')).toEqual({ kind: 'version' });
+    expect(parseCliArgs(['-v'], '/w')).toEqual({ kind: 'version' });
+  });
+
+  it('serves the current directory with PTYs by default', () => {
+    expect(parseCliArgs(['mcp'], '/work')).toEqual({
+      kind: 'mcp',
+      cwd: '/work',
+      maxSessions: undefined,
+      pty: true,
+    });
+  });
+
+  it('resolves --cwd against the current directory and reads the session cap', () => {
+    expect(parseCliArgs(['mcp', '--cwd', 'proj', '--max-sessions', '4', '--no-pty'], '/work')).toEqual({
+      kind: 'mcp',
+      cwd: '/work/proj',
+      maxSessions: 4,
+      pty: false,
+    });
+    expect(parseCliArgs(['mcp', '--cwd=/abs', '--allow-pty'], '/work')).toMatchObject({
+      cwd: '/abs',
+      pty: true,
+    });
+  });
+
+  it('runs the demo', () => {
+    expect(parseCliArgs(['demo'], '/w')).toEqual({ kind: 'demo' });
+  });
+
+  it.each([
+    [[], 'a command is required: mcp or demo (see procmux --help)'],
+    [['serve'], 'unknown command "serve"; use mcp or demo'],
+    [['mcp', 'extra'], 'unexpected argument "extra"'],
+    [['mcp', '--port', '1'], "Unknown option '--port'"],
+    [['mcp', '--max-sessions', '0'], '--max-sessions must be an integer from 1 to 32 (got "0")'],
+    [['mcp', '--max-sessions', '33'], '--max-sessions must be an integer from 1 to 32 (got "33")'],
+    [['mcp', '--max-sessions', '2.5'], '--max-sessions must be an integer from 1 to 32 (got "2.5")'],
+    [['mcp', '--allow-pty', '--no-pty'], '--allow-pty and --no-pty contradict each other'],
+    [['demo', '--no-pty'], '--no-pty applies to procmux mcp, not demo'],
+  ])('refuses %j', (argv, message) => {
+    expect(usage(argv)).toContain(message);
+  });
+});

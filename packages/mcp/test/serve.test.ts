@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isProcmuxError } from '@procmux/core-types';
+import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RESULT_META_KEY, type ServeHandle, serveStdio } from '../src/index.js';
+import { StreamClientTransport } from './stream-transport.js';
+
+let root: string;
+let logs: string[];
+let toServer: PassThrough;
+let fromServer: PassThrough;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'procmux-serve-'));
+  logs = [];
+  toServer = new PassThrough();
+  fromServer = new PassThrough();
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
+
+async function serve(
+  options: { maxSessions?: number; pty?: boolean } = {},
+): Promise<{ handle: ServeHandle; client: Client }> {
+  const handle = await serveStdio({
+    cwd: root,
+    stdin: toServer,
+    stdout: fromServer,
+    log: (l) => logs.push(l),
+    ...options,
+  });
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamClientTransport(toServer, fromServer));
+  return { handle, client };
+}
+
+async function startDaemon(client: Client): Promise<number> {
+  const r = (await client.callTool({
+    name: 'exec',
+    arguments: { command: 'sleep 30', mode: 'daemon' },
+  })) as CallToolResult;
+  const data = r._meta?.[RESULT_META_KEY] as { session: { pid: number } };
+  return data.session.pid;
+}
+
+describe('serveStdio', () => {
+  it('says where it serves, on the log and not on stdout', async () => {
+    const { handle } = await serve();
+    expect(logs.at(-1)).toMatch(
+      /^procmux mcp: serving the exec and process tools on stdio \(workspace .*procmux-serve-/,
+    );
+    await handle.close();
+  });
+
+  it('kills every session when the client closes stdin', async () => {
+    const { handle, client } = await serve();
+    const pid = await startDaemon(client);
+    expect(isAlive(pid)).toBe(true);
+    await client.close();
+    await handle.closed;
+    expect(isAlive(pid)).toBe(false);
+    expect(logs).toContain('procmux mcp: the client closed stdin; killing every session');
+  });
+
+  it('kills every session on close(), once however often it is called', async () => {
+    const { handle, client } = await serve();
+    const pid = await startDaemon(client);
+    const first = handle.close('got SIGTERM');
+    expect(handle.close()).toBe(first);
+    await first;
+    await handle.closed;
+    expect(isAlive(pid)).toBe(false);
+    expect(logs.filter((l) => l.includes('killing every session'))).toEqual([
+      'procmux mcp: got SIGTERM; killing every session',
+    ]);
+  });
+
+  it('stops when stdout breaks (the client vanished)', async () => {
+    const { handle, client } = await serve();
+    const pid = await startDaemon(client);
+    fromServer.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await handle.closed;
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('refuses terminal sessions with --no-pty', async () => {
+    const { handle, client } = await serve({ pty: false });
+    const r = (await client.callTool({
+      name: 'exec',
+      arguments: { command: 'python3 -i', mode: 'session' },
+    })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect((r.content[0] as { text: string }).text).toContain('ERR_PROCESS_PTY_UNSUPPORTED');
+    await handle.close();
+  });
+
+  it('holds the session cap it was given', async () => {
+    const { handle, client } = await serve({ maxSessions: 1 });
+    await startDaemon(client);
+    const r = (await client.callTool({
+      name: 'exec',
+      arguments: { command: 'sleep 30', mode: 'daemon' },
+    })) as CallToolResult;
+    expect((r.content[0] as { text: string }).text).toContain('ERR_PROCESS_LIMIT');
+    await handle.close();
+  });
+
+  it('refuses a workspace that does not exist before serving', async () => {
+    await expect(
+      serveStdio({ cwd: join(root, 'missing'), stdin: toServer, stdout: fromServer }),
+    ).rejects.toSatisfy((error) => isProcmuxError(error, 'ERR_PROCESS_POLICY'));
+  });
+});

@@ -1,0 +1,67 @@
+import { type ActionContext, sessionReply } from './action-context.js';
+import type { ToolResult } from './types.js';
+
+/** Keys that interrupt or suspend a program only through a terminal's line discipline. */
+const TERMINAL_SIGNAL_KEYS = /^(C-c|C-\\|C-z|\^C|\^\\|\^Z)$/i;
+
+/** write: raw data to stdin, as is. */
+export async function writeAction(ctx: ActionContext): Promise<ToolResult> {
+  const data = ctx.params.string('data', { required: true });
+  const session = ctx.session();
+  await session.input(data);
+  const bytes = Buffer.byteLength(data);
+  return sessionReply(ctx, session, {
+    header: `Wrote ${bytes} byte${bytes === 1 ? '' : 's'} to ${session.id}.`,
+  });
+}
+
+/** paste: text typed into the session (bracketed when the program asked for it), not submitted. */
+export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
+  const text = ctx.params.string('text', { required: true });
+  const bracketed = ctx.params.boolean('bracketed');
+  const session = ctx.session();
+  await session.paste(text, bracketed === undefined ? {} : { bracketed });
+  const chars = [...text].length;
+  return sessionReply(ctx, session, {
+    header: `Pasted ${chars} character${chars === 1 ? '' : 's'} into ${session.id}; not submitted yet (use submit).`,
+  });
+}
+
+/** submit: press Enter. */
+export async function submitAction(ctx: ActionContext): Promise<ToolResult> {
+  const session = ctx.session();
+  await session.submit();
+  return sessionReply(ctx, session, { header: `Pressed Enter in ${session.id}.` });
+}
+
+/** send_keys: named keys in order. */
+export async function sendKeysAction(ctx: ActionContext): Promise<ToolResult> {
+  const keys = ctx.params.stringList('keys');
+  const session = ctx.session();
+  await session.sendKeys(keys);
+  const pipeNote =
+    session.stdioMode === 'pipe' && keys.some((key) => TERMINAL_SIGNAL_KEYS.test(key))
+      ? `(${session.id} runs on pipes, not a terminal: ${keys.join(' ')} arrived as plain bytes and interrupts nothing. Use kill to stop it.)`
+      : undefined;
+  return sessionReply(ctx, session, {
+    header: `Sent ${keys.join(' ')} to ${session.id}.`,
+    notes: [pipeNote],
+  });
+}
+
+/** close_stdin: end of input. */
+export async function closeStdinAction(ctx: ActionContext): Promise<ToolResult> {
+  const session = ctx.session();
+  await session.closeStdin();
+  return sessionReply(ctx, session, { header: `Closed stdin of ${session.id}: it reads end of input now.` });
+}
+
+/** kill: the whole tree. Killing a session that already ended is not an error. */
+export async function killAction(ctx: ActionContext): Promise<ToolResult> {
+  const session = ctx.session();
+  if (!session.live) {
+    return sessionReply(ctx, session, { header: `${session.id} had already ended; nothing to kill.` });
+  }
+  await session.kill();
+  return sessionReply(ctx, session, { header: `Killed ${session.id} and every process it started.` });
+}

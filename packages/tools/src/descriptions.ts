@@ -1,0 +1,41 @@
+// Tool descriptions as a model reads them: when to use which mode or action, in a few lines.
+
+export const EXEC_DESCRIPTION = [
+  'Run a shell command in the workspace.',
+  '',
+  "mode 'one_shot' (default): runs to completion and returns its output and exit code. stdin is closed,",
+  'pagers print straight through (PAGER=cat), git never prompts for credentials or an editor, and the',
+  'process tree is killed after 120 s, or after 60 s without output (change with timeoutMs /',
+  'noOutputTimeoutMs). Pass yieldMs to get a session_id back instead of waiting when it takes longer.',
+  "mode 'session': an interactive program in a terminal (python3 -i, node, psql, vim, top). Returns a",
+  'session_id and the first screen; drive it with the process tool (paste + submit, send_keys, poll).',
+  "mode 'daemon': a long-running program on pipes (dev servers, watchers, long scans). Returns a",
+  'session_id and its first output; read it with process poll / wait_for / log, stop it with kill.',
+  'session and daemon have no timeouts: kill them when done.',
+  '',
+  'Long output is cut in the middle (head, tail and error lines kept); the note says how to page it with',
+  'process action=log. Every result ends with the process state, e.g. "Process exited with code 0."',
+].join('\n');
+
+export const PROCESS_DESCRIPTION = [
+  'Watch and drive processes started by exec (mode session or daemon, or a one_shot given yieldMs).',
+  '',
+  'list: your sessions with their state.',
+  'poll {session_id, timeout?}: new output since the last read; waits up to timeout ms (max 120000) and',
+  '  returns as soon as output or the exit arrives.',
+  'wait_for {session_id, pattern | idle_ms | exit: true, timeout?}: wait once instead of polling in a loop:',
+  '  until a regular expression appears in new output, the output goes quiet for idle_ms, or the process',
+  "  ends. Returns the output seen meanwhile. New output is what no earlier call returned (exec's first",
+  '  screen and earlier polls do not count again).',
+  'log {session_id, offset?, limit?}: the history by lines (last 200 by default; offset 0 is the first line).',
+  'paste {session_id, text}: type text (multi-line is fine); it is not submitted. submit {session_id}:',
+  '  press Enter. Use paste + submit to run a line in a REPL or shell.',
+  'send_keys {session_id, keys}: keys such as ["C-c"] to interrupt, ["C-d"] for end of input, ["Up"],',
+  '  ["Tab"], ["Escape"], ["q"].',
+  'write {session_id, data}: raw text to stdin as is (for daemons on pipes; add "\\n" to end a line).',
+  'close_stdin {session_id}: end of input for a program reading stdin on pipes.',
+  'kill {session_id}: stop the process and everything it started.',
+  '',
+  'Results end with the process state: "Process still running.", "Process exited with code 0.",',
+  '"Process killed by SIGTERM."',
+].join('\n');

@@ -1,0 +1,262 @@
+import type { ProcessStartRequest } from '@procmux/sessions';
+import { duration, shownCommand, wiring } from './describe-session.js';
+import { EXEC_DESCRIPTION } from './descriptions.js';
+import { gather } from './gather.js';
+import { MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
+import { Params } from './params.js';
+import { guarded, sessionStateLine, summarize } from './results.js';
+import { EXEC_PARAMETERS } from './schemas.js';
+import { applyOutputBudget } from './truncate.js';
+import type {
+  ExecMode,
+  ProcessTool,
+  ToolResult,
+  ToolRunContext,
+  ToolSession,
+  ToolSessions,
+} from './types.js';
+
+const MODES: readonly ExecMode[] = ['one_shot', 'session', 'daemon'];
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
+const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
+/** Lines fetched per log call when reading a finished one-shot's whole output. */
+const TRANSCRIPT_PAGE_LINES = 100_000;
+
+interface ExecRequest {
+  command: string;
+  mode: ExecMode;
+  cwd: string | undefined;
+  env: Record<string, string> | undefined;
+  timeoutMs: number | undefined;
+  noOutputTimeoutMs: number | undefined;
+  yieldMs: number | undefined;
+}
+
+/** The `exec` tool: starts a command as a one-shot, an interactive session or a daemon. */
+export function createExecTool(sessions: ToolSessions, options: ResolvedToolOptions): ProcessTool {
+  return {
+    name: 'exec',
+    description: EXEC_DESCRIPTION,
+    parameters: EXEC_PARAMETERS,
+    run(params: unknown, context: ToolRunContext = {}) {
+      let mode: ExecMode | undefined;
+      return guarded(
+        'exec',
+        () => mode,
+        async (setSession) => {
+          const request = parseExec(params);
+          mode = request.mode;
+          if (request.mode === 'one_shot') return oneShot(sessions, options, request, context, setSession);
+          return background(sessions, options, request, context, setSession);
+        },
+      );
+    },
+  };
+}
+
+function parseExec(raw: unknown): ExecRequest {
+  const p = new Params(raw, Object.keys(EXEC_PARAMETERS.properties as object), 'exec');
+  const mode = p.oneOf('mode', MODES) ?? 'one_shot';
+  const request: ExecRequest = {
+    command: p.string('command', { required: true, nonEmpty: true }),
+    mode,
+    cwd: p.string('cwd'),
+    env: p.env('env'),
+    timeoutMs: p.integer('timeoutMs', 1, DAY_MS),
+    noOutputTimeoutMs: p.integer('noOutputTimeoutMs', 1, DAY_MS),
+    yieldMs: p.integer('yieldMs', 0, MAX_WAIT_MS),
+  };
+  if (mode !== 'one_shot')
+    p.only(`mode ${mode}`, ['command', 'mode', 'cwd', 'env', 'timeoutMs', 'noOutputTimeoutMs']);
+  return request;
+}
+
+function startRequest(request: ExecRequest, context: ToolRunContext): ProcessStartRequest {
+  return {
+    command: request.command,
+    shell: true,
+    ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
+    ...(context.owner !== undefined ? { owner: context.owner } : {}),
+  };
+}
+
+async function oneShot(
+  sessions: ToolSessions,
+  options: ResolvedToolOptions,
+  request: ExecRequest,
+  context: ToolRunContext,
+  setSession: (session: ToolSession) => void,
+): Promise<ToolResult> {
+  const timeoutMs = request.timeoutMs ?? options.oneShotTimeoutMs;
+  const noOutputTimeoutMs = request.noOutputTimeoutMs ?? options.oneShotNoOutputTimeoutMs;
+  const session = await sessions.start({
+    ...startRequest(request, context),
+    env: { ...options.nonInteractiveEnv, ...request.env },
+    stdin: 'closed',
+    timeoutMs,
+    noOutputTimeoutMs,
+  });
+  setSession(session);
+  const ended = await waitForEnd(session, request.yieldMs, context.signal);
+  if (ended === 'aborted') {
+    await session.kill().catch(() => {});
+    const status = `Cancelled: the command was killed before it finished.\n${sessionStateLine(session)}`;
+    return {
+      text: status,
+      isError: true,
+      data: { tool: 'exec', action: 'one_shot', session: summarize(session) },
+    };
+  }
+  if (ended === 'yielded') {
+    const { output } = await gather(session, { waitMs: 0 });
+    const note =
+      `Still running after ${duration(request.yieldMs ?? 0)}: it goes on in the background as session ${session.id} ` +
+      `(its ${timeoutMs} ms timeout and ${noOutputTimeoutMs} ms no-output timeout still apply). ` +
+      'Use process action=poll, wait_for or kill with this session_id.';
+    const shown = applyOutputBudget({
+      body: output.text(),
+      budget: options.outputBudget,
+      status: `${note}\n${sessionStateLine(session)}`,
+      sessionId: session.id,
+    });
+    return {
+      text: shown.text,
+      isError: false,
+      data: {
+        tool: 'exec',
+        action: 'one_shot',
+        session: summarize(session),
+        backgrounded: true,
+        output: shown.body,
+        ...(shown.cut ? { cut: shown.cut } : {}),
+      },
+    };
+  }
+  const transcript = await readTranscript(session);
+  // Mark the output read, so a later poll of this session does not return it again.
+  await session.poll().catch(() => {});
+  const notes = [timeoutNote(session, timeoutMs, noOutputTimeoutMs), sessionStateLine(session)];
+  const shown = applyOutputBudget({
+    body: transcript === '' ? '(no output)' : transcript,
+    budget: options.outputBudget,
+    status: notes.filter((n) => n !== undefined).join('\n'),
+    sessionId: session.id,
+    firstLine: 0,
+  });
+  return {
+    text: shown.text,
+    isError: false,
+    data: {
+      tool: 'exec',
+      action: 'one_shot',
+      session: summarize(session),
+      backgrounded: false,
+      output: shown.body,
+      ...(shown.cut ? { cut: shown.cut } : {}),
+    },
+  };
+}
+
+/** Waits for the exit, the yield time, or an abort, whichever comes first. */
+async function waitForEnd(
+  session: ToolSession,
+  yieldMs: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<'ended' | 'yielded' | 'aborted'> {
+  if (signal?.aborted) return 'aborted';
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const waited = session
+      .wait(yieldMs === undefined ? {} : { timeoutMs: yieldMs })
+      .then((outcome) => (outcome.state === 'running' || outcome.state === 'starting' ? 'yielded' : 'ended'));
+    return await Promise.race([waited, aborted]);
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The whole output of a finished session, as the log tool shows it (line for line). */
+async function readTranscript(session: ToolSession): Promise<string> {
+  const parts: string[] = [];
+  let offset = 0;
+  for (;;) {
+    const page = await session.log({ offset, limit: TRANSCRIPT_PAGE_LINES });
+    if (page.lines > 0) parts.push(page.text);
+    offset += page.lines;
+    if (page.lines === 0 || offset >= page.totalLines) break;
+  }
+  return parts.join('\n');
+}
+
+/** Why procmux stopped a one-shot, when it did: a model should change the call, not retry it. */
+function timeoutNote(session: ToolSession, timeoutMs: number, noOutputTimeoutMs: number): string | undefined {
+  const meta = session.metadata();
+  if (meta.state !== 'killed' || meta.endedAt === null) return undefined;
+  const ran = meta.endedAt - meta.startedAt;
+  if (ran >= timeoutMs) {
+    return (
+      `procmux stopped it after ${duration(ran)}: it ran past timeoutMs (${timeoutMs} ms). ` +
+      'Raise timeoutMs, pass yieldMs to let it go on in the background, or start it as a daemon.'
+    );
+  }
+  if (ran >= noOutputTimeoutMs) {
+    return (
+      `procmux stopped it: it printed nothing for noOutputTimeoutMs (${noOutputTimeoutMs} ms). ` +
+      "If it was waiting for input, run it with mode 'session'; if it is slow and quiet, raise noOutputTimeoutMs."
+    );
+  }
+  return undefined;
+}
+
+async function background(
+  sessions: ToolSessions,
+  options: ResolvedToolOptions,
+  request: ExecRequest,
+  context: ToolRunContext,
+  setSession: (session: ToolSession) => void,
+): Promise<ToolResult> {
+  const interactive = request.mode === 'session';
+  const session = await sessions.start({
+    ...startRequest(request, context),
+    ...(request.env ? { env: request.env } : {}),
+    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
+    ...(interactive ? { pty: true, ptyFallback: 'pipe' as const } : { stdin: 'open' as const }),
+  });
+  setSession(session);
+  const first = await gather(session, {
+    waitMs: options.startupWaitMs,
+    settle: STARTUP_SETTLE,
+    signal: context.signal,
+  });
+  const kind = interactive ? 'session' : 'daemon';
+  const fallback =
+    interactive && session.stdioMode === 'pipe'
+      ? ' No terminal could be opened, so it runs on pipes: prompts may not show and keys arrive as plain bytes.'
+      : '';
+  const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}`;
+  const body = first.output.text();
+  const shown = applyOutputBudget({
+    header,
+    body: body === '' ? `(no output in the first ${duration(first.waitedMs)})` : body,
+    budget: options.outputBudget,
+    status: sessionStateLine(session),
+    sessionId: session.id,
+  });
+  return {
+    text: shown.text,
+    isError: false,
+    data: {
+      tool: 'exec',
+      action: request.mode,
+      session: summarize(session),
+      output: shown.body,
+      ...(shown.cut ? { cut: shown.cut } : {}),
+    },
+  };
+}

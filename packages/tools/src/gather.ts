@@ -1,0 +1,144 @@
+import type { PollResult } from '@procmux/sessions';
+import type { ToolSession } from './types.js';
+
+/** Most characters kept per stream during one call; older text goes first (the log keeps all). */
+export const MAX_GATHER_CHARS = 1_000_000;
+
+/** A pattern is retried over this much already-seen text, so a match split across chunks is found. */
+const MATCH_OVERLAP_CHARS = 4_096;
+
+/** With an abort signal, waits are cut into slices this long so a cancel is noticed soon. */
+const ABORT_CHECK_MS = 250;
+
+type Stream = 'stdout' | 'stderr';
+
+/** Output collected over several polls within one tool call. */
+export class OutputGatherer {
+  stdout = '';
+  stderr = '';
+  /** Bytes the session dropped between reads (its unread-output cap). */
+  droppedBytes = 0;
+  /** Bytes this call dropped from the front to stay under MAX_GATHER_CHARS. */
+  trimmedBytes = 0;
+  #tested: Record<Stream, number> = { stdout: 0, stderr: 0 };
+
+  /** Adds one poll's output; true when it brought visible text. */
+  add(result: PollResult): boolean {
+    this.droppedBytes += result.droppedBytes;
+    this.#append('stdout', result.stdout);
+    this.#append('stderr', result.stderr);
+    return result.stdout !== '' || result.stderr !== '';
+  }
+
+  /** The first match of `pattern` in text not searched before (plus an overlap), or undefined. */
+  search(pattern: RegExp): string | undefined {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const text = this[stream];
+      const from = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
+      this.#tested[stream] = text.length;
+      const match = pattern.exec(text.slice(from));
+      if (match) return match[0];
+    }
+    return undefined;
+  }
+
+  /** Both streams as one text; stderr, when there is any, under a marker of its own. */
+  text(): string {
+    return formatStreams(this.stdout, this.stderr);
+  }
+
+  #append(stream: Stream, chunk: string): void {
+    if (chunk === '') return;
+    let text = this[stream] + chunk;
+    if (text.length > MAX_GATHER_CHARS) {
+      let cut = text.length - MAX_GATHER_CHARS;
+      const code = text.charCodeAt(cut);
+      if (code >= 0xdc00 && code <= 0xdfff) cut += 1;
+      this.trimmedBytes += Buffer.byteLength(text.slice(0, cut));
+      text = text.slice(cut);
+      this.#tested[stream] = Math.max(0, this.#tested[stream] - cut);
+    }
+    this[stream] = text;
+  }
+}
+
+/** stdout, then stderr under a marker (pipes keep the two apart). */
+export function formatStreams(stdout: string, stderr: string): string {
+  if (stderr === '') return stdout;
+  const out = stdout === '' || stdout.endsWith('\n') ? stdout : `${stdout}\n`;
+  return `${out}[stderr]\n${stderr}`;
+}
+
+export type GatherEnd = 'settled' | 'matched' | 'quiet' | 'exit' | 'timeout' | 'aborted';
+
+export interface GatherOptions {
+  /** Longest the call waits in all. */
+  waitMs: number;
+  signal?: AbortSignal | undefined;
+  /**
+   * Return once output came and then paused for `quietMs`, or `maxMs` after it first came,
+   * so a burst (a result and the prompt after it) reads as one.
+   */
+  settle?: { quietMs: number; maxMs: number };
+  /** Return when this pattern matches the new output. */
+  pattern?: RegExp;
+  /** Return once no output came for this long. */
+  quietMs?: number;
+}
+
+export interface Gathered {
+  output: OutputGatherer;
+  end: GatherEnd;
+  /** The last poll: the session's state at the end. */
+  last: PollResult;
+  match: string | undefined;
+  waitedMs: number;
+}
+
+/**
+ * Polls a session until one of the options' conditions, the exit, the deadline or an abort.
+ * Each poll wakes as soon as output or the exit arrives, so nothing here ticks on a schedule.
+ */
+export async function gather(session: ToolSession, options: GatherOptions): Promise<Gathered> {
+  const output = new OutputGatherer();
+  const start = Date.now();
+  const deadline = start + options.waitMs;
+  let firstOutputAt: number | undefined;
+  let lastOutputAt = start;
+  for (;;) {
+    const now = Date.now();
+    let slice = deadline - now;
+    if (options.settle && firstOutputAt !== undefined) {
+      slice = Math.min(slice, options.settle.quietMs, firstOutputAt + options.settle.maxMs - now);
+    }
+    if (options.quietMs !== undefined) slice = Math.min(slice, lastOutputAt + options.quietMs - now);
+    if (options.signal) slice = Math.min(slice, ABORT_CHECK_MS);
+    const last = await session.poll({ timeoutMs: Math.max(0, Math.floor(slice)) });
+    const grew = output.add(last);
+    const at = Date.now();
+    const done = (end: GatherEnd, match?: string): Gathered => ({
+      output,
+      end,
+      last,
+      match,
+      waitedMs: at - start,
+    });
+    if (grew) {
+      firstOutputAt ??= at;
+      lastOutputAt = at;
+      const match = options.pattern ? output.search(options.pattern) : undefined;
+      if (match !== undefined) return done('matched', match);
+    }
+    if (last.state !== 'running' && last.state !== 'starting') return done('exit');
+    if (options.signal?.aborted) return done('aborted');
+    if (
+      options.settle &&
+      firstOutputAt !== undefined &&
+      (!grew || at - firstOutputAt >= options.settle.maxMs)
+    ) {
+      return done('settled');
+    }
+    if (options.quietMs !== undefined && at - lastOutputAt >= options.quietMs) return done('quiet');
+    if (at >= deadline) return done('timeout');
+  }
+}

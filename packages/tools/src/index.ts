@@ -1,0 +1,30 @@
+export { createProcessTools, type ProcessTools } from './create-tools.js';
+export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
+export { NON_INTERACTIVE_ENV } from './environment.js';
+export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
+export { EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
+export { type StateFacts, stateLine } from './state-line.js';
+export {
+  applyOutputBudget,
+  ERROR_LINE_PATTERN,
+  type OutputBudgetRequest,
+  type OutputBudgetResult,
+  type OutputCut,
+} from './truncate.js';
+export type {
+  ExecMode,
+  ExecParams,
+  JsonSchema,
+  JsonValue,
+  ProcessAction,
+  ProcessParams,
+  ProcessTool,
+  SessionSummary,
+  ToolResult,
+  ToolResultData,
+  ToolRunContext,
+  ToolSession,
+  ToolSessions,
+  WaitOutcomeKind,
+} from './types.js';
+export { DEFAULT_WAIT_FOR_MS } from './wait-for.js';

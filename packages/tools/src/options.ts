@@ -1,0 +1,60 @@
+import { type Limit, ProcmuxError, resolveLimit } from '@procmux/core-types';
+import { NON_INTERACTIVE_ENV } from './environment.js';
+
+/** How the tools behave; every field is optional. */
+export interface ProcessToolsOptions {
+  /** Most characters in one result's text: 30,000 (1,000 to 1,000,000). */
+  outputBudget?: number;
+  /** Overall timeout of a one-shot command unless the call sets one: 120,000 ms. */
+  oneShotTimeoutMs?: number;
+  /** Idle (no output) timeout of a one-shot command unless the call sets one: 60,000 ms. */
+  oneShotNoOutputTimeoutMs?: number;
+  /** How long exec session/daemon waits for its first output before returning: 2,000 ms (0 to 10,000). */
+  startupWaitMs?: number;
+  /** Variables set for one-shot commands (the call's `env` wins): NON_INTERACTIVE_ENV. */
+  nonInteractiveEnv?: Readonly<Record<string, string>>;
+}
+
+export interface ResolvedToolOptions {
+  outputBudget: number;
+  oneShotTimeoutMs: number;
+  oneShotNoOutputTimeoutMs: number;
+  startupWaitMs: number;
+  nonInteractiveEnv: Readonly<Record<string, string>>;
+}
+
+/** The longest a single poll or wait_for call waits. */
+export const MAX_WAIT_MS = 120_000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const LIMITS: Record<Exclude<keyof ProcessToolsOptions, 'nonInteractiveEnv'>, Limit & { min: number }> = {
+  outputBudget: { default: 30_000, hard: 1_000_000, min: 1_000 },
+  oneShotTimeoutMs: { default: 120_000, hard: DAY_MS, min: 1 },
+  oneShotNoOutputTimeoutMs: { default: 60_000, hard: DAY_MS, min: 1 },
+  startupWaitMs: { default: 2_000, hard: 10_000, min: 0 },
+};
+
+/** Fills in defaults; a bad or unknown option is ERR_INVALID_OPTION saying what is allowed. */
+export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedToolOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ProcmuxError('ERR_INVALID_OPTION', 'createProcessTools options must be an object');
+  }
+  const known = [...Object.keys(LIMITS), 'nonInteractiveEnv'];
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', `unknown option "${key}"; allowed: ${known.join(', ')}`);
+    }
+  }
+  const env = options.nonInteractiveEnv ?? NON_INTERACTIVE_ENV;
+  if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      'nonInteractiveEnv must map variable names to string values',
+    );
+  }
+  const resolved = { nonInteractiveEnv: env } as ResolvedToolOptions;
+  for (const [key, limit] of Object.entries(LIMITS) as [keyof typeof LIMITS, Limit & { min: number }][]) {
+    resolved[key] = resolveLimit(key, options[key], limit, limit.min);
+  }
+  return resolved;
+}

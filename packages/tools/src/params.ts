@@ -1,0 +1,134 @@
+import { describe, ProcmuxError } from '@procmux/core-types';
+
+/** A model-supplied parameter object, read field by field with errors that say what is allowed. */
+export class Params {
+  readonly #values: Record<string, unknown>;
+
+  /**
+   * Checks `raw` is an object whose keys are all in `known`. `null` counts as absent, because
+   * some hosts send every optional field as null.
+   */
+  constructor(raw: unknown, known: readonly string[], tool: string) {
+    const given = raw ?? {};
+    if (typeof given !== 'object' || Array.isArray(given)) {
+      throw invalid(`${tool} takes an object of named parameters (got ${describe(given)})`);
+    }
+    this.#values = {};
+    for (const [key, value] of Object.entries(given)) {
+      if (!known.includes(key)) {
+        throw invalid(`unknown parameter "${key}" for ${tool}; allowed: ${known.join(', ')}`);
+      }
+      if (value !== null && value !== undefined) this.#values[key] = value;
+    }
+  }
+
+  has(name: string): boolean {
+    return name in this.#values;
+  }
+
+  /** Names of the parameters present. */
+  present(): string[] {
+    return Object.keys(this.#values);
+  }
+
+  /** Refuses parameters present that `action` does not use, so nothing is silently ignored. */
+  only(action: string, allowed: readonly string[]): void {
+    const extra = this.present().filter((name) => !allowed.includes(name));
+    if (extra.length > 0) {
+      const takes = allowed.length === 0 ? 'no other parameters' : allowed.join(', ');
+      throw invalid(
+        `${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply to ${action}; it takes ${takes}`,
+      );
+    }
+  }
+
+  string(name: string, options: { required: true; nonEmpty?: boolean }): string;
+  string(name: string, options?: { required?: false; nonEmpty?: boolean }): string | undefined;
+  string(name: string, options: { required?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+    const value = this.#values[name];
+    if (value === undefined) {
+      if (options.required) throw invalid(`${name} is required`);
+      return undefined;
+    }
+    if (typeof value !== 'string') throw invalid(`${name} must be a string (got ${describe(value)})`);
+    if (options.nonEmpty && value.trim() === '') throw invalid(`${name} must not be empty`);
+    return value;
+  }
+
+  /** An integer in [min, max]; out of range is an error, never clamped. */
+  integer(name: string, min: number, max: number): number | undefined {
+    const value = this.#values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw invalid(`${name} must be an integer from ${min} to ${max} (got ${describe(value)})`);
+    }
+    return value;
+  }
+
+  /** Any finite number (the caller decides what to do with its range). */
+  number(name: string): number | undefined {
+    const value = this.#values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw invalid(`${name} must be a number of milliseconds (got ${describe(value)})`);
+    }
+    return value;
+  }
+
+  boolean(name: string): boolean | undefined {
+    const value = this.#values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'boolean') throw invalid(`${name} must be true or false (got ${describe(value)})`);
+    return value;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+    const value = this.#values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      throw invalid(`${name} must be one of ${allowed.join(', ')} (got ${describe(value)})`);
+    }
+    return value as T;
+  }
+
+  /** A required non-empty list of strings; a single string counts as a list of one. */
+  stringList(name: string): string[] {
+    const value = this.#values[name];
+    if (value === undefined) throw invalid(`${name} is required`);
+    const list = typeof value === 'string' ? [value] : value;
+    if (
+      !Array.isArray(list) ||
+      list.length === 0 ||
+      !list.every((item) => typeof item === 'string' && item !== '')
+    ) {
+      throw invalid(`${name} must be a non-empty array of non-empty strings (got ${describe(value)})`);
+    }
+    return list as string[];
+  }
+
+  /** Environment variables: names without "=" or NUL, string values. Values never appear in errors. */
+  env(name: string): Record<string, string> | undefined {
+    const value = this.#values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw invalid(
+        `${name} must be an object mapping variable names to string values (got ${describe(value)})`,
+      );
+    }
+    const out: Record<string, string> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (key === '' || key.includes('=') || key.includes('\0')) {
+        throw invalid(
+          `${name} has an invalid variable name ${describe(key)}; names must be non-empty without "=" or NUL`,
+        );
+      }
+      if (typeof item !== 'string') throw invalid(`${name}.${key} must be a string`);
+      out[key] = item;
+    }
+    return out;
+  }
+}
+
+export function invalid(message: string): ProcmuxError {
+  return new ProcmuxError('ERR_INVALID_OPTION', message);
+}

@@ -1,0 +1,90 @@
+import type { ActionContext } from './action-context.js';
+import {
+  closeStdinAction,
+  killAction,
+  pasteAction,
+  sendKeysAction,
+  submitAction,
+  writeAction,
+} from './control-actions.js';
+import { PROCESS_DESCRIPTION } from './descriptions.js';
+import type { ResolvedToolOptions } from './options.js';
+import { invalid, Params } from './params.js';
+import { listAction, logAction, pollAction } from './read-actions.js';
+import { guarded } from './results.js';
+import { PROCESS_PARAMETERS } from './schemas.js';
+import type {
+  ProcessAction,
+  ProcessTool,
+  ToolResult,
+  ToolRunContext,
+  ToolSession,
+  ToolSessions,
+} from './types.js';
+import { waitForAction } from './wait-for.js';
+
+interface ActionSpec {
+  /** Parameters the action takes besides action (and session_id, when it needs a session). */
+  params: readonly string[];
+  needsSession: boolean;
+  run(ctx: ActionContext): Promise<ToolResult>;
+}
+
+const ACTIONS: Record<ProcessAction, ActionSpec> = {
+  list: { params: [], needsSession: false, run: listAction },
+  poll: { params: ['timeout'], needsSession: true, run: pollAction },
+  log: { params: ['offset', 'limit'], needsSession: true, run: logAction },
+  write: { params: ['data'], needsSession: true, run: writeAction },
+  paste: { params: ['text', 'bracketed'], needsSession: true, run: pasteAction },
+  submit: { params: [], needsSession: true, run: submitAction },
+  send_keys: { params: ['keys'], needsSession: true, run: sendKeysAction },
+  close_stdin: { params: [], needsSession: true, run: closeStdinAction },
+  kill: { params: [], needsSession: true, run: killAction },
+  wait_for: { params: ['pattern', 'idle_ms', 'exit', 'timeout'], needsSession: true, run: waitForAction },
+};
+
+/** The `process` tool: list, read, drive and stop sessions. */
+export function createProcessTool(sessions: ToolSessions, options: ResolvedToolOptions): ProcessTool {
+  return {
+    name: 'process',
+    description: PROCESS_DESCRIPTION,
+    parameters: PROCESS_PARAMETERS,
+    run(raw: unknown, context: ToolRunContext = {}) {
+      let action: ProcessAction | undefined;
+      return guarded(
+        'process',
+        () => action,
+        async (setSession) => {
+          const params = new Params(raw, Object.keys(PROCESS_PARAMETERS.properties), 'process');
+          action = params.oneOf('action', Object.keys(ACTIONS) as ProcessAction[]);
+          if (action === undefined)
+            throw invalid(`action is required; one of: ${Object.keys(ACTIONS).join(', ')}`);
+          const spec = ACTIONS[action];
+          params.only(`action ${action}`, [
+            'action',
+            ...(spec.needsSession ? ['session_id'] : []),
+            ...spec.params,
+          ]);
+          const sessionId = spec.needsSession
+            ? params.string('session_id', { required: true, nonEmpty: true })
+            : '';
+          let session: ToolSession | undefined;
+          const ctx: ActionContext = {
+            action,
+            sessions,
+            options,
+            params,
+            owner: context.owner,
+            signal: context.signal,
+            session() {
+              session ??= sessions.get(sessionId, context.owner);
+              setSession(session);
+              return session;
+            },
+          };
+          return spec.run(ctx);
+        },
+      );
+    },
+  };
+}

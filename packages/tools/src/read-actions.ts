@@ -1,0 +1,92 @@
+import { type ActionContext, sessionReply, tailStartLine } from './action-context.js';
+import { duration, shownCommand } from './describe-session.js';
+import { gather } from './gather.js';
+import { MAX_WAIT_MS } from './options.js';
+import { summarize } from './results.js';
+import type { SessionSummary, ToolResult } from './types.js';
+
+/** A burst (a result, then the prompt after it) comes back in one poll. */
+const POLL_SETTLE = { quietMs: 100, maxMs: 1_000 };
+
+/** list: the caller's sessions, newest last. */
+export async function listAction(ctx: ActionContext): Promise<ToolResult> {
+  const sessions = ctx.sessions.list(ctx.owner).map(summarize);
+  const text =
+    sessions.length === 0
+      ? 'No sessions. Start one with exec (mode session or daemon).'
+      : [`${sessions.length} session${sessions.length === 1 ? '' : 's'}:`, ...sessions.map(row)].join('\n');
+  return { text, isError: false, data: { tool: 'process', action: 'list', sessions } };
+}
+
+function row(s: SessionSummary): string {
+  const state =
+    s.state === 'exited'
+      ? `exited ${s.exitCode}`
+      : s.state === 'killed' && s.signal
+        ? `killed ${s.signal}`
+        : s.state;
+  const age =
+    s.endedAt === null
+      ? `up ${duration(Date.now() - s.startedAt)}`
+      : `ran ${duration(s.endedAt - s.startedAt)}`;
+  const pid = s.pid === undefined ? 'no pid' : `pid ${s.pid}`;
+  const io = s.stdioMode === 'pty' ? 'terminal' : 'pipes';
+  return `- ${s.id}  ${state}  ${pid}  ${io}  ${age}  ${shownCommand(s.command)}`;
+}
+
+/** poll: new output, waiting up to `timeout` (clamped to 0-120000 ms, and the text says so). */
+export async function pollAction(ctx: ActionContext): Promise<ToolResult> {
+  const requested = ctx.params.number('timeout') ?? 0;
+  const used = Math.round(Math.min(MAX_WAIT_MS, Math.max(0, requested)));
+  const session = ctx.session();
+  const got = await gather(session, { waitMs: used, settle: POLL_SETTLE, signal: ctx.signal });
+  const body = got.output.text();
+  const notes = [
+    requested >= 0 && requested <= MAX_WAIT_MS
+      ? undefined
+      : `(timeout ${requested} ms is outside 0-${MAX_WAIT_MS} ms, so it was clamped: waited up to ${used} ms.)`,
+    droppedNote(got.output.droppedBytes + got.output.trimmedBytes),
+    got.end === 'aborted' ? 'Cancelled while waiting.' : undefined,
+  ];
+  return sessionReply(ctx, session, {
+    body: body === '' ? '(no new output)' : body,
+    notes,
+    firstLine: tailStartLine(session, body),
+    data: { timeout: { requested, used }, droppedBytes: got.output.droppedBytes },
+  });
+}
+
+/** The note for output the session could not keep between two reads. */
+export function droppedNote(bytes: number): string | undefined {
+  if (bytes === 0) return undefined;
+  return (
+    `(${bytes.toLocaleString('en-US')} bytes of output arrived faster than they were read and are not shown; ` +
+    'process action=log has the full history.)'
+  );
+}
+
+/** log: lines of the history, the last 200 by default. */
+export async function logAction(ctx: ActionContext): Promise<ToolResult> {
+  const offset = ctx.params.integer('offset', 0, Number.MAX_SAFE_INTEGER);
+  const limit = ctx.params.integer('limit', 1, 100_000);
+  const session = ctx.session();
+  const page = await session.log({
+    ...(offset !== undefined ? { offset } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+  });
+  const first = page.offset + 1;
+  const last = page.offset + page.lines;
+  let note: string | undefined;
+  if (page.totalLines === 0) note = undefined;
+  else if (page.lines === 0)
+    note = `(offset ${offset} is past the end: the log has ${page.totalLines} lines.)`;
+  else if (page.cut && offset === undefined && limit === undefined) {
+    note = `(Showing the last ${page.lines} of ${page.totalLines} lines. Earlier lines: pass offset and limit; offset 0 is the first line.)`;
+  } else if (page.cut) note = `(Lines ${first}-${last} of ${page.totalLines}.)`;
+  return sessionReply(ctx, session, {
+    body: page.totalLines === 0 ? '(no output yet)' : page.text,
+    notes: [note],
+    firstLine: page.offset,
+    data: { lines: { offset: page.offset, count: page.lines, total: page.totalLines } },
+  });
+}

@@ -1,0 +1,75 @@
+import { isProcmuxError } from '@procmux/core-types';
+import { stateLine } from './state-line.js';
+import type {
+  ExecMode,
+  ProcessAction,
+  SessionSummary,
+  ToolResult,
+  ToolResultData,
+  ToolSession,
+} from './types.js';
+
+/** A session as hosts see it in `data`. */
+export function summarize(session: ToolSession): SessionSummary {
+  const m = session.metadata();
+  return {
+    id: m.id,
+    command: m.command,
+    state: m.state,
+    exitCode: m.exitCode,
+    signal: m.signal,
+    pid: m.pid,
+    stdioMode: m.stdioMode,
+    emulated: m.emulated,
+    startedAt: m.startedAt,
+    endedAt: m.endedAt,
+  };
+}
+
+/** The state line of a session, from its current metadata. */
+export function sessionStateLine(session: ToolSession): string {
+  return stateLine(session.metadata());
+}
+
+/** What codes mean for a model, where the error message alone does not say what to do next. */
+const NEXT_STEP: Partial<Record<string, string>> = {
+  ERR_PROCESS_NOT_FOUND: 'Use process action=list to see the sessions you can use.',
+  ERR_PROCESS_PTY_UNSUPPORTED: "Run it with exec mode 'daemon' (pipes) instead.",
+  ERR_PROCESS_LIMIT: 'Kill a session you no longer need (process action=list, then action=kill).',
+};
+
+/** Any failure as an error result: a ProcmuxError keeps its code; anything else is ERR_INTERNAL. */
+export function errorResult(
+  tool: 'exec' | 'process',
+  action: ExecMode | ProcessAction | undefined,
+  error: unknown,
+  session?: ToolSession,
+): ToolResult {
+  const code = isProcmuxError(error) ? error.code : 'ERR_INTERNAL';
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = [`Error [${code}]: ${message}`];
+  const next = NEXT_STEP[code];
+  if (next) lines.push(next);
+  const data: ToolResultData = { tool, action, error: { code, message } };
+  if (session) {
+    lines.push('', sessionStateLine(session));
+    data.session = summarize(session);
+  }
+  return { text: lines.join('\n'), isError: true, data };
+}
+
+/** Wraps a tool body so it never rejects. */
+export async function guarded(
+  tool: 'exec' | 'process',
+  action: () => ExecMode | ProcessAction | undefined,
+  body: (setSession: (session: ToolSession) => void) => Promise<ToolResult>,
+): Promise<ToolResult> {
+  let session: ToolSession | undefined;
+  try {
+    return await body((s) => {
+      session = s;
+    });
+  } catch (error) {
+    return errorResult(tool, action(), error, session);
+  }
+}

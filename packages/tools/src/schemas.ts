@@ -1,0 +1,133 @@
+import type { JsonSchema } from './types.js';
+
+/** JSON Schema of the exec tool's parameters. */
+export const EXEC_PARAMETERS = {
+  type: 'object',
+  properties: {
+    command: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'Shell command line, run with bash -c (sh where there is no bash; cmd or PowerShell on Windows).',
+    },
+    mode: {
+      type: 'string',
+      enum: ['one_shot', 'session', 'daemon'],
+      default: 'one_shot',
+      description:
+        'one_shot: run to completion and return the output and exit code (stdin closed, pagers and prompts off, ' +
+        '120 s overall and 60 s no-output timeouts). session: interactive program in a terminal (REPLs, ' +
+        'full-screen programs), returns a session_id and the first screen. daemon: long-running program on ' +
+        'pipes (servers, watchers, scans), returns a session_id and its first output.',
+    },
+    cwd: {
+      type: 'string',
+      description:
+        'Working directory, relative to the workspace root (or absolute inside it). Default: the root.',
+    },
+    env: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Extra environment variables, merged over the inherited ones.',
+    },
+    timeoutMs: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 86_400_000,
+      description: 'Kill the process tree after this many ms. Default 120000 for one_shot, none otherwise.',
+    },
+    noOutputTimeoutMs: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 86_400_000,
+      description: 'Kill it after this many ms without output. Default 60000 for one_shot, none otherwise.',
+    },
+    yieldMs: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 120_000,
+      description:
+        'one_shot only: if the command is still running after this many ms, return its session_id and the ' +
+        'output so far instead of waiting; it goes on in the background.',
+    },
+  },
+  required: ['command'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+/** JSON Schema of the process tool's parameters. */
+export const PROCESS_PARAMETERS = {
+  type: 'object',
+  properties: {
+    action: {
+      type: 'string',
+      enum: [
+        'list',
+        'poll',
+        'log',
+        'write',
+        'paste',
+        'submit',
+        'send_keys',
+        'close_stdin',
+        'kill',
+        'wait_for',
+      ],
+      description: 'What to do. Every action but list needs session_id.',
+    },
+    session_id: { type: 'string', description: 'The id exec returned.' },
+    timeout: {
+      type: 'number',
+      description:
+        'poll: wait up to this many ms for new output (0-120000, default 0; values outside are clamped). ' +
+        'wait_for: give up after this many ms (1-120000, default 30000).',
+    },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'log: first line to return, 0-based. Without offset and limit, log returns the last 200 lines.',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100_000,
+      description: 'log: how many lines (default 200).',
+    },
+    data: {
+      type: 'string',
+      description: 'write: raw text for stdin, sent as is (include "\\n" to end a line on a pipe).',
+    },
+    text: {
+      type: 'string',
+      description: 'paste: text to type into the session, not submitted (then use submit).',
+    },
+    bracketed: {
+      type: 'boolean',
+      description: 'paste: force bracketed paste on or off (default: whatever the program asked for).',
+    },
+    keys: {
+      anyOf: [
+        { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
+        { type: 'string', minLength: 1 },
+      ],
+      description:
+        'send_keys: keys in order, e.g. ["C-c"], ["Up", "Enter"], ["Escape", "q"]. Named keys Enter, Tab, ' +
+        'Escape, Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, ' +
+        'BTab; a single character is itself; prefixes C-, M-, S- (or ^C). Type text with paste instead.',
+    },
+    pattern: {
+      type: 'string',
+      description: 'wait_for: JavaScript regular expression (multiline) to wait for in new output.',
+    },
+    idle_ms: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 120_000,
+      description: 'wait_for: return once the output has been quiet this many ms.',
+    },
+    exit: { type: 'boolean', const: true, description: 'wait_for: wait for the process to end.' },
+  },
+  required: ['action'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;

@@ -1,0 +1,205 @@
+// The output budget: what a model reads when a process printed more than one result may hold.
+
+/** Lines kept from a cut middle because a model usually needs them to act. */
+export const ERROR_LINE_PATTERN = /error|exception|traceback|fatal|failed|panic/i;
+
+/** Longest error line kept from a cut middle; the rest of that line is left out. */
+export const MAX_ERROR_LINE_CHARS = 400;
+
+/** Room kept for the cut notice itself, so the result stays within the budget. */
+const NOTICE_RESERVE = 420;
+
+/** Smallest room the body gets, even when header and status eat the whole budget. */
+const MIN_BODY_CHARS = 200;
+
+export interface OutputBudgetRequest {
+  /** The process output to show (may be cut). */
+  body: string;
+  /** Most characters (UTF-16 code units) the whole composed text may have. */
+  budget: number;
+  /** Lines before the body (a "Started session ..." line); never cut. */
+  header?: string;
+  /** Lines after the body (notes and the state line); never cut. */
+  status?: string;
+  /** 0-based index of the body's first line in the session's `log`, so the notice can say where to page. */
+  firstLine?: number;
+  /** The session the notice tells the model to page. */
+  sessionId?: string;
+}
+
+/** What was left out, for hosts; line numbers are 1-based like the notice. */
+export interface OutputCut {
+  /** UTF-8 bytes of the body that the result does not show. */
+  omittedBytes: number;
+  firstOmittedLine: number;
+  lastOmittedLine: number;
+  /** Lines that look like errors, kept from the cut middle. */
+  keptErrorLines: number;
+}
+
+export interface OutputBudgetResult {
+  /** header, body (cut if needed), a blank line, status. */
+  text: string;
+  /** The body as shown. */
+  body: string;
+  cut: OutputCut | undefined;
+}
+
+/**
+ * Fits process output into a character budget. When the body is too long, keeps its head and
+ * its tail, keeps lines from the cut middle that look like errors (error, exception,
+ * traceback, fatal, failed, panic) while they fit, and puts a notice where the cut is saying
+ * how many bytes were left out and how to page them with `process action=log`. The header and
+ * the status (exit status line) are always kept whole.
+ *
+ * @example
+ * applyOutputBudget({ body: hugeLog, budget: 30_000, status: 'Process exited with code 1.', sessionId, firstLine: 0 })
+ */
+export function applyOutputBudget(request: OutputBudgetRequest): OutputBudgetResult {
+  const header = request.header ?? '';
+  const status = request.status ?? '';
+  const body = request.body.endsWith('\n') ? request.body.slice(0, -1) : request.body;
+  // Room for the body: the budget less header, status and the separators the body adds.
+  const fixed = compose(header, 'x', status).length - 1;
+  const room = Math.max(MIN_BODY_CHARS, request.budget - fixed);
+  if (body.length <= room) return { text: compose(header, body, status), body, cut: undefined };
+  const { text: cutBody, cut } = cutMiddle(body, room, request.firstLine ?? 0, request.sessionId);
+  return { text: compose(header, cutBody, status), body: cutBody, cut };
+}
+
+/** Header, body, then a blank line and the status, so the status never reads as output. */
+function compose(header: string, body: string, status: string): string {
+  const top = [header, body].filter((part) => part !== '').join('\n');
+  if (status === '') return top;
+  return top === '' ? status : `${top}${body === '' ? '\n' : '\n\n'}${status}`;
+}
+
+interface Layout {
+  headEnd: number;
+  tailStart: number;
+}
+
+/** Cuts `body` (longer than `room`) down to at most `room` characters. */
+function cutMiddle(
+  body: string,
+  room: number,
+  firstLine: number,
+  sessionId: string | undefined,
+): { text: string; cut: OutputCut } {
+  const avail = Math.max(2, room - NOTICE_RESERVE);
+  // Tails carry the verdict (the last error, the summary), so they get the larger share.
+  let layout = lay(body, Math.floor(avail * 0.3), Math.floor(avail * 0.5));
+  let errors = pickErrorLines(
+    body,
+    layout,
+    avail - layout.headEnd - (body.length - layout.tailStart),
+    firstLine,
+  );
+  if (errors.candidates === 0) {
+    layout = lay(body, Math.floor(avail * 0.4), avail - Math.floor(avail * 0.4));
+    errors = { kept: [], candidates: 0, keptBytes: 0 };
+  }
+  const { headEnd, tailStart } = layout;
+  const head = body.slice(0, headEnd).replace(/\n$/, '');
+  const tail = body.slice(tailStart);
+  const middle = body.slice(headEnd, tailStart);
+  const firstOmittedLine = firstLine + lineIndexAt(body, headEnd) + 1;
+  const lastOmittedLine = firstLine + lineIndexAt(body, Math.max(headEnd, tailStart - 1)) + 1;
+  const omittedBytes = Buffer.byteLength(middle) - errors.keptBytes;
+  const notice = cutNotice(omittedBytes, firstOmittedLine, lastOmittedLine, errors.kept.length, sessionId);
+  const parts = [head, notice, ...errors.kept];
+  if (errors.kept.length > 0) parts.push('[... end of the cut; the output goes on below ...]');
+  parts.push(tail);
+  return {
+    text: parts.filter((part) => part !== '').join('\n'),
+    cut: { omittedBytes, firstOmittedLine, lastOmittedLine, keptErrorLines: errors.kept.length },
+  };
+}
+
+/** Head up to a line end within `headChars`, tail from a line start within `tailChars`. */
+function lay(body: string, headChars: number, tailChars: number): Layout {
+  let headEnd = body.lastIndexOf('\n', headChars - 1) + 1;
+  // A first line longer than the head share is cut inside the line, never split in a pair.
+  if (headEnd === 0) headEnd = safeCut(body, headChars);
+  const tailFrom = Math.max(headEnd, body.length - tailChars);
+  let tailStart = body.indexOf('\n', tailFrom - 1) + 1;
+  if (tailStart === 0 || tailStart >= body.length) tailStart = safeCut(body, tailFrom, true);
+  if (tailStart < headEnd) tailStart = headEnd;
+  return { headEnd, tailStart };
+}
+
+/** An index near `index` that does not split a surrogate pair. */
+function safeCut(text: string, index: number, forward = false): number {
+  const i = Math.max(0, Math.min(text.length, index));
+  const code = text.charCodeAt(i);
+  if (i > 0 && i < text.length && code >= 0xdc00 && code <= 0xdfff) return forward ? i + 1 : i - 1;
+  return i;
+}
+
+interface ErrorPick {
+  kept: string[];
+  candidates: number;
+  keptBytes: number;
+}
+
+/** Error-looking lines of the cut middle, in order, while they fit in `room` characters. */
+function pickErrorLines(body: string, layout: Layout, room: number, firstLine: number): ErrorPick {
+  const kept: string[] = [];
+  let candidates = 0;
+  let keptBytes = 0;
+  let used = 0;
+  let lineNo = firstLine + lineIndexAt(body, layout.headEnd);
+  let start = layout.headEnd;
+  while (start < layout.tailStart) {
+    const newline = body.indexOf('\n', start);
+    const end = newline === -1 || newline > layout.tailStart ? layout.tailStart : newline;
+    const line = body.slice(start, end);
+    if (ERROR_LINE_PATTERN.test(line)) {
+      candidates += 1;
+      const shown =
+        line.length > MAX_ERROR_LINE_CHARS ? line.slice(0, safeCut(line, MAX_ERROR_LINE_CHARS)) : line;
+      const entry = `[line ${(lineNo + 1).toLocaleString('en-US')}] ${shown}${shown === line ? '' : ' [...]'}`;
+      if (used + entry.length + 1 <= room) {
+        kept.push(entry);
+        used += entry.length + 1;
+        keptBytes += Buffer.byteLength(shown);
+      }
+    }
+    start = end + 1;
+    lineNo += 1;
+  }
+  return { kept, candidates, keptBytes };
+}
+
+/** 0-based line index of the character at `index`. */
+function lineIndexAt(text: string, index: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) count += 1;
+  return count;
+}
+
+function cutNotice(
+  bytes: number,
+  first: number,
+  last: number,
+  errors: number,
+  sessionId: string | undefined,
+): string {
+  const lines = first === last ? `line ${fmt(first)}` : `lines ${fmt(first)}-${fmt(last)}`;
+  const kept =
+    errors === 0
+      ? ''
+      : errors === 1
+        ? ' 1 line from it that looks like an error follows.'
+        : ` ${errors} lines from it that look like errors follow.`;
+  const target = sessionId === undefined ? '' : ` session_id=${sessionId}`;
+  const limit = Math.min(200, last - first + 1);
+  return (
+    `[... ${fmt(bytes)} bytes left out here (${lines}).${kept}` +
+    ` Read them with process action=log${target} offset=${first - 1} limit=${limit} ...]`
+  );
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,154 @@
+import type { SessionState, SignalName, StdioMode } from '@procmux/core-types';
+import type { ProcessSession, ProcessStartRequest } from '@procmux/sessions';
+import type { OutputCut } from './truncate.js';
+
+/** A JSON value, for JSON Schema documents. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+/** A JSON Schema (draft 2020-12 subset) describing a tool's parameters. */
+export type JsonSchema = { readonly [key: string]: JsonValue };
+
+/** The parts of a session handle the tools use (a ProcessSession satisfies it). */
+export type ToolSession = Pick<
+  ProcessSession,
+  | 'id'
+  | 'command'
+  | 'state'
+  | 'live'
+  | 'pid'
+  | 'stdioMode'
+  | 'emulated'
+  | 'metadata'
+  | 'poll'
+  | 'log'
+  | 'input'
+  | 'paste'
+  | 'sendKeys'
+  | 'submit'
+  | 'closeStdin'
+  | 'wait'
+  | 'kill'
+>;
+
+/** The parts of a registry the tools use (what createProcessSessions returns satisfies it). */
+export interface ToolSessions {
+  start(request: ProcessStartRequest): Promise<ToolSession>;
+  get(id: string, owner?: string): ToolSession;
+  list(owner?: string): ToolSession[];
+}
+
+/** Who is calling and how to stop waiting. */
+export interface ToolRunContext {
+  /** The caller's owner key: sessions are started for it and only its sessions are visible. */
+  owner?: string;
+  /** Aborting ends a wait early; a one-shot command still running is killed. */
+  signal?: AbortSignal;
+}
+
+/** What a tool call returns: text for the model, data for the host. */
+export interface ToolResult {
+  /** Short plain text a model can read; ends with the session's state line where there is one. */
+  text: string;
+  /** True when the call failed (bad parameters, an error from the session layer). */
+  isError: boolean;
+  data: ToolResultData;
+}
+
+/** A model-facing tool: a name, a description, a JSON Schema, and `run`. */
+export interface ProcessTool {
+  readonly name: 'exec' | 'process';
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  /** Never rejects: every failure is a result with isError: true. */
+  run(params: unknown, context?: ToolRunContext): Promise<ToolResult>;
+}
+
+export type ExecMode = 'one_shot' | 'session' | 'daemon';
+
+export type ProcessAction =
+  | 'list'
+  | 'poll'
+  | 'log'
+  | 'write'
+  | 'paste'
+  | 'submit'
+  | 'send_keys'
+  | 'close_stdin'
+  | 'kill'
+  | 'wait_for';
+
+/** The exec tool's parameters, as the JSON Schema describes them. */
+export interface ExecParams {
+  command: string;
+  mode?: ExecMode;
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  noOutputTimeoutMs?: number;
+  yieldMs?: number;
+}
+
+/** The process tool's parameters, as the JSON Schema describes them. */
+export interface ProcessParams {
+  action: ProcessAction;
+  session_id?: string;
+  timeout?: number;
+  offset?: number;
+  limit?: number;
+  data?: string;
+  text?: string;
+  bracketed?: boolean;
+  keys?: string | string[];
+  pattern?: string;
+  idle_ms?: number;
+  exit?: boolean;
+}
+
+/** One session as hosts see it in results. */
+export interface SessionSummary {
+  id: string;
+  command: string;
+  state: SessionState;
+  exitCode: number | null;
+  signal: SignalName | null;
+  pid: number | undefined;
+  stdioMode: StdioMode;
+  /** Whether output is read from a terminal screen. */
+  emulated: boolean;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+/** How a wait_for call ended. */
+export type WaitOutcomeKind = 'matched' | 'quiet' | 'exited' | 'timeout' | 'cancelled';
+
+/** The structured side of a result, for hosts. Fields appear where they apply. */
+export interface ToolResultData {
+  tool: 'exec' | 'process';
+  /** The exec mode or the process action (undefined when the parameters named none). */
+  action: ExecMode | ProcessAction | undefined;
+  session?: SessionSummary;
+  sessions?: SessionSummary[];
+  /** The output as shown in `text` (after the budget). */
+  output?: string;
+  /** Set when the output was cut to fit the budget. */
+  cut?: OutputCut;
+  /** Bytes the session dropped before this read because nobody read them in time. */
+  droppedBytes?: number;
+  /** exec one_shot: whether the command was handed to the background. */
+  backgrounded?: boolean;
+  /** poll: the timeout asked for and the one used (they differ when clamped). */
+  timeout?: { requested: number; used: number };
+  /** wait_for: how the wait ended, the matched text, how long it waited. */
+  wait?: { outcome: WaitOutcomeKind; match?: string; waitedMs: number };
+  /** log: the line window returned. */
+  lines?: { offset: number; count: number; total: number };
+  /** Set when isError: the ProcmuxError code (or ERR_INTERNAL) and message. */
+  error?: { code: string; message: string };
+}

@@ -1,0 +1,217 @@
+import { mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Harness, harness, idOf, lastLine } from './helpers.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
+
+describe('exec one_shot', () => {
+  it('returns the output and the exit status', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'echo hello; echo oops >&2; exit 3' });
+    expect(r.text).toBe('hello\noops\n\nProcess exited with code 3.');
+    expect(r.data).toMatchObject({ tool: 'exec', action: 'one_shot', backgrounded: false });
+    expect(r.data.session).toMatchObject({ state: 'exited', exitCode: 3, signal: null, stdioMode: 'pipe' });
+  });
+
+  it('is the default mode, and says so when there is no output', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'true' });
+    expect(r.text).toBe('(no output)\n\nProcess exited with code 0.');
+    expect(r.data.action).toBe('one_shot');
+  });
+
+  it('starts with stdin at end of input, so a command reading stdin returns', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'cat; echo "read done"' });
+    expect(r.text).toBe('read done\n\nProcess exited with code 0.');
+  });
+
+  it('runs in a cwd inside the workspace and refuses one outside', async () => {
+    h = harness();
+    mkdirSync(join(h.root, 'sub'));
+    const r = await h.exec({ command: 'pwd', cwd: 'sub' });
+    expect(r.text.split('\n')[0]).toBe(realpathSync(join(h.root, 'sub')));
+    const outside = await h.tools.exec.run({ command: 'pwd', cwd: '..' });
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toMatch(/^Error \[ERR_PROCESS_POLICY\]: cwd "\.\." resolves outside the workspace/);
+    expect(outside.data.error?.code).toBe('ERR_PROCESS_POLICY');
+  });
+
+  it('stops a command that goes quiet past noOutputTimeoutMs, and says how to avoid it', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'echo waiting; sleep 30', noOutputTimeoutMs: 300 });
+    expect(r.text).toContain('waiting\n');
+    expect(r.text).toContain('it printed nothing for noOutputTimeoutMs (300 ms)');
+    expect(r.text).toContain("run it with mode 'session'");
+    expect(lastLine(r.text)).toMatch(/^Process killed by SIG[A-Z]+\.$/);
+    expect(r.data.session?.state).toBe('killed');
+  });
+
+  it('stops a command that runs past timeoutMs even while it prints', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'while true; do echo tick; sleep 0.05; done', timeoutMs: 400 });
+    expect(r.text).toContain('tick');
+    expect(r.text).toContain('it ran past timeoutMs (400 ms)');
+    expect(lastLine(r.text)).toMatch(/^Process killed by SIG[A-Z]+\.$/);
+  });
+
+  it('hands a command still running after yieldMs to the background and returns its id', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'echo started; sleep 30', yieldMs: 300 });
+    const id = idOf(r);
+    expect(r.data.backgrounded).toBe(true);
+    expect(r.text).toContain('started\n');
+    expect(r.text).toContain(`goes on in the background as session ${id}`);
+    expect(r.text).toContain('its 120000 ms timeout and 60000 ms no-output timeout still apply');
+    expect(lastLine(r.text)).toBe('Process still running.');
+    // What the yield returned is not returned again by the next poll.
+    const poll = await h.proc({ action: 'poll', session_id: id });
+    expect(poll.text).toBe('(no new output)\n\nProcess still running.');
+    const pid = r.data.session!.pid!;
+    const kill = await h.proc({ action: 'kill', session_id: id });
+    expect(lastLine(kill.text)).toMatch(/^Process killed by SIG[A-Z]+\.$/);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('waits for a command that ends before yieldMs as usual', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'echo quick', yieldMs: 30_000 });
+    expect(r.data.backgrounded).toBe(false);
+    expect(r.text).toBe('quick\n\nProcess exited with code 0.');
+  });
+
+  it('kills the command when the caller aborts', async () => {
+    h = harness();
+    const controller = new AbortController();
+    const pending = h.tools.exec.run({ command: 'echo begun; sleep 30' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    const r = await pending;
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(
+      /^Cancelled: the command was killed before it finished\.\nProcess killed by SIG[A-Z]+\.$/,
+    );
+    expect(isAlive(r.data.session!.pid!)).toBe(false);
+  });
+
+  it('kills at once when the signal was already aborted', async () => {
+    h = harness();
+    const r = await h.tools.exec.run({ command: 'sleep 30' }, { signal: AbortSignal.abort() });
+    expect(r.isError).toBe(true);
+    expect(r.data.session?.state).toBe('killed');
+  });
+
+  it('cuts long output to the budget and the notice pages exactly the missing lines', async () => {
+    h = harness({ outputBudget: 2_000 });
+    const r = await h.exec({ command: 'seq 1 20000' });
+    const id = idOf(r);
+    expect(r.text.length).toBeLessThanOrEqual(2_000);
+    expect(r.text.startsWith('1\n2\n3\n')).toBe(true);
+    expect(r.text.endsWith('19999\n20000\n\nProcess exited with code 0.')).toBe(true);
+    const cut = r.data.cut!;
+    const notice = r.text.split('\n').find((l) => l.includes('bytes left out'))!;
+    const offset = Number(/offset=(\d+)/.exec(notice)![1]);
+    expect(notice).toContain(`session_id=${id}`);
+    expect(offset).toBe(cut.firstOmittedLine - 1);
+    const page = await h.proc({ action: 'log', session_id: id, offset, limit: 3 });
+    expect(page.text.split('\n').slice(0, 3)).toEqual([
+      String(cut.firstOmittedLine),
+      String(cut.firstOmittedLine + 1),
+      String(cut.firstOmittedLine + 2),
+    ]);
+  });
+});
+
+describe('exec session', () => {
+  it('starts a program in a terminal and returns its first screen', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'python3 -i', mode: 'session' });
+    const id = idOf(r);
+    expect(r.text).toMatch(new RegExp(`^Started session ${id} \\(pid \\d+, terminal\\): python3 -i\n`));
+    expect(r.text).toContain('Python 3');
+    expect(r.text).toContain('>>>');
+    expect(lastLine(r.text)).toBe('Process still running.');
+    expect(r.data.session).toMatchObject({ stdioMode: 'pty', emulated: true, state: 'running' });
+  });
+
+  it('has no timeouts unless asked, and reports a program that ended during startup', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'echo bye; exit 4', mode: 'session' });
+    expect(r.text).toContain('bye');
+    expect(lastLine(r.text)).toBe('Process exited with code 4.');
+  });
+
+  it('is an error text with a way forward when no PTY is available', async () => {
+    h = harness({}, { ptyBackend: null });
+    const r = await h.tools.exec.run({ command: 'python3 -i', mode: 'session' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Error \[ERR_PROCESS_PTY_UNSUPPORTED\]: .*\nRun it with exec mode 'daemon'/);
+  });
+});
+
+describe('exec daemon', () => {
+  it('starts a program on pipes in the background and returns its first output', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'echo ready; sleep 30', mode: 'daemon' });
+    const id = idOf(r);
+    expect(r.text).toMatch(
+      new RegExp(`^Started daemon ${id} \\(pid \\d+, pipes\\): echo ready; sleep 30\nready\n`),
+    );
+    expect(lastLine(r.text)).toBe('Process still running.');
+    expect(r.data.session).toMatchObject({ stdioMode: 'pipe', emulated: false });
+  });
+
+  it('says when nothing was printed during the startup wait', async () => {
+    h = harness({ startupWaitMs: 100 });
+    const r = await h.exec({ command: 'sleep 30', mode: 'daemon' });
+    expect(r.text).toMatch(/\n\(no output in the first \d+ ms\)\n/);
+  });
+
+  it('refuses yieldMs, which only a one_shot takes', async () => {
+    h = harness();
+    const r = await h.tools.exec.run({ command: 'sleep 1', mode: 'daemon', yieldMs: 10 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'Error [ERR_INVALID_OPTION]: yieldMs does not apply to mode daemon; it takes command, mode, cwd, env, timeoutMs, noOutputTimeoutMs',
+    );
+    expect(h.sessions.list()).toHaveLength(0);
+  });
+});
+
+describe('exec parameters', () => {
+  it.each([
+    [{}, 'command is required'],
+    [{ command: '  ' }, 'command must not be empty'],
+    [
+      { command: 'ls', mode: 'background' },
+      'mode must be one of one_shot, session, daemon (got "background")',
+    ],
+    [{ command: 'ls', timeoutMs: 0 }, 'timeoutMs must be an integer from 1 to 86400000 (got 0)'],
+    [{ command: 'ls', yieldMs: 200_000 }, 'yieldMs must be an integer from 0 to 120000 (got 200000)'],
+    [{ command: 'ls', env: { A: 1 } }, 'env.A must be a string'],
+    [{ command: 'ls', shell: true }, 'unknown parameter "shell" for exec; allowed: command, mode, cwd, env'],
+    ['ls', 'exec takes an object of named parameters (got "ls")'],
+  ])('refuses %o with an error text that says what is allowed', async (params, message) => {
+    h = harness();
+    const r = await h.tools.exec.run(params);
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`Error [ERR_INVALID_OPTION]: ${message}`);
+    expect(r.data.error?.code).toBe('ERR_INVALID_OPTION');
+  });
+
+  it('says what to do when the session limit is reached', async () => {
+    h = harness({}, { limits: { maxSessions: 1 } });
+    await h.exec({ command: 'sleep 30', mode: 'daemon' });
+    const r = await h.tools.exec.run({ command: 'sleep 30', mode: 'daemon' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Error \[ERR_PROCESS_LIMIT\]: .*\nKill a session you no longer need/);
+  });
+});

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProcessSessions, type ProcessSessions, type ProcessSessionsOptions } from '@procmux/sessions';
+import {
+  createProcessTools,
+  type ProcessTools,
+  type ProcessToolsOptions,
+  type ToolResult,
+} from '../src/index.js';
+
+export interface Harness {
+  root: string;
+  sessions: ProcessSessions;
+  tools: ProcessTools;
+  /** exec, expecting success; returns the result. */
+  exec(params: Record<string, unknown>): Promise<ToolResult>;
+  /** process, expecting success. */
+  proc(params: Record<string, unknown>): Promise<ToolResult>;
+  close(): Promise<void>;
+}
+
+/** A registry over a fresh temporary workspace, with the tools on top. */
+export function harness(
+  options: ProcessToolsOptions = {},
+  sessionOptions: Partial<ProcessSessionsOptions> = {},
+): Harness {
+  const root = mkdtempSync(join(tmpdir(), 'procmux-tools-'));
+  const sessions = createProcessSessions({ cwd: root, ...sessionOptions });
+  const tools = createProcessTools(sessions, options);
+  const ok = async (result: Promise<ToolResult>) => {
+    const r = await result;
+    if (r.isError) throw new Error(`unexpected error result:\n${r.text}`);
+    return r;
+  };
+  return {
+    root,
+    sessions,
+    tools,
+    exec: (params) => ok(tools.exec.run(params)),
+    proc: (params) => ok(tools.process.run(params)),
+    async close() {
+      await sessions.dispose();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function idOf(result: ToolResult): string {
+  const id = result.data.session?.id;
+  if (!id) throw new Error(`no session in result:\n${result.text}`);
+  return id;
+}
+
+/** The text's last line: the state line. */
+export function lastLine(text: string): string {
+  return text.split('\n').at(-1) ?? '';
+}

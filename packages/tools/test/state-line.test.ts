@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { duration, shownCommand } from '../src/describe-session.js';
+import { stateLine } from '../src/index.js';
+
+describe('stateLine', () => {
+  it('says a running or starting process is still running', () => {
+    expect(stateLine({ state: 'running', exitCode: null, signal: null })).toBe('Process still running.');
+    expect(stateLine({ state: 'starting', exitCode: null, signal: null })).toBe('Process still running.');
+  });
+
+  it('gives the exit code of an exited process, zero or not', () => {
+    expect(stateLine({ state: 'exited', exitCode: 0, signal: null })).toBe('Process exited with code 0.');
+    expect(stateLine({ state: 'exited', exitCode: 127, signal: null })).toBe('Process exited with code 127.');
+  });
+
+  it('names the signal that killed a process, and says when none was reported', () => {
+    expect(stateLine({ state: 'killed', exitCode: null, signal: 'SIGTERM' })).toBe(
+      'Process killed by SIGTERM.',
+    );
+    expect(stateLine({ state: 'killed', exitCode: null, signal: null })).toBe(
+      'Process was killed (no signal was reported).',
+    );
+  });
+
+  it('explains expired, released and unknown in words a model can act on', () => {
+    expect(stateLine({ state: 'expired', exitCode: null, signal: 'SIGKILL' })).toMatch(
+      /^Process expired: .*lifetime/,
+    );
+    expect(stateLine({ state: 'released', exitCode: null, signal: null })).toMatch(
+      /no longer tracks it.*may still be running/,
+    );
+    expect(stateLine({ state: 'unknown', exitCode: null, signal: null })).toMatch(/^Process state unknown: /);
+  });
+});
+
+describe('session descriptions', () => {
+  it('formats durations at a glance', () => {
+    expect(duration(850.4)).toBe('850 ms');
+    expect(duration(-3)).toBe('0 ms');
+    expect(duration(12_345)).toBe('12.3 s');
+    expect(duration(245_000)).toBe('4 min 5 s');
+    expect(duration(7_380_000)).toBe('2 h 3 min');
+  });
+
+  it('shows a multi-line or very long command on one short line', () => {
+    expect(shownCommand('echo a\n  echo b')).toBe('echo a ⏎ echo b');
+    const long = shownCommand(`echo ${'x'.repeat(500)}`);
+    expect(long.length).toBe(160);
+    expect(long.endsWith('...')).toBe(true);
+  });
+});

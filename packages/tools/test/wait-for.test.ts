@@ -1,0 +1,133 @@
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Harness, harness, idOf, lastLine } from './helpers.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
+
+/** A daemon started without the startup read, so all its output is still new. */
+async function daemon(command: string): Promise<string> {
+  h ??= harness({ startupWaitMs: 0 });
+  return idOf(await h.exec({ command, mode: 'daemon' }));
+}
+
+describe('wait_for pattern', () => {
+  it('waits for a line that comes later and returns everything seen meanwhile', async () => {
+    const id = await daemon('echo booting; sleep 0.3; echo "listening on port 4000"; echo after; sleep 30');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, pattern: 'listening on port (\\d+)' });
+    expect(r.text).toMatch(/^booting\nlistening on port 4000\n/);
+    expect(r.text).toContain('Matched /listening on port (\\d+)/: "listening on port 4000".');
+    expect(lastLine(r.text)).toBe('Process still running.');
+    expect(r.data.wait).toMatchObject({ outcome: 'matched', match: 'listening on port 4000' });
+  });
+
+  it('counts output that arrived before the call but was not read yet', async () => {
+    const id = await daemon('echo ready; sleep 30');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const r = await h!.proc({ action: 'wait_for', session_id: id, pattern: '^ready$' });
+    expect(r.data.wait?.outcome).toBe('matched');
+  });
+
+  it('matches on stderr too', async () => {
+    const id = await daemon('sleep 0.2; echo "Error: port in use" >&2; sleep 30');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, pattern: 'Error: .*' });
+    expect(r.data.wait?.match).toBe('Error: port in use');
+    expect(r.text).toContain('[stderr]\nError: port in use');
+  });
+
+  it('stops when the process ends before the pattern appears', async () => {
+    const id = await daemon('echo nope; exit 2');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, pattern: 'never' });
+    expect(r.text).toBe('nope\n\nThe process ended before /never/ appeared.\nProcess exited with code 2.');
+    expect(r.data.wait?.outcome).toBe('exited');
+  });
+
+  it('times out, saying so, when the pattern does not appear', async () => {
+    const id = await daemon('echo something; sleep 30');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, pattern: 'never', timeout: 300 });
+    expect(r.text).toBe(
+      'something\n\nTimed out after 300 ms: /never/ did not appear.\nProcess still running.',
+    );
+    expect(r.data.wait?.outcome).toBe('timeout');
+  });
+
+  it('waits for a REPL result after paste and submit', async () => {
+    h = harness();
+    const id = idOf(await h.exec({ command: 'python3 -i', mode: 'session' }));
+    await h.proc({ action: 'paste', session_id: id, text: 'print("sum", sum(range(10)))' });
+    await h.proc({ action: 'submit', session_id: id });
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^sum \\d+$' });
+    expect(r.data.wait?.match).toBe('sum 45');
+  });
+});
+
+describe('wait_for idle_ms and exit', () => {
+  it('returns once the output has been quiet for idle_ms', async () => {
+    const id = await daemon('for i in 1 2 3; do echo $i; sleep 0.1; done; sleep 30');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, idle_ms: 700, timeout: 10_000 });
+    expect(r.text).toBe('1\n2\n3\n\nThe output was quiet for 700 ms.\nProcess still running.');
+    expect(r.data.wait?.outcome).toBe('quiet');
+  });
+
+  it('times out when the output never goes quiet', async () => {
+    const id = await daemon('while true; do echo x; sleep 0.05; done');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, idle_ms: 500, timeout: 1_000 });
+    expect(r.text).toContain('Timed out after 1000 ms: the output never went quiet for 500 ms.');
+  });
+
+  it('waits for the exit', async () => {
+    const id = await daemon('sleep 0.3; echo bye; exit 5');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, exit: true });
+    expect(r.text).toBe('bye\n\nProcess exited with code 5.');
+    expect(r.data.wait?.outcome).toBe('exited');
+  });
+
+  it('times out when the process does not end', async () => {
+    const id = await daemon('sleep 30');
+    const r = await h!.proc({ action: 'wait_for', session_id: id, exit: true, timeout: 200 });
+    expect(r.text).toBe(
+      '(no new output)\n\nTimed out after 200 ms: the process has not ended.\nProcess still running.',
+    );
+  });
+
+  it('stops when the caller aborts', async () => {
+    const id = await daemon('sleep 30');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const r = await h!.tools.process.run(
+      { action: 'wait_for', session_id: id, exit: true },
+      { signal: controller.signal },
+    );
+    expect(r.data.wait?.outcome).toBe('cancelled');
+    expect(r.text).toContain('Cancelled while waiting.');
+  });
+});
+
+describe('wait_for parameters', () => {
+  it.each([
+    [
+      {},
+      'wait_for needs exactly one of pattern (a regular expression), idle_ms (a quiet period) or exit: true (got none)',
+    ],
+    [{ pattern: 'a', exit: true }, 'wait_for needs exactly one of pattern'],
+    [{ exit: false }, 'exit must be true (wait for the process to end); leave it out otherwise'],
+    [{ pattern: '' }, 'pattern must not be empty'],
+    [
+      { pattern: '(unclosed' },
+      'pattern is not a valid JavaScript regular expression: Invalid regular expression',
+    ],
+    [{ idle_ms: 5_000, timeout: 1_000 }, 'idle_ms (5000) must be less than timeout (1000 ms)'],
+    [{ exit: true, timeout: 500_000 }, 'timeout must be an integer from 1 to 120000 (got 500000)'],
+  ])('refuses %o with an error text', async (params, message) => {
+    const id = await daemon('sleep 30');
+    const r = await h!.tools.process.run({ action: 'wait_for', session_id: id, ...params });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`Error [ERR_INVALID_OPTION]: ${message}`);
+  });
+});
