@@ -5,8 +5,9 @@ import {
   type ManagedRun,
   type ProcessEvent,
   ProcmuxError,
+  resolveLimit,
 } from '@procmux/core-types';
-import { OutputLog } from '@procmux/registry';
+import { FINISHED_TTL_MS_LIMIT, OutputLog } from '@procmux/registry';
 import { TerminalScreen } from '@procmux/screen';
 import { ProcessSupervisor } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
@@ -101,8 +102,17 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     }
   };
 
+  const finishedTtlMs = resolveLimit('finishedTtlMs', options.finishedTtlMs, FINISHED_TTL_MS_LIMIT);
+
   const sweep = async () => {
     const now = Date.now();
+    // Ended sessions stay readable for finishedTtlMs, then go (their output with them).
+    for (const [id, session] of sessions) {
+      // An unknown native record is kept: dispose() still has to reap the process behind it.
+      const reapLater = session.state === 'unknown' && session.activeRun !== undefined;
+      if (session.endedAt !== null && !reapLater && now - session.endedAt >= finishedTtlMs)
+        sessions.delete(id);
+    }
     const expiring = [...sessions.values()].filter((s) => s.live && now >= s.expiresAt);
     await Promise.all(expiring.map((s) => s.expire()));
     if (sandbox && !sandboxLost && sessions.size > 0 && !(await sandboxRunning(sandbox))) loseSandbox();

@@ -67,6 +67,7 @@ export class ProcessSession {
   #exitCode: number | null = null;
   #signal: SignalName | null = null;
   #endedAt: number | null = null;
+  #endReason: string | null = null;
   #stdinClosed: boolean;
   #pending = false;
   #waiters = new Set<() => void>();
@@ -118,6 +119,11 @@ export class ProcessSession {
   /** Whether poll() returns screen deltas (a PTY session with a terminal screen). */
   get emulated(): boolean {
     return this.#screen !== undefined;
+  }
+
+  /** Epoch ms of the end, null while the session lives. */
+  get endedAt(): number | null {
+    return this.#endedAt;
   }
 
   get live(): boolean {
@@ -324,6 +330,7 @@ export class ProcessSession {
       pty: this.pty,
       emulated: this.emulated,
       backend: this.#backend,
+      endReason: this.#endReason,
       ...(this.#backendMetadata ? { backendMetadata: this.#backendMetadata } : {}),
     };
   }
@@ -598,6 +605,7 @@ export class ProcessSession {
     this.#exitCode = state === 'exited' ? exitCode : null;
     this.#signal = signal;
     this.#endedAt = Date.now();
+    this.#endReason = reason ?? null;
     const type: ProcessEventType = `process_${state === 'exited' ? 'exited' : state}` as ProcessEventType;
     this.#ctx.emit({
       type,

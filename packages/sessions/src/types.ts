@@ -31,6 +31,8 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
   /** Undefined: the native backend. null: no PTY sessions (`pty: true` fails before spawn). */
   ptyBackend?: ProcessPtyBackend | null;
   logger?: Logger;
+  /** How long an ended session stays readable (get/list/poll/log): 30 min, up to 24 h. */
+  finishedTtlMs?: number;
 }
 
 export interface ProcessStartRequest {
@@ -110,5 +112,10 @@ export interface SessionMetadata {
   pty: boolean;
   emulated: boolean;
   backend: 'native' | 'pty-backend' | 'sandbox';
+  /**
+   * Why it ended, when it did not simply exit: 'overall-timeout', 'no-output-timeout',
+   * 'signal', 'kill', 'lifetime', or the words of a release/unknown. Null while it lives.
+   */
+  endReason: string | null;
   backendMetadata?: Record<string, unknown>;
 }

@@ -298,6 +298,30 @@ describe('registry access', () => {
     expect(events).toContain('process_expired');
   });
 
+  it('keeps ended sessions readable for finishedTtlMs, then forgets them', async () => {
+    const reg = registry({ finishedTtlMs: 300 });
+    const s = await reg.start({ command: 'echo', args: ['bye'] });
+    await s.wait({ timeoutMs: 10_000 });
+    expect(reg.get(s.id)).toBe(s);
+    await new Promise((r) => setTimeout(r, 400));
+    throwsWith(() => reg.get(s.id), 'ERR_PROCESS_NOT_FOUND');
+    expect(reg.list()).toEqual([]);
+    throwsWith(() => createProcessSessions({ cwd: workspace, finishedTtlMs: 0 }), 'ERR_INVALID_OPTION');
+  });
+
+  it('says why a session ended when it did not simply exit', async () => {
+    const reg = registry();
+    const idle = await reg.start({ command: 'sleep', args: ['30'], noOutputTimeoutMs: 200 });
+    expect(await idle.wait({ timeoutMs: 20_000 })).toMatchObject({ state: 'killed', exitCode: null });
+    expect(idle.metadata().endReason).toBe('no-output-timeout');
+    const killed = await reg.start({ command: 'sleep', args: ['30'] });
+    await killed.kill();
+    expect(killed.metadata().endReason).toBe('kill');
+    const done = await reg.start({ command: 'true', args: [] });
+    await done.wait({ timeoutMs: 10_000 });
+    expect(done.metadata().endReason).toBeNull();
+  });
+
   it('dispose kills every session and refuses later use', async () => {
     const reg = registry();
     await reg.start({ command: 'sleep', args: ['30'] });
