@@ -19,10 +19,10 @@ function invalid(options: unknown): string {
 }
 
 describe('resolveSpawnOptions', () => {
-  it('wraps a command string in bash -c', () => {
+  it('wraps a command string in bash --norc -c', () => {
     const spawn = resolve({ command: 'echo "$HOME" | wc -c' });
     expect(spawn.file).toBe('bash');
-    expect(spawn.args).toEqual(['-c', 'echo "$HOME" | wc -c']);
+    expect(spawn.args).toEqual(['--norc', '-c', 'echo "$HOME" | wc -c']);
   });
 
   it('uses the shell asked for', () => {

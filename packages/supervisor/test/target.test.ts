@@ -3,10 +3,10 @@ import { describeTarget, resolveTarget } from '../src/target.js';
 
 // The Windows paths cannot run here; what they hand to child_process.spawn is checked instead.
 describe('resolveTarget', () => {
-  it('wraps a command in bash -c on POSIX', () => {
+  it('wraps a command in bash --norc -c on POSIX', () => {
     expect(resolveTarget({ command: 'echo "$HOME"' }, 'linux', process.env)).toEqual({
       file: 'bash',
-      args: ['-c', 'echo "$HOME"'],
+      args: ['--norc', '-c', 'echo "$HOME"'],
       windowsVerbatimArguments: false,
     });
   });
