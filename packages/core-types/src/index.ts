@@ -6,6 +6,7 @@ export {
   type ProcmuxErrorCode,
   type ProcmuxErrorOptions,
 } from './errors.js';
+export { resolveGraceMs, validateOptionsObject } from './kill-options.js';
 export * from './limits.js';
 export { OutputChannel } from './output-channel.js';
 export type {

@@ -1,4 +1,6 @@
-import { DEFAULT_KILL_GRACE_MS, describe, MAX_KILL_GRACE_MS, ProcmuxError } from '@procmux/core-types';
+import { describe, ProcmuxError } from '@procmux/core-types';
+
+export { resolveGraceMs, validateOptionsObject as validateOptions } from '@procmux/core-types';
 
 // Node's process.kill takes an int32; anything larger cannot name a process.
 const MAX_PID = 0x7fff_ffff;
@@ -16,31 +18,4 @@ export function validatePid(pid: unknown, selfPid: number): number {
     });
   }
   return pid;
-}
-
-/**
- * graceMs as the design states it: undefined → 3000; a number is clamped to 0..60000; NaN or
- * a non-number is an error.
- */
-export function resolveGraceMs(value: unknown): number {
-  if (value === undefined) return DEFAULT_KILL_GRACE_MS;
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `graceMs must be a number of milliseconds, clamped to 0..${MAX_KILL_GRACE_MS} (got ${describe(value)})`,
-      { details: { option: 'graceMs', min: 0, max: MAX_KILL_GRACE_MS } },
-    );
-  }
-  return Math.min(Math.max(value, 0), MAX_KILL_GRACE_MS);
-}
-
-/** The options object itself: absent, or an object. */
-export function validateOptions<T extends object>(options: unknown): Partial<T> {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `options must be an object (got ${describe(options)})`, {
-      details: { option: 'options' },
-    });
-  }
-  return options as Partial<T>;
 }

@@ -1,0 +1,31 @@
+import { ProcmuxError } from './errors.js';
+import { DEFAULT_KILL_GRACE_MS, MAX_KILL_GRACE_MS } from './limits.js';
+import { describe } from './validate.js';
+
+/**
+ * graceMs of a tree kill as the design states it: undefined → 3000; a number is clamped to
+ * 0..60000 (an infinite grace would make the kill unbounded); NaN or a non-number is an error.
+ * Shared by the platform kill packages so both read the option the same way.
+ */
+export function resolveGraceMs(value: unknown): number {
+  if (value === undefined) return DEFAULT_KILL_GRACE_MS;
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `graceMs must be a number of milliseconds, clamped to 0..${MAX_KILL_GRACE_MS} (got ${describe(value)})`,
+      { details: { option: 'graceMs', min: 0, max: MAX_KILL_GRACE_MS } },
+    );
+  }
+  return Math.min(Math.max(value, 0), MAX_KILL_GRACE_MS);
+}
+
+/** An options argument: absent, or an object. */
+export function validateOptionsObject<T extends object>(options: unknown): Partial<T> {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new ProcmuxError('ERR_INVALID_OPTION', `options must be an object (got ${describe(options)})`, {
+      details: { option: 'options' },
+    });
+  }
+  return options as Partial<T>;
+}

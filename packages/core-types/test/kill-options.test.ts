@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { isProcmuxError, resolveGraceMs, validateOptionsObject } from '../src/index.js';
+
+describe('resolveGraceMs', () => {
+  it('defaults to 3000 and clamps to 0..60000 as the design says', () => {
+    expect(resolveGraceMs(undefined)).toBe(3000);
+    expect(resolveGraceMs(0)).toBe(0);
+    expect(resolveGraceMs(-5)).toBe(0);
+    expect(resolveGraceMs(1500)).toBe(1500);
+    expect(resolveGraceMs(Number.POSITIVE_INFINITY)).toBe(60_000);
+  });
+
+  it.each([Number.NaN, '100', null, {}])('refuses %j', (value) => {
+    let caught: unknown;
+    try {
+      resolveGraceMs(value);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isProcmuxError(caught, 'ERR_INVALID_OPTION')).toBe(true);
+    expect((caught as Error).message).toMatch(
+      /^graceMs must be a number of milliseconds, clamped to 0\.\.60000/,
+    );
+  });
+});
+
+describe('validateOptionsObject', () => {
+  it('accepts absent options and objects, refuses anything else', () => {
+    expect(validateOptionsObject(undefined)).toEqual({});
+    expect(validateOptionsObject(null)).toEqual({});
+    expect(validateOptionsObject({ graceMs: 1 })).toEqual({ graceMs: 1 });
+    expect(() => validateOptionsObject([1])).toThrow('options must be an object (got an array)');
+    expect(() => validateOptionsObject(5)).toThrow('options must be an object (got 5)');
+  });
+});
