@@ -4,29 +4,19 @@ import {
   type KillMode,
   OutputChannel,
   type ProcessAdapter,
-  type SignalName,
+  type RecoveredProcessExit,
+  type RecoveredProcessHandle,
   type WaitResult,
 } from '@procmux/core-types';
 
-/** How a host handle reports its end. A rejected wait() means the backend lost the process. */
-export interface BackendExit {
-  exitCode: number | null;
-  signal?: SignalName | null;
-}
+/**
+ * How a host handle reports its end; a rejected wait() means the backend lost the process.
+ * The same shape as a re-attached process's (core-types), so one adapter serves both.
+ */
+export type BackendExit = RecoveredProcessExit;
 
-/** The common surface of a host PTY handle and a sandbox process handle. */
-export interface BackendHandle {
-  pid?: number;
-  /** Opaque, non-secret reference a recovery backend can re-attach to. */
-  ref?: string;
-  write(data: string): void | Promise<void>;
-  signal(name: SignalName): void | Promise<void>;
-  kill(): void | Promise<void>;
-  release?(): void | Promise<void>;
-  wait(): Promise<BackendExit>;
-  resize?(columns: number, rows: number): void | Promise<void>;
-  closeStdin?(): void | Promise<void>;
-}
+/** The common surface of a host PTY handle, a sandbox process and a re-attached process. */
+export type BackendHandle = RecoveredProcessHandle;
 
 type Listener = (chunk: string) => void;
 
