@@ -1,4 +1,3 @@
-export type { OutputStream } from './chunk-queue.js';
 export {
   type OutputDrain,
   OutputLog,
@@ -13,6 +12,7 @@ export {
   type SessionRegistryOptions,
 } from './session-registry.js';
 export { type FinishedStatus, finishedStatus, type SessionExit } from './status.js';
+export type { OutputStream } from './stream-runs.js';
 export type { Timers } from './sweeper.js';
 export type {
   FinishedSession,

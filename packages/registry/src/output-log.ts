@@ -6,8 +6,9 @@ import {
   TAIL_CHARS,
   UNDRAINED_BYTES_LIMIT,
 } from '@procmux/core-types';
-import { ChunkQueue, type OutputStream } from './chunk-queue.js';
-import { detach, lastCharacters, locateByte, type StringPosition, wellFormed } from './utf8.js';
+import { ByteStore, isContinuation } from './byte-store.js';
+import { type OutputStream, StreamRuns } from './stream-runs.js';
+import { lastCharacters, wellFormed } from './utf8.js';
 import { assertStream, invalidOption, resolveCursor } from './validate.js';
 
 export interface OutputLogOptions {
@@ -50,7 +51,20 @@ export interface OutputDrain {
 // a page never comes back empty before eof and a pager always moves forward.
 const MIN_PAGE_BYTES = 4;
 
-const START: StringPosition = { index: 0, byte: 0 };
+// Storage blocks: small for a quiet session, 1 MiB for a flood (a 64 MiB history is 64 of
+// them, recycled as the oldest are discarded), never larger than the cap itself.
+const FIRST_BLOCK_BYTES = 16 * 1024;
+const MAX_BLOCK_BYTES = 1024 * 1024;
+
+// A UTF-16 unit is at most 3 UTF-8 bytes: a chunk whose length times 3 fits needs no measuring.
+const MAX_BYTES_PER_UNIT = 3;
+
+// The newest chunk is kept for the next drain when it is this short (or within the undrained
+// cap): a chunk at most, never a history.
+const LAST_CHUNK_UNITS = 1024 * 1024;
+
+// TAIL_CHARS characters lie within the last 4 × TAIL_CHARS bytes.
+const TAIL_BYTES = TAIL_CHARS * 4;
 
 /**
  * One session's output: chunks tagged stdout/stderr, addressed by absolute UTF-8 byte
@@ -70,20 +84,21 @@ export class OutputLog {
   /** The undrained cap in force: min(maxUndrainedBytes, maxRetainedBytes). */
   readonly undrainedCap: number;
 
-  private readonly chunks = new ChunkQueue();
+  private readonly store: ByteStore;
+  private readonly runs = new StreamRuns();
   private total = 0;
-  // Absolute offset of the oldest retained byte (a character boundary), and where it sits in
-  // the head chunk: eviction may keep the head chunk's string while discarding its front.
+  // Absolute offset of the oldest retained byte: a character boundary.
   private first = 0;
-  private headSkip: StringPosition = START;
-  // Eviction drops whole chunks as output arrives, but finding the character boundary inside
-  // the head chunk costs a scan as long as an append; it waits until someone looks (settle()).
-  private cutAt = 0;
-  private cutPending = false;
   private drainedTo = 0;
   private lostAny = false;
   private tailCache = '';
   private tailAt = 0;
+  // The newest chunk as given, until the next append or drain: a drain after every append
+  // (the poll path) hands it, or its end, back without decoding the stored bytes.
+  private lastText: string | undefined;
+  private lastStart = 0;
+  private lastSize = 0;
+  private lastStream: OutputStream = 'stdout';
 
   constructor(options: OutputLogOptions = {}) {
     this.maxRetainedBytes = resolveLimit(
@@ -103,6 +118,8 @@ export class OutputLog {
       MIN_PAGE_BYTES,
     );
     this.undrainedCap = Math.min(this.maxUndrainedBytes, this.maxRetainedBytes);
+    const maxBlockBytes = Math.min(MAX_BLOCK_BYTES, this.maxRetainedBytes);
+    this.store = new ByteStore({ minBlockBytes: FIRST_BLOCK_BYTES, maxBlockBytes });
   }
 
   /** Everything the process wrote, in bytes, including what the caps discarded. */
@@ -112,13 +129,11 @@ export class OutputLog {
 
   /** Bytes of history still held. */
   get retainedBytes(): number {
-    this.settle();
     return this.total - this.first;
   }
 
   /** Absolute offset of the oldest retained byte; a cursor below it reads with droppedBytes. */
   get firstRetainedOffset(): number {
-    this.settle();
     return this.first;
   }
 
@@ -135,8 +150,8 @@ export class OutputLog {
   /** The last 2,000 characters (TAIL_CHARS) of retained history, both streams. */
   get tail(): string {
     if (this.tailAt !== this.total) {
-      this.settle();
-      this.tailCache = this.computeTail();
+      const from = this.store.ceil(Math.max(this.first, this.total - TAIL_BYTES));
+      this.tailCache = lastCharacters(this.store.decode(from, this.total), TAIL_CHARS);
       this.tailAt = this.total;
     }
     return this.tailCache;
@@ -144,7 +159,8 @@ export class OutputLog {
 
   /**
    * Adds a chunk. Chunks should be whole characters (adapters never split one); a lone
-   * surrogate is stored as U+FFFD, the character UTF-8 would carry. Amortised O(1).
+   * surrogate is stored as U+FFFD, the character UTF-8 would carry. Amortised O(1): one
+   * encode of the chunk into the log's storage.
    */
   append(stream: OutputStream, chunk: string): void {
     assertStream(stream);
@@ -152,19 +168,24 @@ export class OutputLog {
       throw invalidOption('chunk', `chunk must be a string (got ${describe(chunk)})`);
     }
     if (chunk.length === 0) return;
-    let text = wellFormed(chunk);
-    let size = Buffer.byteLength(text, 'utf8');
-    let start = this.total;
-    this.total += size;
-    if (size > this.maxRetainedBytes) {
-      // Keep only the part that can be retained, copied so the rest can be collected.
-      const cut = locateByte(text, size, size - this.maxRetainedBytes, 'up');
-      text = detach(text.slice(cut.index));
-      start += cut.byte;
-      size -= cut.byte;
+    const text = wellFormed(chunk);
+    const start = this.total;
+    const cap = this.maxRetainedBytes;
+    this.lastText = undefined;
+    if (text.length > cap || (text.length * MAX_BYTES_PER_UNIT > cap && Buffer.byteLength(text) > cap)) {
+      this.total += this.appendBeyondCap(text);
+    } else {
+      const size = this.store.append(text);
+      this.total += size;
+      if (text.length <= LAST_CHUNK_UNITS || text.length <= this.undrainedCap) {
+        this.lastText = text;
+        this.lastStart = start;
+        this.lastSize = size;
+        this.lastStream = stream;
+      }
     }
-    if (size > 0) this.chunks.push(text, size, start, stream);
-    if (this.total - this.first > this.maxRetainedBytes) this.evict();
+    this.runs.add(start, stream);
+    if (this.total - this.first > cap) this.evict();
     if (this.total - this.drainedTo > this.undrainedCap) this.lostAny = true;
   }
 
@@ -178,7 +199,6 @@ export class OutputLog {
    */
   read(options: OutputReadOptions = {}): OutputPage {
     const cursor = resolveCursor(options.cursor, this.total);
-    this.settle();
     const maxBytes = resolveLimit(
       'maxBytes',
       options.maxBytes,
@@ -188,31 +208,29 @@ export class OutputLog {
     const only = options.stream;
     if (only !== undefined) assertStream(only);
     const droppedBytes = Math.max(0, this.first - cursor);
-    let position = Math.max(cursor, this.first);
+    let position = this.store.ceil(Math.max(cursor, this.first));
     let data = '';
     let budget = maxBytes;
     for (
-      let i = position < this.total ? this.chunks.indexOf(position) : this.chunks.length;
-      i < this.chunks.length;
+      let i = position < this.total ? this.runs.indexOf(position) : this.runs.length;
+      i < this.runs.length;
       i++
     ) {
-      const start = this.chunks.start(i);
-      const size = this.chunks.size(i);
-      if (only !== undefined && this.chunks.stream(i) !== only) {
-        position = start + size;
+      const end = this.runs.end(i, this.total);
+      // The cursor moves over the other stream's bytes, even once the page is full.
+      if (only !== undefined && this.runs.stream(i) !== only) {
+        position = end;
         continue;
       }
       if (budget === 0) break;
-      const text = this.chunks.text(i);
-      const from = locateByte(text, size, position - start, 'up', this.hint(i));
-      if (size - from.byte <= budget) {
-        data += from.index === 0 ? text : text.slice(from.index);
-        budget -= size - from.byte;
-        position = start + size;
+      if (end - position <= budget) {
+        data += this.store.decode(position, end);
+        budget -= end - position;
+        position = end;
       } else {
-        const to = locateByte(text, size, from.byte + budget, 'down', from);
-        data += text.slice(from.index, to.index);
-        position = start + to.byte;
+        const to = this.store.floor(position + budget, position);
+        data += this.store.decode(position, to);
+        position = to;
         break;
       }
     }
@@ -224,96 +242,62 @@ export class OutputLog {
    * bytes are pending, the oldest go first and `droppedBytes` says how many.
    */
   drain(): OutputDrain {
-    // drainedTo is a chunk end, so a character boundary: if it is at or past the cut, the cut
-    // (rounded up to a boundary) cannot pass it, and the poll path skips the boundary scan.
-    if (this.cutPending && this.drainedTo < this.cutAt) this.settle();
     let from = this.drainedTo;
     let droppedBytes = 0;
     const floor = Math.max(this.first, this.total - this.undrainedCap);
     if (from < floor) {
-      const boundary = this.boundaryAtOrAfter(floor);
+      const boundary = this.store.ceil(floor);
       droppedBytes = boundary - from;
       from = boundary;
     }
     let stdout = '';
     let stderr = '';
-    if (from < this.total) {
-      for (let i = this.chunks.indexOf(from); i < this.chunks.length; i++) {
-        const start = this.chunks.start(i);
-        let text = this.chunks.text(i);
-        if (from > start) {
-          const at = locateByte(text, this.chunks.size(i), from - start, 'up', this.hint(i));
-          text = text.slice(at.index);
-        }
-        if (this.chunks.stream(i) === 'stdout') stdout += text;
+    const last = this.lastText !== undefined && from >= this.lastStart ? this.lastEnd(from) : undefined;
+    if (last !== undefined) {
+      if (this.lastStream === 'stdout') stdout = last;
+      else stderr = last;
+    } else if (from < this.total) {
+      for (let i = this.runs.indexOf(from); i < this.runs.length; i++) {
+        const text = this.store.decode(Math.max(from, this.runs.start(i)), this.runs.end(i, this.total));
+        if (this.runs.stream(i) === 'stdout') stdout += text;
         else stderr += text;
       }
     }
+    this.lastText = undefined;
     this.drainedTo = this.total;
     return { stdout, stderr, droppedBytes };
   }
 
   /** All retained history as one string, both streams in arrival order. */
   text(): string {
-    this.settle();
-    let out = '';
-    for (let i = 0; i < this.chunks.length; i++) {
-      const text = this.chunks.text(i);
-      out += i === 0 && this.headSkip.index > 0 ? text.slice(this.headSkip.index) : text;
-    }
-    return out;
+    return this.store.decode(this.first, this.total);
   }
 
-  // Discards the oldest history until at most maxRetainedBytes remain: whole chunks now, the
-  // front of the head chunk at the next settle(). `first` may lag meanwhile, which only makes
-  // append() call this more often; the cut target only grows, so the result is the same.
+  // The newest chunk from absolute offset `from` on, when that is known without decoding: the
+  // whole chunk, or the end of an ASCII one (a byte per unit, so the offset is the index).
+  private lastEnd(from: number): string | undefined {
+    const text = this.lastText!;
+    if (from === this.lastStart) return text;
+    return this.lastSize === text.length ? text.slice(from - this.lastStart) : undefined;
+  }
+
+  // A chunk larger than the whole cap: only its retainable end is stored, and everything
+  // held before it is gone. Returns the chunk's full size.
+  private appendBeyondCap(text: string): number {
+    const bytes = Buffer.from(text, 'utf8');
+    let cut = bytes.length - this.maxRetainedBytes;
+    while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
+    this.store.skipTo(this.total + cut);
+    this.store.appendBytes(bytes.subarray(cut));
+    return bytes.length;
+  }
+
+  // Discards the oldest history until at most maxRetainedBytes remain, cutting at the
+  // character boundary at or after the cap (so retainedBytes may be up to 3 bytes short).
   private evict(): void {
-    this.cutAt = this.total - this.maxRetainedBytes;
-    while (this.chunks.length > 0 && this.chunks.end(0) <= this.cutAt) this.chunks.shift();
-    this.cutPending = true;
+    this.first = this.store.ceil(Math.max(this.total - this.maxRetainedBytes, this.store.start));
+    this.store.discardBefore(this.first);
+    this.runs.discardBefore(this.first);
     this.lostAny = true;
-  }
-
-  // Moves `first` to the character boundary at or after the cut (rounding up, so
-  // retainedBytes may be up to 3 bytes short of the cap), never before the head chunk.
-  private settle(): void {
-    if (!this.cutPending) return;
-    this.cutPending = false;
-    if (this.chunks.length === 0) {
-      this.first = this.total;
-      this.headSkip = START;
-      return;
-    }
-    const start = this.chunks.start(0);
-    // The previous cut is a valid starting point only if it fell inside this same chunk.
-    const from = this.first > start ? this.headSkip : START;
-    this.headSkip = locateByte(this.chunks.text(0), this.chunks.size(0), this.cutAt - start, 'up', from);
-    this.first = start + this.headSkip.byte;
-  }
-
-  // A known position inside chunk i to scan from: the settled cut for the head chunk.
-  private hint(i: number): StringPosition {
-    return i === 0 && !this.cutPending ? this.headSkip : START;
-  }
-
-  private boundaryAtOrAfter(offset: number): number {
-    if (offset >= this.total) return this.total;
-    const i = this.chunks.indexOf(offset);
-    const start = this.chunks.start(i);
-    const from = this.hint(i);
-    return start + locateByte(this.chunks.text(i), this.chunks.size(i), offset - start, 'up', from).byte;
-  }
-
-  private computeTail(): string {
-    // Gather just enough units from the end: TAIL_CHARS characters fit in 2 units each.
-    const want = TAIL_CHARS * 2 + 1;
-    let out = '';
-    for (let i = this.chunks.length - 1; i >= 0 && out.length < want; i--) {
-      let text = this.chunks.text(i);
-      if (i === 0 && this.headSkip.index > 0) text = text.slice(this.headSkip.index);
-      const room = want - out.length;
-      out = (text.length > room ? text.slice(text.length - room) : text) + out;
-    }
-    return lastCharacters(out, TAIL_CHARS);
   }
 }

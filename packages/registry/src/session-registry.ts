@@ -8,10 +8,10 @@ import {
   resolveLimit,
 } from '@procmux/core-types';
 import type { ScreenLike } from '@procmux/screen';
-import type { OutputStream } from './chunk-queue.js';
 import { type OutputDrain, OutputLog } from './output-log.js';
 import { finishedSnapshot } from './snapshot.js';
 import type { SessionExit } from './status.js';
+import type { OutputStream } from './stream-runs.js';
 import { Sweeper, systemTimers, type Timers } from './sweeper.js';
 import type { FinishedSession, RunningSession, SessionEntry, SessionInit, SessionMeta } from './types.js';
 import { assertExit, invalidOption } from './validate.js';

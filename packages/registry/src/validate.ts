@@ -1,8 +1,8 @@
 // Input checks shared by the log and the registry: each bad value is an ERR_INVALID_OPTION
 // naming the option, showing the value and saying what is allowed.
 import { describe, ProcmuxError } from '@procmux/core-types';
-import type { OutputStream } from './chunk-queue.js';
 import type { SessionExit } from './status.js';
+import type { OutputStream } from './stream-runs.js';
 
 export function invalidOption(
   option: string,

@@ -2,8 +2,8 @@
 // included) and random caps, the log's pages and drains agree with a byte-level model.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OutputStream } from '../src/chunk-queue.js';
 import { OutputLog } from '../src/output-log.js';
+import type { OutputStream } from '../src/stream-runs.js';
 
 interface Chunk {
   stream: OutputStream;

@@ -339,3 +339,45 @@ describe('OutputLog.append', () => {
     expect(log.totalBytes).toBe(0);
   });
 });
+
+describe('OutputLog under a flood', () => {
+  it('keeps the last maxRetainedBytes of a long mixed stream exactly, across storage blocks', () => {
+    const log = new OutputLog({ maxRetainedBytes: 3 * 1024 * 1024, maxChunkBytes: 1024 * 1024 });
+    const chunks: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      // 40-70 KiB chunks, some ASCII only, some with 2-, 3- and 4-byte characters.
+      const unit = i % 3 === 0 ? `line ${i} é€😀\n` : `line ${i} plain ascii text\n`;
+      chunks.push(unit.repeat(Math.ceil((40_000 + ((i * 7919) % 30_000)) / unit.length)));
+    }
+    for (const chunk of chunks) log.append('stdout', chunk);
+    const all = Buffer.from(chunks.join(''));
+    expect(log.totalBytes).toBe(all.length);
+    let first = all.length - 3 * 1024 * 1024;
+    while ((all[first]! & 0xc0) === 0x80) first++;
+    expect(log.firstRetainedOffset).toBe(first);
+    expect(log.text()).toBe(all.subarray(first).toString());
+    // Pages of 1 MiB cross block boundaries and reassemble the same history.
+    let cursor = first;
+    let paged = '';
+    for (;;) {
+      const page = log.read({ cursor, maxBytes: 1024 * 1024 });
+      paged += page.data;
+      if (page.eof) break;
+      cursor = page.cursor;
+    }
+    expect(paged).toBe(log.text());
+    expect(log.tail).toBe([...log.text()].slice(-TAIL_CHARS).join(''));
+  });
+
+  it('drains each chunk as it arrives, dropping the front of one longer than the undrained cap', () => {
+    const log = new OutputLog({ maxUndrainedBytes: 10 });
+    log.append('stdout', 'short');
+    expect(log.drain()).toEqual({ stdout: 'short', stderr: '', droppedBytes: 0 });
+    log.append('stderr', 'abcdefghijklmnop');
+    expect(log.drain()).toEqual({ stdout: '', stderr: 'ghijklmnop', droppedBytes: 6 });
+    log.append('stdout', 'ééééééé'); // 14 bytes: the cut at byte 4 is a boundary
+    expect(log.drain()).toEqual({ stdout: 'ééééé', stderr: '', droppedBytes: 4 });
+    log.append('stdout', 'a\ud83d');
+    expect(log.drain()).toEqual({ stdout: 'a\ufffd', stderr: '', droppedBytes: 0 });
+  });
+});

@@ -3,56 +3,62 @@
  * where errors and summaries are, so the oldest bytes go first; a cut never splits a
  * character (the partial character at the cut goes too, so the result may be a few bytes
  * under the cap).
+ *
+ * Appending does not measure bytes: every UTF-16 unit is at least one UTF-8 byte, so chunks
+ * are dropped once the newer ones hold `maxBytes` units, and the exact cut waits until the
+ * text is asked for (or the units held reach twice the cap, which bounds memory).
  */
 export class CaptureBuffer {
   private chunks: string[] = [];
-  private bytes: number[] = [];
-  private total = 0;
+  private units = 0;
   private cut = false;
 
   constructor(private readonly maxBytes: number) {}
 
   /** True once anything was dropped. */
   get truncated(): boolean {
+    if (!this.cut) this.trim();
     return this.cut;
   }
 
   append(chunk: string): void {
-    const size = Buffer.byteLength(chunk, 'utf8');
-    if (size === 0) return;
+    if (chunk.length === 0) return;
+    if (this.maxBytes === 0) {
+      this.cut = true;
+      return;
+    }
     this.chunks.push(chunk);
-    this.bytes.push(size);
-    this.total += size;
-    if (this.total > this.maxBytes) this.trim();
+    this.units += chunk.length;
+    // The chunks after the head hold at least as many bytes as units: the head is all beyond.
+    while (this.chunks.length > 1 && this.units - this.chunks[0]!.length >= this.maxBytes) {
+      this.units -= this.chunks.shift()!.length;
+      this.cut = true;
+    }
+    if (this.units > 2 * this.maxBytes) this.trim();
   }
 
   text(): string {
+    this.trim();
     return this.chunks.join('');
   }
 
+  // Cuts to the exact byte cap: whole chunks first, then the front of the head chunk.
   private trim(): void {
+    const sizes = this.chunks.map((chunk) => Buffer.byteLength(chunk, 'utf8'));
+    let total = sizes.reduce((sum, size) => sum + size, 0);
+    if (total <= this.maxBytes) return;
     this.cut = true;
-    let drop = 0;
-    while (drop < this.chunks.length && this.total - this.bytes[drop]! >= this.maxBytes) {
-      this.total -= this.bytes[drop]!;
-      drop += 1;
+    while (total - sizes[0]! >= this.maxBytes) {
+      total -= sizes.shift()!;
+      this.units -= this.chunks.shift()!.length;
     }
-    this.chunks.splice(0, drop);
-    this.bytes.splice(0, drop);
-    const excess = this.total - this.maxBytes;
-    if (excess <= 0 || this.chunks.length === 0) return;
     const head = Buffer.from(this.chunks[0]!, 'utf8');
-    let start = excess;
+    let start = total - this.maxBytes;
     // Skip UTF-8 continuation bytes (10xxxxxx) so the kept text starts on a character.
     while (start < head.length && (head[start]! & 0xc0) === 0x80) start += 1;
     const kept = head.subarray(start).toString('utf8');
-    this.total -= start;
-    if (kept.length === 0) {
-      this.chunks.shift();
-      this.bytes.shift();
-      return;
-    }
-    this.chunks[0] = kept;
-    this.bytes[0] = head.length - start;
+    this.units -= this.chunks[0]!.length - kept.length;
+    if (kept.length === 0) this.chunks.shift();
+    else this.chunks[0] = kept;
   }
 }

@@ -28,6 +28,22 @@ describe('CaptureBuffer', () => {
     expect(capture.text()).toBe('b€');
   });
 
+  it('says it was truncated before the text is read', () => {
+    const capture = new CaptureBuffer(4);
+    capture.append('ab');
+    capture.append('c€'); // 6 bytes in 4 units: only measuring finds the cut
+    expect(capture.truncated).toBe(true);
+    expect(capture.text()).toBe('c€');
+  });
+
+  it('keeps a single chunk far larger than the cap only as far as the cap', () => {
+    const capture = new CaptureBuffer(6);
+    capture.append(`${'x'.repeat(1000)}é€`);
+    capture.append('!');
+    expect(capture.truncated).toBe(true);
+    expect(capture.text()).toBe('é€!');
+  });
+
   it('keeps the longest whole-character suffix within the cap, whatever the chunks', () => {
     const text = fc.string({ unit: 'binary', maxLength: 20 });
     fc.assert(
