@@ -24,6 +24,8 @@ const PACKAGES = [
   'sessions',
   'tools',
   'mcp',
+  'store-sqlite',
+  'store-postgres',
 ];
 
 afterAll(async () => {
