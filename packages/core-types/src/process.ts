@@ -89,6 +89,11 @@ export interface PtySpawnOptions extends SpawnTarget {
   cols?: number;
   rows?: number;
   term?: string;
+  /**
+   * Grace of kill('force'): the tree gets SIGTERM (taskkill /T), and whatever is left after
+   * this many ms gets SIGKILL (taskkill /T /F). Default 3000, 0 to 60000.
+   */
+  killGraceMs?: number;
 }
 
 /** The surface a PTY platform package exports, so the supervisor can pick one by platform. */

@@ -117,9 +117,10 @@ export class PtyAdapter implements PtyProcessAdapter {
   }
 
   /**
-   * 'graceful' sends SIGTERM to the program. 'force' (the default) SIGKILLs its whole tree at
-   * once through @procmux/kill-posix (graceMs 0: the polite path is 'graceful'); if no exit
-   * is reported within 4 s, wait() settles as SIGKILL anyway. Does nothing once the program
+   * 'graceful' sends SIGTERM to the program. 'force' (the default) tears its whole tree down
+   * through @procmux/kill-posix: SIGTERM, then SIGKILL for what is left after killGraceMs
+   * (3 s by default; a tree that honours SIGTERM is gone in milliseconds). If no exit is
+   * reported 4 s after that, wait() settles as SIGKILL anyway. Does nothing once the program
    * has exited: its pid may already belong to another process.
    */
   async kill(mode: KillMode = 'force'): Promise<void> {
@@ -137,13 +138,17 @@ export class PtyAdapter implements PtyProcessAdapter {
       signal(this.pid, 'SIGTERM');
       return;
     }
-    if (this.#forceTimer === undefined && !this.#disposed) {
-      this.#forceTimer = setTimeout(() => {
-        this.#settle({ code: null, signal: 'SIGKILL' });
-        this.#channel.dispose();
-      }, this.timings.forceKillSettleMs);
+    try {
+      await this.killTree(this.pid, { graceMs: this.timings.killGraceMs, marker: this.#marker });
+    } finally {
+      // Counted from the end of the tree kill, so a long grace never cuts the settle short.
+      if (this.#forceTimer === undefined && !this.#disposed && this.#result === undefined) {
+        this.#forceTimer = setTimeout(() => {
+          this.#settle({ code: null, signal: 'SIGKILL' });
+          this.#channel.dispose();
+        }, this.timings.forceKillSettleMs);
+      }
     }
-    await this.killTree(this.pid, { graceMs: 0, marker: this.#marker });
   }
 
   /** Resizes the terminal; the program gets SIGWINCH. Ignored once the program has exited. */

@@ -3,12 +3,14 @@ import { resolve } from 'node:path';
 import {
   DEFAULT_COLS,
   DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_KILL_GRACE_MS,
   DEFAULT_ROWS,
   DEFAULT_TERM,
   describe,
   FORCE_KILL_SETTLE_MS,
   type KillReport,
   type KillTreeOptions,
+  MAX_KILL_GRACE_MS,
   ProcmuxError,
   type PtySpawnOptions,
   resolveLimit,
@@ -51,6 +53,7 @@ export interface ResolvedSpawn {
 export interface ResolvedTimings {
   drainTimeoutMs: number;
   forceKillSettleMs: number;
+  killGraceMs: number;
 }
 
 // Variables that describe the parent's terminal, not the one the child gets (node-pty drops
@@ -101,6 +104,7 @@ export function resolveTimings(options: PosixPtyOptions): ResolvedTimings {
   return {
     drainTimeoutMs: resolveMs('drainTimeoutMs', options.drainTimeoutMs, DEFAULT_DRAIN_TIMEOUT_MS),
     forceKillSettleMs: resolveMs('forceKillSettleMs', options.forceKillSettleMs, FORCE_KILL_SETTLE_MS),
+    killGraceMs: resolveMs('killGraceMs', options.killGraceMs, DEFAULT_KILL_GRACE_MS, MAX_KILL_GRACE_MS),
   };
 }
 
@@ -177,11 +181,10 @@ function checkEnv(env: unknown): Readonly<Record<string, string | undefined>> {
   return env as Readonly<Record<string, string | undefined>>;
 }
 
-function resolveMs(name: string, value: unknown, fallback: number): number {
+function resolveMs(name: string, value: unknown, fallback: number, max = MAX_TIMER_MS): number {
   if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_TIMER_MS)
-    return value;
-  throw invalid(name, `${name} must be an integer from 0 to ${MAX_TIMER_MS} (got ${describe(value)})`);
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max) return value;
+  throw invalid(name, `${name} must be an integer from 0 to ${max} (got ${describe(value)})`);
 }
 
 function isExecString(value: unknown): value is string {

@@ -209,9 +209,23 @@ describe('kill', () => {
     expect(await pty.wait()).toEqual({ code: null, signal: 'SIGKILL' });
   });
 
-  it('kills by force when no mode is given', async () => {
+  it('kills by force when no mode is given: SIGTERM first, which sleep honours', async () => {
     const { pty } = await start({ file: 'sleep', args: ['100'] });
     await pty.kill();
+    expect(await pty.wait()).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('SIGKILLs a program that ignores SIGTERM once killGraceMs has passed', async () => {
+    const { pty } = await start({
+      command: "trap '' TERM; echo armed; while :; do sleep 1; done",
+      killGraceMs: 300,
+    });
+    let seen = '';
+    pty.onStdout((chunk) => {
+      seen += chunk;
+    });
+    await waitFor(() => seen.includes('armed'), 10_000, 'the trap');
+    await pty.kill('force');
     expect(await pty.wait()).toEqual({ code: null, signal: 'SIGKILL' });
   });
 

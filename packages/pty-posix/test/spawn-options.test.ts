@@ -103,12 +103,16 @@ describe('resolveSpawnOptions', () => {
 });
 
 describe('resolveTimings', () => {
-  it('defaults to a 250 ms drain and a 4 s force-kill settle', () => {
-    expect(resolveTimings({})).toEqual({ drainTimeoutMs: 250, forceKillSettleMs: 4000 });
-    expect(resolveTimings({ drainTimeoutMs: 0, forceKillSettleMs: 60_000 })).toEqual({
+  it('defaults to a 250 ms drain, a 4 s force-kill settle and a 3 s kill grace', () => {
+    expect(resolveTimings({})).toEqual({ drainTimeoutMs: 250, forceKillSettleMs: 4000, killGraceMs: 3000 });
+    expect(resolveTimings({ drainTimeoutMs: 0, forceKillSettleMs: 60_000, killGraceMs: 0 })).toEqual({
       drainTimeoutMs: 0,
       forceKillSettleMs: 60_000,
+      killGraceMs: 0,
     });
+    expect(() => resolveTimings({ killGraceMs: 60_001 })).toThrow(
+      'killGraceMs must be an integer from 0 to 60000',
+    );
   });
 
   it('refuses a negative, fractional or huge timer', () => {

@@ -1,9 +1,11 @@
 import { statSync } from 'node:fs';
 import { TerminalModeTracker } from '@procmux/ansi';
 import {
+  DEFAULT_KILL_GRACE_MS,
   type Disposer,
   describe,
   type KillMode,
+  MAX_KILL_GRACE_MS,
   OutputChannel,
   ProcmuxError,
   type PtyAdapterStdin,
@@ -60,15 +62,17 @@ export class PtyAdapter implements PtyProcessAdapter {
   static async create(options: ConptyOptions = {}): Promise<PtyAdapter> {
     const spawn = resolveConptySpawn(options);
     const forceKillSettleMs = resolveForceKillSettleMs(options.forceKillSettleMs);
+    const killGraceMs = resolveKillGraceMs(options.killGraceMs);
     const nodePty = options.nodePty ?? (await loadNodePty());
     assertDirectory(spawn.cwd, options.isDirectory ?? isDirectory);
     const terminal = spawnOn(nodePty, spawn);
-    return new PtyAdapter(terminal, forceKillSettleMs, options.killTree ?? killProcessTree);
+    return new PtyAdapter(terminal, forceKillSettleMs, killGraceMs, options.killTree ?? killProcessTree);
   }
 
   private constructor(
     terminal: ConptyTerminal,
     private readonly forceKillSettleMs: number,
+    private readonly killGraceMs: number,
     private readonly killTree: KillTree,
   ) {
     this.#exit = new Promise((resolve) => {
@@ -138,7 +142,7 @@ export class PtyAdapter implements PtyProcessAdapter {
         this.forceKillSettleMs,
       );
     }
-    await this.killTree(this.pid, { graceMs: 0 });
+    await this.killTree(this.pid, { graceMs: this.killGraceMs });
   }
 
   /** Resizes the pseudoconsole. Ignored once the program has exited. */
@@ -243,5 +247,17 @@ function checkSize(name: 'cols' | 'rows', value: unknown, max: number): void {
     {
       details: { option: name, min: 1, max },
     },
+  );
+}
+
+/** kill('force')'s grace between taskkill /T and taskkill /T /F: default 3000, 0 to 60000. */
+function resolveKillGraceMs(value: unknown): number {
+  if (value === undefined) return DEFAULT_KILL_GRACE_MS;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_KILL_GRACE_MS)
+    return value;
+  throw new ProcmuxError(
+    'ERR_INVALID_OPTION',
+    `killGraceMs must be an integer from 0 to ${MAX_KILL_GRACE_MS} (got ${describe(value)})`,
+    { details: { option: 'killGraceMs' } },
   );
 }

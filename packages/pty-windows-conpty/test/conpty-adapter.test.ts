@@ -147,7 +147,7 @@ describe('exit', () => {
   it('settles as SIGKILL when no exit arrives after a force kill', async () => {
     const { pty, kills } = await spawnFake({ forceKillSettleMs: 20 });
     await pty.kill('force');
-    expect(kills).toEqual([[4242, { graceMs: 0 }]]);
+    expect(kills).toEqual([[4242, { graceMs: 3000 }]]);
     expect(await pty.wait()).toEqual({ code: null, signal: 'SIGKILL' });
   });
 

@@ -3,6 +3,7 @@ import {
   type AdapterStdin,
   createTreeMarker,
   DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_KILL_GRACE_MS,
   type Disposer,
   type KillMode,
   type KillReport,
@@ -107,7 +108,7 @@ export class ChildAdapter implements ProcessAdapter {
       input,
       killTree,
       marker,
-      killGraceMs: killGraceMs ?? 0,
+      killGraceMs: killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       drainTimeoutMs: drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
     });
     try {

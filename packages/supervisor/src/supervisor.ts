@@ -28,7 +28,7 @@ export interface ProcessSupervisorOptions {
   loadPlatform?: PlatformLoader;
   /** Creates PTY adapters instead of the platform's PTY package (tests, hosts). */
   ptyFactory?: PtyPlatformModule['createPtyAdapter'];
-  /** SIGTERM-to-SIGKILL grace of a pipe run's tree kill (default 0: at once, like a PTY run's). */
+  /** SIGTERM-to-SIGKILL grace of a run's tree kill (default 3000, as killProcessTree's). */
   killGraceMs?: number;
 }
 
@@ -157,6 +157,7 @@ export class ProcessSupervisor {
       cols: spec.cols,
       rows: spec.rows,
       term: spec.term,
+      ...(this.killGraceMs !== undefined ? { killGraceMs: this.killGraceMs } : {}),
     });
   }
 
