@@ -25,7 +25,7 @@ export interface PtyBackendHandle {
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;
   release(): void | Promise<void>;
-  /** Resolves on exit; rejects when the backend lost the process. */
+  /** Resolves on exit, after the last onData call; rejects when the backend lost the process. */
   wait(): Promise<BackendExit>;
   resize?(columns: number, rows: number): void | Promise<void>;
 }

@@ -19,6 +19,7 @@ export interface SandboxProcessHandle {
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;
   release?(): void | Promise<void>;
+  /** Resolves on exit, after the last onStdout/onStderr call; rejects when the sandbox lost it. */
   wait(): Promise<BackendExit>;
 }
 

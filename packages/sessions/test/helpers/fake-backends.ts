@@ -12,9 +12,11 @@ import type {
   SandboxStartRequest,
 } from '../../src/index.js';
 
+// 'close', not 'exit': a backend's wait() resolves after its last output was delivered, as
+// the contract says, and 'exit' can come before the pipes' last data.
 function exitOf(child: ChildProcess): Promise<BackendExit> {
   return new Promise((resolve) => {
-    child.once('exit', (code, signal) => resolve({ exitCode: code, signal: signal ?? null }));
+    child.once('close', (code, signal) => resolve({ exitCode: code, signal: signal ?? null }));
   });
 }
 

@@ -44,7 +44,7 @@ export function terminalServer(): TerminalServer {
           child,
           onData: request.onData,
           exit: new Promise((resolve) => {
-            child.once('exit', (code, signal) => resolve({ exitCode: code, signal: signal ?? null }));
+            child.once('close', (code, signal) => resolve({ exitCode: code, signal: signal ?? null }));
           }),
         };
         child.stdout?.setEncoding('utf8').on('data', (d: string) => entry.onData(d));
