@@ -1,5 +1,4 @@
 import { constants } from 'node:os';
-import { stripAnsi } from '@procmux/ansi';
 import {
   isTerminalState,
   type ManagedRun,
@@ -14,10 +13,12 @@ import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
 import type { OutputLog } from '@procmux/registry';
 import type { TerminalScreen } from '@procmux/screen';
 import type { BackendAdapter } from './backend-adapter.js';
+import { integerOption } from './checks.js';
 import type { SessionContext } from './context.js';
 import type { RecordSource } from './durable/record.js';
 import { LiveText } from './live-text.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
+import { pageLines, transcriptLines } from './transcript.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 export interface SessionInit {
@@ -38,9 +39,6 @@ export interface SessionInit {
 }
 
 type Stream = 'stdout' | 'stderr';
-
-const DEFAULT_LOG_LINES = 200;
-const MAX_LOG_LINES = 100_000;
 
 /**
  * A handle a host can give to a model's tools. Reads (output, poll, log, screen, wait,
@@ -205,20 +203,14 @@ export class ProcessSession {
   /** Raw history (ANSI included) by byte cursor. */
   async output(options: { cursor?: number; maxBytes?: number } = {}): Promise<OutputPage> {
     await this.#access();
-    const maxBytes = options.maxBytes ?? this.#ctx.limits.maxOutputChunkBytes;
-    if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > this.#ctx.limits.maxOutputChunkBytes) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `maxBytes must be an integer from 1 to ${this.#ctx.limits.maxOutputChunkBytes} (got ${String(maxBytes)})`,
-      );
-    }
-    const cursor = options.cursor ?? 0;
-    if (!Number.isInteger(cursor) || cursor < 0) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `cursor must be a non-negative integer (got ${String(cursor)})`,
-      );
-    }
+    const maxBytes = integerOption(
+      'maxBytes',
+      options.maxBytes,
+      this.#ctx.limits.maxOutputChunkBytes,
+      1,
+      this.#ctx.limits.maxOutputChunkBytes,
+    );
+    const cursor = integerOption('cursor', options.cursor, 0, 0);
     return this.#log.read({ cursor, maxBytes });
   }
 
@@ -228,13 +220,7 @@ export class ProcessSession {
    */
   async poll(options: { timeoutMs?: number } = {}): Promise<PollResult> {
     await this.#access();
-    const timeoutMs = options.timeoutMs ?? 0;
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > this.#ctx.limits.maxLifetimeMs) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `timeoutMs must be an integer from 0 to ${this.#ctx.limits.maxLifetimeMs} (got ${String(timeoutMs)})`,
-      );
-    }
+    const timeoutMs = integerOption('timeoutMs', options.timeoutMs, 0, 0, this.#ctx.limits.maxLifetimeMs);
     if (!this.#pending && this.live && timeoutMs > 0) await this.#nextEvent(timeoutMs);
     return this.#collect();
   }
@@ -242,30 +228,8 @@ export class ProcessSession {
   /** Lines of the transcript (rendered screen history for emulated sessions), last 200 by default. */
   async log(options: { offset?: number; limit?: number } = {}): Promise<LogResult> {
     await this.#access();
-    const { offset, limit } = options;
-    if (offset !== undefined && (!Number.isInteger(offset) || offset < 0)) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `offset must be a non-negative integer line index (got ${String(offset)})`,
-      );
-    }
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_LINES)) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `limit must be an integer from 1 to ${MAX_LOG_LINES} (got ${String(limit)})`,
-      );
-    }
-    const lines = await this.#transcriptLines();
-    const count = limit ?? DEFAULT_LOG_LINES;
-    const start = offset ?? Math.max(0, lines.length - count);
-    const slice = lines.slice(start, start + count);
-    return {
-      text: slice.join('\n'),
-      offset: Math.min(start, lines.length),
-      lines: slice.length,
-      totalLines: lines.length,
-      cut: start > 0 || start + slice.length < lines.length,
-    };
+    const lines = await transcriptLines(this.#log, this.#screen, this.#ctx.limits.maxOutputChunkBytes);
+    return pageLines(lines, options);
   }
 
   /** The full rendered terminal (scrollback + screen) of an emulated session. */
@@ -283,13 +247,8 @@ export class ProcessSession {
   /** Waits for the end (or timeoutMs); exitCode is null unless the state is `exited`. */
   async wait(options: { timeoutMs?: number } = {}): Promise<WaitOutcome> {
     await this.#access();
-    const { timeoutMs } = options;
-    if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 0)) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `timeoutMs must be a non-negative integer (got ${String(timeoutMs)})`,
-      );
-    }
+    const timeoutMs =
+      options.timeoutMs === undefined ? undefined : integerOption('timeoutMs', options.timeoutMs, 0, 0);
     if (this.live) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -437,17 +396,12 @@ export class ProcessSession {
       );
     }
     const { maxTerminalColumns, maxTerminalRows, maxResizesPerMinute } = this.#ctx.limits;
-    for (const [name, value, max] of [
-      ['columns', size?.columns, maxTerminalColumns],
-      ['rows', size?.rows, maxTerminalRows],
-    ] as const) {
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-        throw new ProcmuxError(
-          'ERR_INVALID_OPTION',
-          `${name} must be an integer from 1 to ${max} (got ${String(value)})`,
-        );
-      }
+    if (typeof size !== 'object' || size === null) {
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'resize needs { columns, rows }');
     }
+    // No default for a missing dimension: the NaN fallback makes it an error saying what is allowed.
+    integerOption('columns', size.columns, Number.NaN, 1, maxTerminalColumns);
+    integerOption('rows', size.rows, Number.NaN, 1, maxTerminalRows);
     const now = Date.now();
     this.#resizes = this.#resizes.filter((t) => now - t < 60_000);
     if (this.#resizes.length >= maxResizesPerMinute) {
@@ -559,27 +513,6 @@ export class ProcessSession {
       signal: this.#signal,
       droppedBytes: drained.droppedBytes,
     };
-  }
-
-  async #transcriptLines(): Promise<string[]> {
-    let text: string;
-    if (this.#screen) {
-      text = await this.#screen.renderFull();
-    } else {
-      const parts: string[] = [];
-      let cursor = 0;
-      for (;;) {
-        const page = this.#log.read({ cursor, maxBytes: this.#ctx.limits.maxOutputChunkBytes });
-        parts.push(page.data);
-        if (page.eof || page.cursor === cursor) break;
-        cursor = page.cursor;
-      }
-      text = stripAnsi(parts.join(''));
-    }
-    if (text === '') return [];
-    const lines = text.split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    return lines;
   }
 
   #finish(exit: RunExit | undefined): void {

@@ -1,4 +1,5 @@
 import { DEFAULT_TERM, ProcmuxError } from '@procmux/core-types';
+import { integerOption } from './checks.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
 
 /** A PTY session's terminal: 120×40 `xterm-256color` unless asked otherwise. */
@@ -26,13 +27,14 @@ export function resolveTerminal(
   if (typeof t !== 'object' || t === null) {
     throw new ProcmuxError('ERR_INVALID_OPTION', 'terminal must be an object { columns, rows, term }');
   }
-  const columns = dimension(
+  const columns = integerOption(
     'terminal.columns',
     t.columns,
     DEFAULT_SESSION_COLUMNS,
+    1,
     limits.maxTerminalColumns,
   );
-  const rows = dimension('terminal.rows', t.rows, DEFAULT_SESSION_ROWS, limits.maxTerminalRows);
+  const rows = integerOption('terminal.rows', t.rows, DEFAULT_SESSION_ROWS, 1, limits.maxTerminalRows);
   const term = t.term ?? DEFAULT_TERM;
   if (
     typeof term !== 'string' ||
@@ -46,15 +48,4 @@ export function resolveTerminal(
     );
   }
   return { columns, rows, term };
-}
-
-export function dimension(name: string, value: unknown, fallback: number, max: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `${name} must be an integer from 1 to ${max} (got ${String(value)})`,
-    );
-  }
-  return v;
 }
