@@ -1,0 +1,68 @@
+// Full-screen programs driven through the model-facing tools, on the built packages: what a
+// model does with vim and less, checked against the file system and the rendered screen.
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
+import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { createProcessTools } from '@procmux/tools';
+import { afterAll, afterEach, expect, it } from 'vitest';
+
+let sessions: ProcessSessions | undefined;
+
+afterEach(async () => {
+  await sessions?.dispose();
+  sessions = undefined;
+});
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
+
+function setup() {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-e2e-')));
+  sessions = createProcessSessions({ cwd: root });
+  const tools = createProcessTools(sessions, {});
+  const call = async (tool: 'exec' | 'process', params: Record<string, unknown>) => {
+    const result = await tools[tool].run(params, {});
+    if (result.isError) throw new Error(`${tool} ${JSON.stringify(params)} failed:\n${result.text}`);
+    return result;
+  };
+  return { root, call, sessions };
+}
+
+it('edits a file in vim through send_keys and :wq, then the shell output continues', async () => {
+  const { root, call, sessions: reg } = setup();
+  const started = await call('exec', {
+    command: 'vim -u NONE -N notes.txt; echo "vim exited $?"',
+    mode: 'session',
+  });
+  const id = started.data.session?.id as string;
+  const session = reg.get(id);
+  await waitFor(async () => (await session.screen()).includes('notes.txt'), 20_000, 'vim to draw');
+  await call('process', { action: 'send_keys', session_id: id, keys: ['i'] });
+  await call('process', { action: 'write', session_id: id, data: 'written by a model' });
+  await call('process', { action: 'send_keys', session_id: id, keys: ['Escape'] });
+  await waitFor(async () => (await session.screen()).includes('written by a model'), 20_000, 'the text');
+  await call('process', { action: 'write', session_id: id, data: ':wq' });
+  await call('process', { action: 'send_keys', session_id: id, keys: ['Enter'] });
+  const done = await call('process', { action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
+  expect(done.text).toMatch(/Process exited with code 0\.$/);
+  expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('written by a model\n');
+  // After vim leaves the alternate screen, the shell's own output follows on the main screen.
+  expect(await session.screen()).toContain('vim exited 0');
+});
+
+it('pages a file in less with send_keys and quits with q', async () => {
+  const { root, call, sessions: reg } = setup();
+  writeFileSync(join(root, 'long.txt'), Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n'));
+  const started = await call('exec', { command: 'less long.txt', mode: 'session' });
+  const id = started.data.session?.id as string;
+  const session = reg.get(id);
+  await waitFor(async () => (await session.screen()).includes('line 1\n'), 20_000, 'the first page');
+  await call('process', { action: 'send_keys', session_id: id, keys: ['G'] });
+  await waitFor(async () => (await session.screen()).includes('line 500'), 20_000, 'the last page');
+  await call('process', { action: 'send_keys', session_id: id, keys: ['q'] });
+  const done = await call('process', { action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
+  expect(done.text).toMatch(/Process exited with code 0\.$/);
+});
