@@ -1,0 +1,82 @@
+// The five bugs procmux exists to fix, each driven through the model-facing tools on the
+// built packages: lost tail, surviving children, hanging prompt, timeout that leaves the
+// process alive (redraws are covered by the screen and REPL suites).
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
+import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
+import { createProcessTools } from '@procmux/tools';
+import { afterAll, afterEach, expect, it } from 'vitest';
+
+let sessions: ProcessSessions | undefined;
+
+afterEach(async () => {
+  await sessions?.dispose();
+  sessions = undefined;
+});
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
+
+function setup() {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-e2e-')));
+  sessions = createProcessSessions({ cwd: root });
+  const tools = createProcessTools(sessions, {});
+  const run = (tool: 'exec' | 'process', params: Record<string, unknown>) => tools[tool].run(params, {});
+  return { run, sessions };
+}
+
+it('keeps the last line of a large PTY output at exit, 20 runs out of 20', async () => {
+  const { run, sessions: reg } = setup();
+  for (let i = 0; i < 20; i += 1) {
+    const started = await run('exec', { command: 'seq 1 100000; echo __END__', mode: 'session' });
+    const id = started.data.session?.id as string;
+    await run('process', { action: 'wait_for', session_id: id, exit: true, timeout: 60_000 });
+    const all: string[] = [];
+    let cursor = 0;
+    for (;;) {
+      const page = await reg.get(id).output({ cursor });
+      all.push(page.data);
+      if (page.eof) break;
+      cursor = page.cursor;
+    }
+    expect(all.join('')).toMatch(/100000\r\n__END__\r\n$/);
+  }
+});
+
+it('kills every child of a shell, not just the shell', async () => {
+  const { run, sessions: reg } = setup();
+  const started = await run('exec', {
+    command: 'sleep 300 & sleep 300 & (setsid sleep 300 &) ; echo up; wait',
+    mode: 'daemon',
+  });
+  const id = started.data.session?.id as string;
+  await waitFor(
+    async () => (await reg.get(id).output({ cursor: 0 })).data.includes('up'),
+    20_000,
+    'the tree',
+  );
+  const killed = await run('process', { action: 'kill', session_id: id });
+  expect(killed.isError).toBe(false);
+  await assertNoLeakedProcesses();
+});
+
+it('does not hang on a hidden prompt: one_shot stdin is at EOF', async () => {
+  const { run } = setup();
+  const result = await run('exec', { command: 'read -s -p "Password: " secret && echo "got [$secret]"' });
+  // read fails at EOF instead of waiting for a person; the exit status says so.
+  expect(result.text).not.toContain('got [');
+  expect(result.text).toMatch(/Process exited with code 1\.$/);
+});
+
+it('ends the whole tree when a one_shot timeout fires', async () => {
+  const { run } = setup();
+  const result = await run('exec', { command: 'sleep 300 & sleep 300; echo never', timeoutMs: 500 });
+  expect(result.text).not.toContain('never');
+  expect(result.text).toMatch(/timed out|timeout/i);
+  const pid = (result.data.session as { pid?: number } | undefined)?.pid;
+  if (pid !== undefined) expect(isAlive(pid)).toBe(false);
+  await assertNoLeakedProcesses();
+});
