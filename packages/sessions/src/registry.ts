@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   isProcmuxError,
   type Logger,
-  type ManagedRun,
   type ProcessEvent,
   ProcmuxError,
   resolveLimit,
@@ -10,8 +9,6 @@ import {
 import { FINISHED_TTL_MS_LIMIT, OutputLog } from '@procmux/registry';
 import { TerminalScreen } from '@procmux/screen';
 import { ProcessSupervisor } from '@procmux/supervisor';
-import { attachBounded } from './attach-bounded.js';
-import { BackendAdapter } from './backend-adapter.js';
 import type { SessionContext } from './context.js';
 import { resolveSessionCwd } from './cwd.js';
 import { DurableJournal } from './durable/journal.js';
@@ -20,15 +17,11 @@ import { recoverRecords } from './durable/recover.js';
 import type { RecoveryReport } from './durable/report.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
 import { enforcePolicy } from './policy.js';
-import {
-  isNativePtyBackend,
-  nativePtyBackend,
-  type ProcessPtyBackend,
-  type PtyBackendHandle,
-} from './pty-backend.js';
-import { type ProcessSandboxBackend, type SandboxProcessHandle, sandboxRunning } from './sandbox.js';
+import { isNativePtyBackend, nativePtyBackend, type ProcessPtyBackend } from './pty-backend.js';
+import { type ProcessSandboxBackend, sandboxRunning } from './sandbox.js';
 import { ProcessSession } from './session.js';
-import { hostTarget, planStart, type StartPlan, shellLine } from './start-plan.js';
+import { spawnSession } from './spawn-session.js';
+import { planStart } from './start-plan.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
 
 /** One registry per workspace: what a host integrates. */
@@ -236,7 +229,13 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     }
     const hostBackend = plan.pty && ptyBackend !== undefined && !isNativePtyBackend(ptyBackend);
     try {
-      const { run, adapter, metadata } = await spawnFor(session, plan, request, screen);
+      const { run, adapter, metadata } = await spawnSession(
+        { supervisor, sandbox, ptyBackend, limits },
+        session,
+        plan,
+        request,
+        screen,
+      );
       session.attach(run, adapter, metadata);
       await session.persisted;
     } catch (error) {
@@ -266,90 +265,6 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       signal: null,
     });
     return session;
-  }
-
-  async function spawnFor(
-    session: ProcessSession,
-    plan: StartPlan,
-    request: ProcessStartRequest,
-    screen: TerminalScreen | undefined,
-  ): Promise<{ run: ManagedRun; adapter?: BackendAdapter; metadata?: Record<string, unknown> }> {
-    // Options every path shares; the built-in adapters also take where and how to run.
-    const common = {
-      stdin: plan.stdin,
-      ...(request.input !== undefined ? { input: request.input } : {}),
-      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-      ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
-      ...(screen ? { screen } : {}),
-      onStdout: (chunk: string) => session.onOutput('stdout', chunk),
-      onStderr: (chunk: string) => session.onOutput('stderr', chunk),
-      // The session's OutputLog keeps the output; RunExit needs none of it.
-      maxCaptureBytes: 0,
-      ...(plan.shell ? { command: shellLine(plan) } : { file: plan.command, args: plan.args }),
-    };
-    if (sandbox) {
-      let adapterRef: BackendAdapter | undefined;
-      const adapter = await attachBounded(
-        limits.maxPtyAttachTimeoutMs,
-        () =>
-          sandbox.startProcess!({
-            command: plan.command,
-            args: plan.args,
-            cwd: plan.cwd,
-            env: plan.env,
-            onStdout: (data) => adapterRef?.stdout.emit(data),
-            onStderr: (data) => adapterRef?.stderr.emit(data),
-          }),
-        (handle: SandboxProcessHandle) => new BackendAdapter(handle, 'pipe'),
-      );
-      adapterRef = adapter;
-      const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
-      return { run, adapter };
-    }
-    if (plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend)) {
-      let adapterRef: BackendAdapter | undefined;
-      const backend = ptyBackend;
-      const adapter = await attachBounded(
-        limits.maxPtyAttachTimeoutMs,
-        () =>
-          backend.startPty({
-            ...hostTarget(plan),
-            cwd: plan.cwd,
-            env: plan.env,
-            columns: plan.terminal.columns,
-            rows: plan.terminal.rows,
-            term: plan.terminal.term,
-            onData: (data) => adapterRef?.stdout.emit(data),
-          }),
-        (handle: PtyBackendHandle) =>
-          new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
-      );
-      adapterRef = adapter;
-      const metadata = (adapter.handle as PtyBackendHandle).metadata;
-      if (metadata !== undefined) {
-        const size = Buffer.byteLength(JSON.stringify(metadata));
-        if (size > limits.maxPtyBackendMetadataBytes) {
-          await adapter.kill('force');
-          throw new ProcmuxError(
-            'ERR_PROCESS_PTY_LIMIT',
-            `PTY backend metadata is ${size} bytes; at most ${limits.maxPtyBackendMetadataBytes} bytes`,
-          );
-        }
-      }
-      const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
-      return { run, adapter, ...(metadata ? { metadata } : {}) };
-    }
-    const run = await supervisor.spawn({
-      ...common,
-      mode: plan.pty ? 'pty' : 'pipe',
-      ptyFallback: request.ptyFallback ?? 'fail',
-      cwd: plan.cwd,
-      env: plan.env,
-      cols: plan.terminal.columns,
-      rows: plan.terminal.rows,
-      term: plan.terminal.term,
-    });
-    return { run };
   }
 
   return {

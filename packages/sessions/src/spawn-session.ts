@@ -1,0 +1,114 @@
+import { type ManagedRun, ProcmuxError } from '@procmux/core-types';
+import type { TerminalScreen } from '@procmux/screen';
+import type { ProcessSupervisor } from '@procmux/supervisor';
+import { attachBounded } from './attach-bounded.js';
+import { BackendAdapter } from './backend-adapter.js';
+import type { ResolvedProcessSessionLimits } from './limits.js';
+import { isNativePtyBackend, type ProcessPtyBackend, type PtyBackendHandle } from './pty-backend.js';
+import type { ProcessSandboxBackend, SandboxProcessHandle } from './sandbox.js';
+import type { ProcessSession } from './session.js';
+import { hostTarget, type StartPlan, shellLine } from './start-plan.js';
+import type { ProcessStartRequest } from './types.js';
+
+export interface SpawnContext {
+  supervisor: ProcessSupervisor;
+  sandbox: ProcessSandboxBackend | undefined;
+  ptyBackend: ProcessPtyBackend | undefined;
+  limits: ResolvedProcessSessionLimits;
+}
+
+export interface SpawnedSession {
+  run: ManagedRun;
+  adapter?: BackendAdapter;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Starts a session's process on the path its registry is set up for — a sandbox, a host PTY
+ * backend, or the native adapters — always through the supervisor, so timeouts, terminal
+ * queries, drain and kill behave the same on every path.
+ */
+export async function spawnSession(
+  context: SpawnContext,
+  session: ProcessSession,
+  plan: StartPlan,
+  request: ProcessStartRequest,
+  screen: TerminalScreen | undefined,
+): Promise<SpawnedSession> {
+  const { supervisor, sandbox, ptyBackend, limits } = context;
+  // Options every path shares; the built-in adapters also take where and how to run.
+  const common = {
+    stdin: plan.stdin,
+    ...(request.input !== undefined ? { input: request.input } : {}),
+    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
+    ...(screen ? { screen } : {}),
+    onStdout: (chunk: string) => session.onOutput('stdout', chunk),
+    onStderr: (chunk: string) => session.onOutput('stderr', chunk),
+    // The session's OutputLog keeps the output; RunExit needs none of it.
+    maxCaptureBytes: 0,
+    ...(plan.shell ? { command: shellLine(plan) } : { file: plan.command, args: plan.args }),
+  };
+  if (sandbox) {
+    let adapterRef: BackendAdapter | undefined;
+    const adapter = await attachBounded(
+      limits.maxPtyAttachTimeoutMs,
+      () =>
+        sandbox.startProcess!({
+          command: plan.command,
+          args: plan.args,
+          cwd: plan.cwd,
+          env: plan.env,
+          onStdout: (data) => adapterRef?.stdout.emit(data),
+          onStderr: (data) => adapterRef?.stderr.emit(data),
+        }),
+      (handle: SandboxProcessHandle) => new BackendAdapter(handle, 'pipe'),
+    );
+    adapterRef = adapter;
+    const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
+    return { run, adapter };
+  }
+  if (plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend)) {
+    let adapterRef: BackendAdapter | undefined;
+    const backend = ptyBackend;
+    const adapter = await attachBounded(
+      limits.maxPtyAttachTimeoutMs,
+      () =>
+        backend.startPty({
+          ...hostTarget(plan),
+          cwd: plan.cwd,
+          env: plan.env,
+          columns: plan.terminal.columns,
+          rows: plan.terminal.rows,
+          term: plan.terminal.term,
+          onData: (data) => adapterRef?.stdout.emit(data),
+        }),
+      (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
+    );
+    adapterRef = adapter;
+    const metadata = (adapter.handle as PtyBackendHandle).metadata;
+    if (metadata !== undefined) {
+      const size = Buffer.byteLength(JSON.stringify(metadata));
+      if (size > limits.maxPtyBackendMetadataBytes) {
+        await adapter.kill('force');
+        throw new ProcmuxError(
+          'ERR_PROCESS_PTY_LIMIT',
+          `PTY backend metadata is ${size} bytes; at most ${limits.maxPtyBackendMetadataBytes} bytes`,
+        );
+      }
+    }
+    const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
+    return { run, adapter, ...(metadata ? { metadata } : {}) };
+  }
+  const run = await supervisor.spawn({
+    ...common,
+    mode: plan.pty ? 'pty' : 'pipe',
+    ptyFallback: request.ptyFallback ?? 'fail',
+    cwd: plan.cwd,
+    env: plan.env,
+    cols: plan.terminal.columns,
+    rows: plan.terminal.rows,
+    term: plan.terminal.term,
+  });
+  return { run };
+}
