@@ -8,6 +8,7 @@ export {
 export {
   FINISHED_TTL_MS_LIMIT,
   MIN_SWEEP_INTERVAL_MS,
+  type SessionRef,
   SessionRegistry,
   type SessionRegistryOptions,
 } from './session-registry.js';

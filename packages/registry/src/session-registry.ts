@@ -164,15 +164,15 @@ export class SessionRegistry<M = SessionMeta> {
   }
 
   /** Marks a running session as handed off for polling. */
-  markBackgrounded(id: string): RunningSession<M> {
-    const record = this.requireRunning(id);
+  markBackgrounded(session: SessionRef): RunningSession<M> {
+    const record = this.requireRunning(idOf(session));
     record.backgrounded = true;
     return record;
   }
 
   /** Appends output to the session's log, then feeds its screen if it has one. */
-  append(id: string, stream: OutputStream, chunk: string): void {
-    const record = this.requireRunning(id);
+  append(session: SessionRef, stream: OutputStream, chunk: string): void {
+    const record = this.requireRunning(idOf(session));
     record.log.append(stream, chunk);
     // The log is written first, so a screen that throws cannot cost the raw output. A screen
     // already released (the session is finishing) has rendered its transcript.
@@ -181,8 +181,8 @@ export class SessionRegistry<M = SessionMeta> {
   }
 
   /** What the session wrote since its previous drain (see OutputLog.drain). */
-  drain(id: string): OutputDrain {
-    return this.requireRunning(id).log.drain();
+  drain(session: SessionRef): OutputDrain {
+    return this.requireRunning(idOf(session)).log.drain();
   }
 
   /**
@@ -194,7 +194,8 @@ export class SessionRegistry<M = SessionMeta> {
    * @throws ProcmuxError ERR_PROCESS_NOT_FOUND for an unknown id, ERR_PROCESS_STATE for a
    * session already finished, ERR_INVALID_OPTION for a malformed exit (as rejections).
    */
-  markExited(id: string, exit: SessionExit): Promise<FinishedSession<M>> {
+  markExited(session: SessionRef, exit: SessionExit): Promise<FinishedSession<M>> {
+    const id = idOf(session);
     const pending = this.exiting.get(id);
     if (pending !== undefined) return pending;
     let record: RunningRecord<M>;
@@ -212,7 +213,8 @@ export class SessionRegistry<M = SessionMeta> {
   }
 
   /** Forgets a session, running or finished (disposing a running one's screen). */
-  remove(id: string): boolean {
+  remove(session: SessionRef): boolean {
+    const id = idOf(session);
     const record = this.running.get(id);
     const removed = this.running.delete(id) || this.finished.delete(id);
     if (record !== undefined) this.releaseScreen(record.screen);
@@ -297,4 +299,11 @@ export class SessionRegistry<M = SessionMeta> {
   private assertOpen(): void {
     if (this.disposed) throw new ProcmuxError('ERR_PROCESS_STATE', 'the session registry has been disposed');
   }
+}
+
+/** A session by id, or the entry itself (anything carrying its id). */
+export type SessionRef = string | { readonly id: string };
+
+function idOf(session: SessionRef): string {
+  return typeof session === 'string' ? session : session.id;
 }

@@ -472,3 +472,17 @@ describe('SessionRegistry with a real TerminalScreen', () => {
     expect(() => screen.feed('x')).toThrow(/disposed/);
   });
 });
+
+describe('session references', () => {
+  it('takes the entry itself wherever it takes an id', async () => {
+    const registry = new SessionRegistry();
+    const entry = registry.add({ id: 's1', command: 'echo hi', cwd: '/tmp' });
+    registry.markBackgrounded(entry);
+    registry.append(entry, 'stdout', 'hi\n');
+    expect(registry.drain(entry)).toMatchObject({ stdout: 'hi\n' });
+    const finished = await registry.markExited(entry, { reason: 'exit', exitCode: 0, signal: null });
+    expect(finished).toMatchObject({ id: 's1', status: 'completed', exitCode: 0 });
+    expect(registry.remove(entry)).toBe(true);
+    registry.dispose();
+  });
+});
