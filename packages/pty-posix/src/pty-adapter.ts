@@ -13,6 +13,7 @@ import {
   type WaitResult,
 } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
+import { closeInheritedDescriptors } from '@procmux/shell-wrap';
 import { toWaitResult } from './exit-status.js';
 import { loadPtyBackend } from './load-backend.js';
 import { isPtyNativeModule, type PtyBackend, type PtyBackendName } from './native.js';
@@ -65,7 +66,9 @@ export class PtyAdapter implements PtyProcessAdapter {
     const timings = resolveTimings(options);
     const backend = await resolveBackend(options.backend);
     assertSpawnable(spawn);
-    return new PtyAdapter(backend, spawn, timings, options.killTree ?? killProcessTree);
+    // The child closes what it inherited (other sessions' masters) before the program runs.
+    const exec = closeInheritedDescriptors({ file: spawn.file, args: spawn.args, env: spawn.env });
+    return new PtyAdapter(backend, { ...spawn, ...exec }, timings, options.killTree ?? killProcessTree);
   }
 
   private constructor(

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ProcmuxError } from '@procmux/core-types';
-import { findExecutable } from './find-executable.js';
+import { findExecutable } from '@procmux/shell-wrap';
 import type { ResolvedSpawn } from './spawn-options.js';
 
 /**

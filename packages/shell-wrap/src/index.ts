@@ -10,3 +10,12 @@ export {
 export type { Env, HasExecutable, WindowsShell, WrappedCommand } from './types.js';
 export { WINDOWS_COMMAND_LINE_LIMIT, type WindowsPtySpec } from './windows.js';
 export { defaultWindowsShell, resolveShell, WINDOWS_SHELL_ENV, WINDOWS_SHELLS } from './windows-shell.js';
+export {
+  CALLER_BASH_ENV,
+  CLOSE_FDS_SCRIPT,
+  type CloseInheritedOptions,
+  closeInheritedDescriptors,
+  type ExecSpec,
+  isBashCommand,
+} from './descriptors.js';
+export { findExecutable } from './find-executable.js';

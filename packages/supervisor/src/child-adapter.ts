@@ -17,9 +17,10 @@ import {
   type WaitResult,
   withTreeMarker,
 } from '@procmux/core-types';
+import { closeInheritedDescriptors } from '@procmux/shell-wrap';
 
 import { loadPlatform, resolvePlatform } from './platform.js';
-import { assertDirectory, spawnError } from './spawn-errors.js';
+import { assertDirectory, assertExecutable, spawnError } from './spawn-errors.js';
 import { resolveTarget } from './target.js';
 import { checkEnv, checkInput, checkInteger, checkOneOf, checkString, checkTarget } from './validate.js';
 
@@ -89,11 +90,17 @@ export class ChildAdapter implements ProcessAdapter {
     if (cwd !== undefined) await assertDirectory(cwd);
     const resolved = resolveTarget(target, platform, env);
     const marker = createTreeMarker();
+    // The wrapper below always starts (bash), so a missing program must be caught here.
+    if (target.command === undefined) assertExecutable(resolved.file, cwd ?? process.cwd(), env, platform);
+    const exec = closeInheritedDescriptors(
+      { file: resolved.file, args: resolved.args, env: withTreeMarker(env, marker) },
+      { platform },
+    );
     let child: ChildProcess;
     try {
-      child = spawn(resolved.file, resolved.args, {
+      child = spawn(exec.file, exec.args, {
         cwd,
-        env: withTreeMarker(env, marker),
+        env: exec.env,
         stdio: 'pipe',
         detached: true,
         windowsHide: true,

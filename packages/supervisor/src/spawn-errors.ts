@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { ProcmuxError } from '@procmux/core-types';
+import { findExecutable } from '@procmux/shell-wrap';
 
 /**
  * Rejects with ERR_PROCESS_SPAWN when `cwd` is not an existing directory. Checked before
@@ -33,4 +36,23 @@ export function spawnError(file: string, cause: unknown): ProcmuxError {
         ? `command is not executable: ${name}`
         : `could not start ${name}${code ? ` (${code})` : ''}`;
   return new ProcmuxError('ERR_PROCESS_SPAWN', message, { cause, details: { file, errno: code } });
+}
+
+/**
+ * POSIX: rejects with ERR_PROCESS_SPAWN when execvp would not find `file` (searched as the
+ * child will: relative to `cwd`, on the child's PATH). Needed because the child starts through
+ * bash (which closes inherited descriptors), so a missing program would otherwise surface as
+ * exit 127 instead of a spawn error. Windows spawns directly and reports ENOENT itself.
+ */
+export function assertExecutable(
+  file: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
+): void {
+  if (platform === 'win32' || findExecutable(file, cwd, env) !== undefined) return;
+  const exists = file.includes('/') && existsSync(resolve(cwd, file));
+  throw spawnError(file, Object.assign(new Error(exists ? 'not executable' : 'not found'), {
+    code: exists ? 'EACCES' : 'ENOENT',
+  }));
 }
