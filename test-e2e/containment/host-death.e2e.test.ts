@@ -20,6 +20,8 @@ afterAll(() => {
   console.log(`survivors 3 s after the host died: ${JSON.stringify(counts)}`);
 });
 
+// Each host prints "ready ..." once everything runs, and dies (or waits to be killed) when it
+// reads "go" on stdin, so the test can count the processes first.
 interface Host {
   child: ChildProcess;
   /** The first line the host printed ("ready ..."). */
@@ -34,7 +36,7 @@ function startHost(script: string, args: string[]): Host {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-death-')));
   const child = spawn(process.execPath, [join(FIXTURES, script), ...args, workspace], {
     env: { ...process.env, [TAG_ENV]: tag },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
   const ready = new Promise<string>((resolve, reject) => {
@@ -55,6 +57,8 @@ async function survivorsAfter(host: Host, name: string, die: (host: Host, readyL
     // Every tagged process is up: the host, the daemon, python3, both sleeps of the setsid shell.
     expect(taggedProcesses(host.tag).length).toBeGreaterThanOrEqual(5);
     die(host, readyLine);
+    host.child.stdin!.on('error', () => {});
+    host.child.stdin!.end('go\n');
     await host.exited;
     await new Promise((resolve) => setTimeout(resolve, AFTER_DEATH_MS));
     const survivors = taggedProcesses(host.tag);

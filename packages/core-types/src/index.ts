@@ -62,5 +62,5 @@ export {
   checkStoreNamespace,
   fenceConflict,
 } from './store-checks.js';
-export { createTreeMarker, withTreeMarker } from './tree-marker.js';
+export { createTreeMarker, resolveTreeMarker, withTreeMarker } from './tree-marker.js';
 export { describe, resolveLimit } from './validate.js';

@@ -94,6 +94,11 @@ export interface PtySpawnOptions extends SpawnTarget {
    * this many ms gets SIGKILL (taskkill /T /F). Default 3000, 0 to 60000.
    */
   killGraceMs?: number;
+  /**
+   * The child's PROCMUX_TREE value, when the caller minted it (the supervisor does, so its
+   * watchdog knows the tree before the process exists). Default: a fresh marker.
+   */
+  treeMarker?: string;
 }
 
 /** The surface a PTY platform package exports, so the supervisor can pick one by platform. */

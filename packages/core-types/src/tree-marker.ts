@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { ProcmuxError } from './errors.js';
 import { TREE_MARKER_ENV } from './limits.js';
+import { describe } from './validate.js';
 
 let counter = 0;
 
@@ -21,4 +23,19 @@ export function withTreeMarker(
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
   out[TREE_MARKER_ENV] = marker;
   return out;
+}
+
+/**
+ * A caller-given tree marker (PtySpawnOptions.treeMarker), checked: 1 to 128 characters of
+ * `[A-Za-z0-9._-]`, so it is safe in an environment, a command line and a /proc match.
+ * Undefined means "mint a fresh one". Throws ERR_INVALID_OPTION otherwise.
+ */
+export function resolveTreeMarker(value: unknown): string {
+  if (value === undefined) return createTreeMarker();
+  if (typeof value === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(value)) return value;
+  throw new ProcmuxError(
+    'ERR_INVALID_OPTION',
+    `treeMarker must be 1 to 128 characters of A-Z a-z 0-9 . _ - (got ${describe(value)})`,
+    { details: { option: 'treeMarker' } },
+  );
 }

@@ -14,6 +14,7 @@ import {
   ProcmuxError,
   type PtySpawnOptions,
   resolveLimit,
+  resolveTreeMarker,
   TERM_BYTES_LIMIT,
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
@@ -91,7 +92,7 @@ export function resolveSpawnOptions(
   const rows = resolveLimit('rows', options.rows, { default: DEFAULT_ROWS, hard: TERMINAL_ROWS_LIMIT.hard });
   const term = resolveTerm(options.term);
   const base = options.env === undefined ? inheritedEnv(processEnv) : checkEnv(options.env);
-  const env = withTreeMarker(base);
+  const env = withTreeMarker(base, resolveTreeMarker(options.treeMarker));
   env.TERM = term;
   env.PWD = cwd;
   const marker = env[TREE_MARKER_ENV]!;

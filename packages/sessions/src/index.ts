@@ -1,3 +1,4 @@
+export type { SessionLifetime } from './lifetime.js';
 export type { BackendExit, BackendHandle } from './backend-adapter.js';
 export { resolveSessionCwd } from './cwd.js';
 export { createMemoryRecoveryStores, type MemoryRecoveryStores } from './durable/memory-store.js';

@@ -10,6 +10,11 @@ export interface PtyStartRequest {
   columns: number;
   rows: number;
   term: string;
+  /**
+   * 'host': end the process when this host goes (the backend's own watchdog, a lease...).
+   * 'detached': keep it for a later host to recover. Only asked of a `persistent` backend.
+   */
+  lifetime: 'host' | 'detached';
   /** Terminal output; the backend stops calling it once the process has ended. */
   onData(data: string): void;
 }
@@ -36,6 +41,11 @@ export interface PtyBackendHandle {
  */
 export interface ProcessPtyBackend {
   readonly capabilities?: { readonly resize?: boolean };
+  /**
+   * True for a backend whose processes can outlive this host (a private tmux server, a remote
+   * machine): the only kind that accepts `lifetime: 'detached'` sessions.
+   */
+  readonly persistent?: boolean;
   startPty(request: PtyStartRequest): PtyBackendHandle | Promise<PtyBackendHandle>;
 }
 

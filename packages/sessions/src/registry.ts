@@ -16,6 +16,7 @@ import { resolveDurability } from './durable/options.js';
 import { recoverRecords } from './durable/recover.js';
 import type { RecoveryReport } from './durable/report.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
+import { resolveLifetime } from './lifetime.js';
 import { enforcePolicy } from './policy.js';
 import { isNativePtyBackend, nativePtyBackend, type ProcessPtyBackend } from './pty-backend.js';
 import { type ProcessSandboxBackend, sandboxRunning } from './sandbox.js';
@@ -71,7 +72,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const ptyBackend: ProcessPtyBackend | undefined =
     options.ptyBackend === undefined ? nativePtyBackend() : (options.ptyBackend ?? undefined);
   const sessions = new Map<string, ProcessSession>();
-  const supervisor = new ProcessSupervisor({ logger });
+  // The watchdog makes every native session die with this host, however the host ends.
+  const supervisor = new ProcessSupervisor({ logger, watchdog: true });
   const durability = resolveDurability(options);
   const journal = durability
     ? new DurableJournal(
@@ -83,6 +85,9 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   let recovering: Promise<unknown> = Promise.resolve();
   let sandboxLost = false;
   let disposed = false;
+  // Starts between their limit check and their registration: counted as live, so that
+  // concurrent starts cannot all pass the check before any of them registers.
+  let reserved = 0;
 
   const emit = (event: ProcessEvent) => {
     try {
@@ -134,6 +139,25 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     }
   }
 
+  /** Reserves a live-session slot synchronously (before any await), or throws ERR_PROCESS_LIMIT. */
+  function reserveSlot(): () => void {
+    const now = Date.now();
+    // A session past its lifetime is expired by the sweep that follows: not counted.
+    const live = [...sessions.values()].filter((s) => s.live && now < s.expiresAt).length + reserved;
+    if (live >= limits.maxSessions) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_LIMIT',
+        `${live} sessions are running or starting; this registry allows at most ${limits.maxSessions}`,
+      );
+    }
+    reserved += 1;
+    let held = true;
+    return () => {
+      if (held) reserved -= 1;
+      held = false;
+    };
+  }
+
   async function start(request: ProcessStartRequest): Promise<ProcessSession> {
     assertOpen();
     const plan = planStart(request, {
@@ -142,14 +166,22 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       ownership: options.ownership,
       identity: options.identity,
     });
-    await sweep();
-    const live = [...sessions.values()].filter((s) => s.live).length;
-    if (live >= limits.maxSessions) {
-      throw new ProcmuxError(
-        'ERR_PROCESS_LIMIT',
-        `${live} sessions are running; this registry allows at most ${limits.maxSessions}`,
-      );
+    resolveLifetime(request.lifetime, plan.pty, ptyBackend, sandbox !== undefined);
+    const releaseSlot = reserveSlot();
+    try {
+      return await startReserved(request, plan, releaseSlot);
+    } finally {
+      releaseSlot();
     }
+  }
+
+  async function startReserved(
+    request: ProcessStartRequest,
+    plan: ReturnType<typeof planStart>,
+    releaseSlot: () => void,
+  ): Promise<ProcessSession> {
+    await sweep();
+    assertOpen();
     if (sandbox) {
       if (typeof sandbox.startProcess !== 'function') {
         throw new ProcmuxError(
@@ -217,6 +249,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       context,
     );
     sessions.set(id, session);
+    // From here the session itself counts as live.
+    releaseSlot();
     if (journal) {
       // Intent before spawn: a crash from here on leaves a record, never an untracked process.
       try {
@@ -337,7 +371,9 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
             }
           }),
       );
-      // Released sessions keep their process by contract, so no supervisor-wide cancel here.
+      // Released sessions keep their process by contract, so no supervisor-wide cancel here;
+      // the watchdog exits without killing them.
+      supervisor.dispose();
       await journal?.dispose();
     },
   };

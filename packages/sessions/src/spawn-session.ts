@@ -81,6 +81,7 @@ export async function spawnSession(
           columns: plan.terminal.columns,
           rows: plan.terminal.rows,
           term: plan.terminal.term,
+          lifetime: request.lifetime ?? 'host',
           onData: (data) => adapterRef?.stdout.emit(data),
         }),
       (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),

@@ -59,6 +59,12 @@ export interface ProcessStartRequest {
   stdin?: StdinMode;
   /** Written to stdin first. */
   input?: string;
+  /**
+   * 'host' (default): the session ends with this host on every path (dispose, exit, crash,
+   * SIGTERM, SIGKILL). 'detached': it may outlive the host; only on a persistent backend
+   * (`ptyBackend.persistent`), else ERR_INVALID_OPTION.
+   */
+  lifetime?: 'host' | 'detached';
 }
 
 export interface OutputPage {

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   type AdapterStdin,
-  createTreeMarker,
   DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_KILL_GRACE_MS,
   type Disposer,
@@ -12,6 +11,7 @@ import {
   OutputChannel,
   type ProcessAdapter,
   ProcmuxError,
+  resolveTreeMarker,
   type SpawnTarget,
   type StdinMode,
   type WaitResult,
@@ -50,6 +50,8 @@ export interface ChildAdapterOptions extends SpawnTarget {
   killGraceMs?: number;
   /** How long wait() waits for the pipes to drain after the exit (default 250 ms). */
   drainTimeoutMs?: number;
+  /** The child's PROCMUX_TREE value (default: a fresh one); the supervisor mints it first. */
+  treeMarker?: string;
 }
 
 /**
@@ -89,9 +91,9 @@ export class ChildAdapter implements ProcessAdapter {
     const killTree = options.killProcessTree ?? (await loadPlatform(platform).loadKill()).killProcessTree;
     if (cwd !== undefined) await assertDirectory(cwd);
     const resolved = resolveTarget(target, platform, env);
-    const marker = createTreeMarker();
-    // The wrapper below always starts (bash), so a missing program must be caught here.
-    if (target.command === undefined) assertExecutable(resolved.file, cwd ?? process.cwd(), env, platform);
+    const marker = resolveTreeMarker(options.treeMarker);
+    // The wrapper below always starts (bash), so a missing program or shell is caught here.
+    assertExecutable(resolved.file, cwd ?? process.cwd(), env, platform);
     const exec = closeInheritedDescriptors(
       { file: resolved.file, args: resolved.args, env: withTreeMarker(env, marker) },
       { platform },

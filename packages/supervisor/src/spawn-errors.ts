@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ProcmuxError } from '@procmux/core-types';
@@ -39,10 +39,11 @@ export function spawnError(file: string, cause: unknown): ProcmuxError {
 }
 
 /**
- * POSIX: rejects with ERR_PROCESS_SPAWN when execvp would not find `file` (searched as the
- * child will: relative to `cwd`, on the child's PATH). Needed because the child starts through
- * bash (which closes inherited descriptors), so a missing program would otherwise surface as
- * exit 127 instead of a spawn error. Windows spawns directly and reports ENOENT itself.
+ * POSIX: rejects with ERR_PROCESS_SPAWN when execvp would not run `file` (searched as the
+ * child will: relative to `cwd`, on the child's PATH), with the errno exec would give.
+ * Needed because the child starts through bash (which closes inherited descriptors), so a
+ * missing program would otherwise surface as exit 127 instead of a spawn error. Windows
+ * spawns directly and reports the failure itself.
  */
 export function assertExecutable(
   file: string,
@@ -50,9 +51,21 @@ export function assertExecutable(
   env: Readonly<Record<string, string | undefined>>,
   platform: NodeJS.Platform,
 ): void {
-  if (platform === 'win32' || findExecutable(file, cwd, env) !== undefined) return;
-  const exists = file.includes('/') && existsSync(resolve(cwd, file));
-  throw spawnError(file, Object.assign(new Error(exists ? 'not executable' : 'not found'), {
-    code: exists ? 'EACCES' : 'ENOENT',
-  }));
+  if (platform === 'win32') return;
+  if (!file.includes('/')) {
+    if (findExecutable(file, cwd, env) !== undefined) return;
+    throw spawnError(file, errno('ENOENT'));
+  }
+  const path = resolve(cwd, file);
+  try {
+    accessSync(path, constants.X_OK);
+  } catch (error) {
+    throw spawnError(file, error);
+  }
+  // execve of a directory fails with EACCES.
+  if (!statSync(path).isFile()) throw spawnError(file, errno('EACCES'));
+}
+
+function errno(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(code), { code });
 }

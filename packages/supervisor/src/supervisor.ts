@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   abortError,
+  createTreeMarker,
+  DEFAULT_KILL_GRACE_MS,
   isProcmuxError,
   type Logger,
   MAX_KILL_GRACE_MS,
@@ -17,6 +19,7 @@ import { SupervisedRun } from './run.js';
 import { assertDirectory } from './spawn-errors.js';
 import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
 import { describeTarget } from './target.js';
+import { HostWatchdog, type WatchdogSpawner } from './watchdog/host-watchdog.js';
 import { checkFunction, checkInteger, checkOneOf, invalid } from './validate.js';
 
 export interface ProcessSupervisorOptions {
@@ -30,6 +33,16 @@ export interface ProcessSupervisorOptions {
   ptyFactory?: PtyPlatformModule['createPtyAdapter'];
   /** SIGTERM-to-SIGKILL grace of a run's tree kill (default 3000, as killProcessTree's). */
   killGraceMs?: number;
+  /**
+   * true: the runs of the built-in adapters (pipes, the platform PTY) die with this process on
+   * every path — a watchdog process (started on the first spawn) tree-kills them when this
+   * process exits, crashes or is SIGKILLed, and an 'exit' hook SIGKILLs their process groups.
+   * dispose() stops it. Default false (a bare supervisor leaves lifetimes to its owner);
+   * @procmux/sessions turns it on for every registry.
+   */
+  watchdog?: boolean;
+  /** Starts the watchdog process (tests). */
+  spawnWatchdog?: WatchdogSpawner;
 }
 
 /** Writes warnings to the console; the default when no logger is given. */
@@ -55,6 +68,7 @@ export class ProcessSupervisor {
   private readonly modules: PlatformModules;
   private readonly ptyFactory: PtyPlatformModule['createPtyAdapter'] | undefined;
   private readonly killGraceMs: number | undefined;
+  private readonly watchdog: HostWatchdog | undefined;
 
   constructor(options: ProcessSupervisorOptions = {}) {
     const logger = options.logger ?? consoleLogger;
@@ -64,6 +78,17 @@ export class ProcessSupervisor {
     this.modules = loader(resolvePlatform(options.platform));
     this.ptyFactory = checkFunction('ptyFactory', options.ptyFactory);
     this.killGraceMs = checkInteger('killGraceMs', options.killGraceMs, 0, MAX_KILL_GRACE_MS);
+    if (options.watchdog !== undefined && typeof options.watchdog !== 'boolean') {
+      throw invalid('watchdog', 'true or false', options.watchdog);
+    }
+    this.watchdog = options.watchdog
+      ? new HostWatchdog({
+          platform: this.modules.platform,
+          graceMs: this.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+          logger,
+          ...(options.spawnWatchdog ? { spawnWatchdog: options.spawnWatchdog } : {}),
+        })
+      : undefined;
   }
 
   /**
@@ -74,25 +99,54 @@ export class ProcessSupervisor {
    */
   async spawn(options: SpawnOptions): Promise<ManagedRun> {
     const spec = normalizeSpawnOptions(options);
-    const { adapter, applyStdin } = await this.createAdapter(spec);
-    if (spec.signal?.aborted) {
-      void discard(adapter, (error) => this.warnOrphan(error));
-      throw abortError(spec.signal.reason);
+    // Minted here, so the watchdog knows the tree (by marker) before its process exists.
+    const marker = spec.adapterFactory === undefined ? createTreeMarker() : undefined;
+    if (marker !== undefined) this.watchdog?.watch(marker);
+    let created: Awaited<ReturnType<ProcessSupervisor['createAdapter']>>;
+    try {
+      created = await this.createAdapter(spec, marker);
+    } catch (error) {
+      if (marker !== undefined) this.watchdog?.unwatch(marker);
+      throw error;
     }
+    const { adapter, applyStdin } = created;
+    if (marker !== undefined && adapter.pid !== undefined) this.watchdog?.watch(marker, adapter.pid);
+    const refuse = (error: Error): never => {
+      void discard(adapter, (e) => this.warnOrphan(e)).finally(() => {
+        if (marker !== undefined) this.watchdog?.unwatch(marker);
+      });
+      throw error;
+    };
+    if (spec.signal?.aborted) refuse(abortError(spec.signal.reason));
     if (applyStdin && spec.input !== undefined && adapter.stdin === undefined) {
       // The input would be lost: refuse the run rather than start it without it.
-      void discard(adapter, (error) => this.warnOrphan(error));
-      throw invalid('input', 'given only when the adapter has a stdin (this one has none)');
+      refuse(invalid('input', 'given only when the adapter has a stdin (this one has none)'));
     }
     const run = new SupervisedRun(adapter, {
       runId: this.newRunId(),
       spec,
       logger: this.logger,
       applyStdin,
-      onSettled: (settled) => this.active.delete(settled.runId),
+      onSettled: (settled) => {
+        this.active.delete(settled.runId);
+        if (marker !== undefined) this.watchdog?.unwatch(marker);
+      },
     });
     this.active.set(run.runId, run);
     return run;
+  }
+
+  /**
+   * Stops the watchdog (if on): it exits without killing anything, and runs still active are
+   * no longer tied to this process's life. Does not cancel them (cancelAll() does). Idempotent.
+   */
+  dispose(): void {
+    this.watchdog?.dispose();
+  }
+
+  /** The watchdog process's pid while one runs (diagnostics, tests). */
+  get watchdogPid(): number | undefined {
+    return this.watchdog?.pid;
   }
 
   /** Cancels a run by id. An unknown id (it may have settled already) is a logged no-op. */
@@ -122,6 +176,7 @@ export class ProcessSupervisor {
 
   private async createAdapter(
     spec: NormalizedSpawn,
+    treeMarker: string | undefined,
   ): Promise<{ adapter: ProcessAdapter; applyStdin: boolean }> {
     const onOrphanError = (error: unknown) => this.warnOrphan(error);
     if (spec.adapterFactory !== undefined) {
@@ -131,7 +186,11 @@ export class ProcessSupervisor {
     }
     if (spec.mode === 'pty') {
       try {
-        const adapter = await createCancellable(() => this.createPty(spec), spec.signal, onOrphanError);
+        const adapter = await createCancellable(
+          () => this.createPty(spec, treeMarker),
+          spec.signal,
+          onOrphanError,
+        );
         return { adapter, applyStdin: true };
       } catch (error) {
         if (spec.signal?.aborted || isCallersMistake(error)) throw error;
@@ -142,11 +201,15 @@ export class ProcessSupervisor {
         });
       }
     }
-    const adapter = await createCancellable(() => this.createChild(spec), spec.signal, onOrphanError);
+    const adapter = await createCancellable(
+      () => this.createChild(spec, treeMarker),
+      spec.signal,
+      onOrphanError,
+    );
     return { adapter, applyStdin: false };
   }
 
-  private async createPty(spec: NormalizedSpawn): Promise<ProcessAdapter> {
+  private async createPty(spec: NormalizedSpawn, treeMarker: string | undefined): Promise<ProcessAdapter> {
     // Checked here so a missing cwd reads as such, not as a PTY failure.
     if (spec.cwd !== undefined) await assertDirectory(spec.cwd);
     const create = this.ptyFactory ?? (await this.modules.loadPty()).createPtyAdapter;
@@ -157,11 +220,12 @@ export class ProcessSupervisor {
       cols: spec.cols,
       rows: spec.rows,
       term: spec.term,
+      ...(treeMarker !== undefined ? { treeMarker } : {}),
       ...(this.killGraceMs !== undefined ? { killGraceMs: this.killGraceMs } : {}),
     });
   }
 
-  private async createChild(spec: NormalizedSpawn): Promise<ProcessAdapter> {
+  private async createChild(spec: NormalizedSpawn, treeMarker: string | undefined): Promise<ProcessAdapter> {
     const { killProcessTree } = await this.modules.loadKill();
     return ChildAdapter.create({
       ...spec.target,
@@ -172,6 +236,7 @@ export class ProcessSupervisor {
       platform: this.modules.platform,
       killProcessTree,
       killGraceMs: this.killGraceMs,
+      ...(treeMarker !== undefined ? { treeMarker } : {}),
     });
   }
 

@@ -1,0 +1,39 @@
+import { describe, ProcmuxError } from '@procmux/core-types';
+import { isNativePtyBackend, type ProcessPtyBackend } from './pty-backend.js';
+
+/**
+ * 'host' (default): the session ends with its host on every path — dispose(), exit, crash,
+ * SIGTERM, SIGKILL. 'detached': it survives its host, which only a persistent backend can
+ * offer (one that declares `persistent: true`; a later host recovers the session there).
+ */
+export type SessionLifetime = 'host' | 'detached';
+
+/**
+ * Checks a request's `lifetime` against where it would run. 'detached' needs a PTY session on
+ * a host PTY backend that declares `persistent: true`: the native pipes and PTYs live in this
+ * process's care and die with it, by contract. Throws ERR_INVALID_OPTION saying so.
+ */
+export function resolveLifetime(
+  lifetime: unknown,
+  pty: boolean,
+  ptyBackend: ProcessPtyBackend | undefined,
+  sandboxed: boolean,
+): SessionLifetime {
+  if (lifetime === undefined || lifetime === 'host') return 'host';
+  if (lifetime !== 'detached') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `lifetime must be 'host' or 'detached' (got ${describe(lifetime)})`,
+      { details: { option: 'lifetime' } },
+    );
+  }
+  const persistent =
+    pty && !sandboxed && ptyBackend !== undefined && !isNativePtyBackend(ptyBackend) && ptyBackend.persistent === true;
+  if (persistent) return 'detached';
+  throw new ProcmuxError(
+    'ERR_INVALID_OPTION',
+    "lifetime 'detached' needs a PTY session on a persistent backend (a ptyBackend declaring " +
+      "persistent: true); native pipes and PTYs end with their host, so use lifetime 'host'",
+    { details: { option: 'lifetime' } },
+  );
+}

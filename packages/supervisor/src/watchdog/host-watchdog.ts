@@ -1,0 +1,137 @@
+// The host side of the watchdog: starts it on the first watched tree, tells it every tree
+// as it starts and ends, and adds the synchronous process.on('exit') kill as a second line.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '@procmux/core-types';
+import { closeInheritedDescriptors } from '@procmux/shell-wrap';
+import { killOnExit } from './host-death-kill.js';
+import { encodeMessage, type WatchdogMessage, type WatchedTree } from './protocol.js';
+
+// Resolved from src/ and from dist/ alike: the watchdog always runs compiled.
+const MAIN = fileURLToPath(new URL('../../dist/watchdog/main.js', import.meta.url));
+
+/** Starts the watchdog process; an effect, so tests can count or fake it. */
+export type WatchdogSpawner = (file: string, args: string[], env: Record<string, string>) => ChildProcess;
+
+export interface HostWatchdogOptions {
+  platform: NodeJS.Platform;
+  /** SIGTERM-to-SIGKILL grace of the watchdog's tree kill (POSIX). */
+  graceMs: number;
+  logger: Logger;
+  spawnWatchdog?: WatchdogSpawner;
+  /** The process whose 'exit' is hooked (default: this one); injectable for tests. */
+  host?: Pick<NodeJS.Process, 'on' | 'off'>;
+}
+
+const defaultSpawner: WatchdogSpawner = (file, args, env) =>
+  spawn(file, args, {
+    env,
+    // stdin is the link; nothing else is given (the host's stdio may be an MCP transport).
+    stdio: ['pipe', 'ignore', 'ignore'],
+    // Its own process group: a signal to the host's group (Ctrl-C) does not reach it.
+    detached: true,
+    windowsHide: true,
+  });
+
+/**
+ * One watchdog process per owner (a sessions registry), started lazily on the first
+ * `watch()`. It does not keep the host's event loop alive. When its link (a pipe to its
+ * stdin) closes without `dispose()` — the host exited, crashed, or was SIGKILLed — it
+ * tree-kills every tree still watched, then exits. If it dies, the next `watch()` starts
+ * another and hands it every tree.
+ */
+export class HostWatchdog {
+  readonly #trees = new Map<string, WatchedTree>();
+  readonly #exitHook = () => this.#killOnExit();
+  #child: ChildProcess | undefined;
+  #hooked = false;
+  #disposed = false;
+
+  constructor(private readonly options: HostWatchdogOptions) {}
+
+  /** The watchdog's pid while it runs (for tests and diagnostics). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Watches the tree with this marker; `pid` 0 before the spawn, then its root's pid. */
+  watch(marker: string, pid = 0): void {
+    if (this.#disposed) return;
+    const tree = { marker, pid };
+    this.#trees.set(marker, tree);
+    if (!this.#hooked) {
+      this.#hooked = true;
+      (this.options.host ?? process).on('exit', this.#exitHook);
+    }
+    if (this.#child === undefined) this.#start();
+    else this.#send({ kind: 'add', tree });
+  }
+
+  /** The tree ended (or left our care): the watchdog forgets it. */
+  unwatch(marker: string): void {
+    if (!this.#trees.delete(marker) || this.#disposed) return;
+    this.#send({ kind: 'remove', marker });
+  }
+
+  /**
+   * The owner is done: the watchdog exits without killing anything (what is still running
+   * was left running on purpose), and the exit hook is removed.
+   */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (this.#hooked) (this.options.host ?? process).off('exit', this.#exitHook);
+    this.#send({ kind: 'bye' });
+    this.#child?.stdin?.end();
+    this.#child = undefined;
+    this.#trees.clear();
+  }
+
+  /** Starts the watchdog and hands it every tree; a failure is logged (sessions go on). */
+  #start(): void {
+    const { platform, graceMs } = this.options;
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+    const exec = closeInheritedDescriptors(
+      { file: process.execPath, args: [MAIN, '--platform', platform, '--grace-ms', String(graceMs)], env },
+      { platform },
+    );
+    let child: ChildProcess;
+    try {
+      child = (this.options.spawnWatchdog ?? defaultSpawner)(exec.file, exec.args, exec.env);
+    } catch (error) {
+      this.#warn(error);
+      return;
+    }
+    child.on('error', (error) => this.#warn(error));
+    child.stdin?.on('error', () => {});
+    child.once('exit', () => {
+      if (this.#child === child) this.#child = undefined;
+    });
+    // Neither the process nor its pipe may keep the host alive.
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    this.#child = child;
+    for (const tree of this.#trees.values()) this.#send({ kind: 'add', tree });
+  }
+
+  #send(message: WatchdogMessage): void {
+    const stdin = this.#child?.stdin;
+    if (stdin && stdin.writable) stdin.write(encodeMessage(message));
+  }
+
+  #killOnExit(): void {
+    killOnExit([...this.#trees.values()], this.options.platform, {
+      signal: (target, signal) => process.kill(target, signal),
+      runSync: (file, args) => {
+        execFileSync(file, args, { stdio: 'ignore', windowsHide: true, timeout: 5_000 });
+      },
+    });
+  }
+
+  #warn(error: unknown): void {
+    this.options.logger.warn('procmux: the host-death watchdog could not run; sessions still end on dispose()', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}

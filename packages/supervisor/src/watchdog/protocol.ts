@@ -1,0 +1,57 @@
+// The host → watchdog link: one line per change, written to the watchdog's stdin.
+//   + <marker> <pid>   a tree to kill if the host goes (pid 0: spawning, not known yet)
+//   - <marker>         that tree ended (or is no longer the host's to end)
+//   bye                the host disposed its registry: exit without killing anything
+
+/** A tree the watchdog answers for: its root pid (0 while spawning) and its marker. */
+export interface WatchedTree {
+  readonly marker: string;
+  readonly pid: number;
+}
+
+export type WatchdogMessage =
+  | { readonly kind: 'add'; readonly tree: WatchedTree }
+  | { readonly kind: 'remove'; readonly marker: string }
+  | { readonly kind: 'bye' };
+
+export function encodeMessage(message: WatchdogMessage): string {
+  switch (message.kind) {
+    case 'add':
+      return `+ ${message.tree.marker} ${message.tree.pid}\n`;
+    case 'remove':
+      return `- ${message.marker}\n`;
+    case 'bye':
+      return 'bye\n';
+  }
+}
+
+/** One line (without its newline) → a message; anything malformed is undefined (ignored). */
+export function decodeMessage(line: string): WatchdogMessage | undefined {
+  if (line === 'bye') return { kind: 'bye' };
+  const add = /^\+ ([A-Za-z0-9._-]{1,128}) (\d{1,10})$/.exec(line);
+  if (add) return { kind: 'add', tree: { marker: add[1]!, pid: Number(add[2]) } };
+  const remove = /^- ([A-Za-z0-9._-]{1,128})$/.exec(line);
+  if (remove) return { kind: 'remove', marker: remove[1]! };
+  return undefined;
+}
+
+/** The watched set a stream of messages leaves: what the watchdog kills when the link closes. */
+export class WatchedSet {
+  readonly #trees = new Map<string, WatchedTree>();
+  #bye = false;
+
+  apply(message: WatchdogMessage): void {
+    if (message.kind === 'add') this.#trees.set(message.tree.marker, message.tree);
+    else if (message.kind === 'remove') this.#trees.delete(message.marker);
+    else this.#bye = true;
+  }
+
+  /** True once the host said bye: nothing is to be killed. */
+  get disposed(): boolean {
+    return this.#bye;
+  }
+
+  trees(): WatchedTree[] {
+    return this.#bye ? [] : [...this.#trees.values()];
+  }
+}
