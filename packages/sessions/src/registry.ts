@@ -147,7 +147,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     if (live >= limits.maxSessions) {
       throw new ProcmuxError(
         'ERR_PROCESS_LIMIT',
-        `${live} sessions are running or starting; this registry allows at most ${limits.maxSessions}`,
+        `${live} sessions are running; this registry allows at most ${limits.maxSessions}`,
       );
     }
     reserved += 1;

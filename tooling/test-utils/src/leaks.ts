@@ -2,6 +2,7 @@
 import { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';
 
 const tracked = new Set<number>();
+const WATCHDOG = /[/\\]supervisor[/\\]dist[/\\]watchdog[/\\]main\.js\b/;
 
 /** Remember a pid started outside procmux (raw node-pty, child_process) so teardown checks it. */
 export function trackPid(pid: number | undefined): void {
@@ -27,6 +28,11 @@ export function leakedProcesses(): ProcessInfo[] {
     byPid.set(pid, info ?? { pid, ppid: 0, pgid: 0, state: '?', command: '?', marker: undefined });
   }
   byPid.delete(process.pid);
+  // A live registry's watchdog (our own child) is not a leak: it exits on dispose(), or kills
+  // the registry's sessions when this process ends (test-e2e/containment checks both).
+  for (const info of byPid.values()) {
+    if (info.ppid === process.pid && WATCHDOG.test(info.command)) byPid.delete(info.pid);
+  }
   return [...byPid.values()];
 }
 

@@ -56,7 +56,8 @@ export interface ExitKillEffects {
  */
 export function killOnExit(trees: readonly WatchedTree[], platform: NodeJS.Platform, effects: ExitKillEffects): void {
   for (const tree of trees) {
-    if (tree.pid <= 0) continue;
+    // Never a group id that means "every process" (-1) or init's: only real roots.
+    if (!Number.isInteger(tree.pid) || tree.pid <= 1) continue;
     try {
       if (platform === 'win32') effects.runSync('taskkill', ['/T', '/F', '/PID', String(tree.pid)]);
       else effects.signal(-tree.pid, 'SIGKILL');

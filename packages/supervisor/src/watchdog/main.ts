@@ -1,14 +1,10 @@
-// The watchdog process itself (node dist/watchdog/main.js --platform P --grace-ms N).
-// Its stdin is its link to the host: it reads what the host watches, and when the link
-// closes without a `bye` (the host exited, crashed or was SIGKILLed) it runs the verified
-// tree kill on every watched tree, then exits. It never writes, holds nothing but that pipe
-// (it was started through the descriptor-closing wrapper), and runs in its own process group.
+// The watchdog process (node dist/watchdog/main.js --platform P --grace-ms N). Its stdin is
+// its link to the host; see loop.ts. It never writes, holds nothing but that pipe (it is
+// started through the descriptor-closing wrapper) and runs in its own process group.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { TREE_MARKER_ENV } from '@procmux/core-types';
 import { loadPlatform, resolvePlatform } from '../platform.js';
-import { killAtHostDeath } from './host-death-kill.js';
-import { decodeMessage, WatchedSet } from './protocol.js';
+import { runWatchdogLoop } from './loop.js';
 
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(name);
@@ -33,25 +29,10 @@ async function carriers(marker: string): Promise<number[]> {
 }
 
 const platform = resolvePlatform(option('--platform'));
-const graceMs = Number(option('--grace-ms') ?? '3000');
-const watched = new WatchedSet();
-let ended = false;
-
-async function onLinkClosed(): Promise<void> {
-  if (ended) return;
-  ended = true;
-  const trees = watched.trees();
-  if (trees.length > 0) {
-    const { killProcessTree } = await loadPlatform(platform).loadKill();
-    await killAtHostDeath(trees, platform, graceMs, { killTree: killProcessTree, carriers });
-  }
-  process.exit(0);
-}
-
-const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-lines.on('line', (line) => {
-  const message = decodeMessage(line.trim());
-  if (message !== undefined) watched.apply(message);
+await runWatchdogLoop({
+  input: process.stdin,
+  platform,
+  graceMs: Number(option('--grace-ms') ?? '3000'),
+  loadEffects: async () => ({ killTree: (await loadPlatform(platform).loadKill()).killProcessTree, carriers }),
 });
-lines.on('close', () => void onLinkClosed());
-process.stdin.on('error', () => void onLinkClosed());
+process.exit(0);

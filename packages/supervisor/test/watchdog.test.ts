@@ -1,0 +1,309 @@
+// The host-death watchdog's pieces, in process: the link protocol, what gets killed (POSIX
+// and, through injected effects, Windows), the exit hook, and the host side's lifecycle with
+// a fake watchdog process. The real process is exercised end to end in test-e2e/containment.
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { KillReport } from '@procmux/core-types';
+import { describe, expect, it } from 'vitest';
+import { killAtHostDeath, killOnExit } from '../src/watchdog/host-death-kill.js';
+import { HostWatchdog, type WatchdogSpawner } from '../src/watchdog/host-watchdog.js';
+import { runWatchdogLoop } from '../src/watchdog/loop.js';
+import { decodeMessage, encodeMessage, WatchedSet } from '../src/watchdog/protocol.js';
+import { recordingLogger } from './helpers.js';
+
+describe('watchdog protocol', () => {
+  it('round-trips every message', () => {
+    for (const message of [
+      { kind: 'add', tree: { marker: '12-3-ab', pid: 4567 } },
+      { kind: 'remove', marker: '12-3-ab' },
+      { kind: 'bye' },
+    ] as const) {
+      expect(decodeMessage(encodeMessage(message).trimEnd())).toEqual(message);
+    }
+  });
+
+  it('ignores malformed lines instead of acting on them', () => {
+    for (const line of ['', '+ a', '+ a b', '+ a;rm 1', '- ', 'byebye', `+ ${'x'.repeat(129)} 1`]) {
+      expect(decodeMessage(line)).toBeUndefined();
+    }
+  });
+
+  it('keeps the latest pid of a marker, forgets removed ones, and nothing after bye', () => {
+    const set = new WatchedSet();
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 0 } });
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 10 } });
+    set.apply({ kind: 'add', tree: { marker: 'b', pid: 11 } });
+    set.apply({ kind: 'remove', marker: 'b' });
+    expect(set.trees()).toEqual([{ marker: 'a', pid: 10 }]);
+    set.apply({ kind: 'bye' });
+    expect(set.disposed).toBe(true);
+    expect(set.trees()).toEqual([]);
+  });
+});
+
+function recordingKill(survivors: number[] = []) {
+  const calls: { pid: number; graceMs: number | undefined; marker: string | undefined }[] = [];
+  return {
+    calls,
+    killTree: async (pid: number, options: { graceMs?: number; marker?: string }): Promise<KillReport> => {
+      calls.push({ pid, graceMs: options.graceMs, marker: options.marker });
+      return { signalled: [pid], survivors: survivors.filter((s) => s === pid) };
+    },
+  };
+}
+
+describe('killAtHostDeath', () => {
+  it('tree-kills every watched tree with the grace and its marker (POSIX)', async () => {
+    const kill = recordingKill();
+    const survivors = await killAtHostDeath(
+      [
+        { marker: 'm1', pid: 100 },
+        { marker: 'm2', pid: 200 },
+      ],
+      'linux',
+      3000,
+      { killTree: kill.killTree, carriers: async () => [] },
+    );
+    expect(survivors).toEqual([]);
+    expect(kill.calls).toEqual([
+      { pid: 100, graceMs: 3000, marker: 'm1' },
+      { pid: 200, graceMs: 3000, marker: 'm2' },
+    ]);
+  });
+
+  it('finds a tree whose pid never arrived by its marker (POSIX)', async () => {
+    const kill = recordingKill();
+    await killAtHostDeath([{ marker: 'm', pid: 0 }], 'linux', 500, {
+      killTree: kill.killTree,
+      carriers: async (marker) => (marker === 'm' ? [301, 302] : []),
+    });
+    expect(kill.calls.map((c) => c.pid)).toEqual([301, 302]);
+  });
+
+  it('uses taskkill /T /F at once on Windows (grace 0) and has no marker lookup there', async () => {
+    const kill = recordingKill();
+    let looked = false;
+    await killAtHostDeath(
+      [
+        { marker: 'm', pid: 42 },
+        { marker: 'n', pid: 0 },
+      ],
+      'win32',
+      3000,
+      {
+        killTree: kill.killTree,
+        carriers: async () => {
+          looked = true;
+          return [1];
+        },
+      },
+    );
+    expect(kill.calls).toEqual([{ pid: 42, graceMs: 0, marker: 'm' }]);
+    expect(looked).toBe(false);
+  });
+
+  it('reports survivors, and a kill that throws counts its root as one', async () => {
+    const survivors = await killAtHostDeath(
+      [
+        { marker: 'a', pid: 1 },
+        { marker: 'b', pid: 2 },
+      ],
+      'linux',
+      0,
+      {
+        killTree: async (pid) => {
+          if (pid === 2) throw new Error('no /proc');
+          return { signalled: [pid], survivors: [pid] };
+        },
+        carriers: async () => [],
+      },
+    );
+    expect(survivors.sort()).toEqual([1, 2]);
+  });
+});
+
+describe('killOnExit (the synchronous second line)', () => {
+  it('SIGKILLs each root process group on POSIX, skipping trees without a pid (and never -1)', () => {
+    const signals: [number, string][] = [];
+    killOnExit(
+      [
+        { marker: 'a', pid: 10 },
+        { marker: 'b', pid: 0 },
+        { marker: 'x', pid: 1 },
+        { marker: 'c', pid: 12 },
+      ],
+      'darwin',
+      {
+        signal: (target, signal) => void signals.push([target, signal]),
+        runSync: () => {
+          throw new Error('not on POSIX');
+        },
+      },
+    );
+    expect(signals).toEqual([
+      [-10, 'SIGKILL'],
+      [-12, 'SIGKILL'],
+    ]);
+  });
+
+  it('runs taskkill /T /F per root on Windows, and one failure does not stop the rest', () => {
+    const runs: string[][] = [];
+    killOnExit(
+      [
+        { marker: 'a', pid: 10 },
+        { marker: 'b', pid: 11 },
+      ],
+      'win32',
+      {
+        signal: () => {
+          throw new Error('not on Windows');
+        },
+        runSync: (file, args) => {
+          runs.push([file, ...args]);
+          if (args.includes('10')) throw new Error('already gone');
+        },
+      },
+    );
+    expect(runs).toEqual([
+      ['taskkill', '/T', '/F', '/PID', '10'],
+      ['taskkill', '/T', '/F', '/PID', '11'],
+    ]);
+  });
+});
+
+describe('runWatchdogLoop', () => {
+  it('kills what is still watched when the link closes', async () => {
+    const input = new PassThrough();
+    const kill = recordingKill();
+    const done = runWatchdogLoop({
+      input,
+      platform: 'linux',
+      graceMs: 100,
+      loadEffects: async () => ({ killTree: kill.killTree, carriers: async () => [] }),
+    });
+    input.write('+ a 0\n+ a 7\n+ b 8\n- b\ngarbage\n');
+    input.end();
+    expect(await done).toEqual([]);
+    expect(kill.calls).toEqual([{ pid: 7, graceMs: 100, marker: 'a' }]);
+  });
+
+  it('kills nothing, and loads nothing, after bye', async () => {
+    const input = new PassThrough();
+    let loaded = false;
+    const done = runWatchdogLoop({
+      input,
+      platform: 'linux',
+      graceMs: 100,
+      loadEffects: async () => {
+        loaded = true;
+        return recordingKill();
+      },
+    });
+    input.end('+ a 7\nbye\n');
+    expect(await done).toEqual([]);
+    expect(loaded).toBe(false);
+  });
+});
+
+class FakeChild extends EventEmitter {
+  readonly stdin = Object.assign(new PassThrough(), { unref: () => (this.stdinUnrefs += 1) });
+  readonly pid = 999;
+  unrefs = 0;
+  stdinUnrefs = 0;
+  written = '';
+  constructor() {
+    super();
+    this.stdin.on('data', (chunk: Buffer) => {
+      this.written += chunk.toString();
+    });
+  }
+  unref(): void {
+    this.unrefs += 1;
+  }
+}
+
+function fakeHost() {
+  const host = new EventEmitter();
+  return host as EventEmitter & Pick<NodeJS.Process, 'on' | 'off'>;
+}
+
+describe('HostWatchdog', () => {
+  function setup() {
+    const children: FakeChild[] = [];
+    const spawned: { file: string; args: string[]; env: Record<string, string> }[] = [];
+    const spawnWatchdog: WatchdogSpawner = (file, args, env) => {
+      spawned.push({ file, args, env });
+      const child = new FakeChild();
+      children.push(child);
+      return child as unknown as ReturnType<WatchdogSpawner>;
+    };
+    const host = fakeHost();
+    const { logger, warnings } = recordingLogger();
+    const watchdog = new HostWatchdog({ platform: 'linux', graceMs: 1500, logger, spawnWatchdog, host });
+    return { watchdog, children, spawned, host, warnings };
+  }
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('starts nothing until the first tree, then one process that keeps no event loop alive', async () => {
+    const { watchdog, children, spawned } = setup();
+    expect(spawned).toHaveLength(0);
+    watchdog.watch('m1');
+    watchdog.watch('m1', 101);
+    watchdog.watch('m2', 102);
+    await flush();
+    expect(spawned).toHaveLength(1);
+    // Started through the descriptor-closing wrapper, with the grace it should use.
+    expect(spawned[0]!.file).toBe('bash');
+    expect(spawned[0]!.args).toContain('--grace-ms');
+    expect(spawned[0]!.args).toContain('1500');
+    expect(spawned[0]!.env.BASH_ENV).toMatch(/close-inherited-fds\.bash$/);
+    expect(children[0]!.unrefs).toBe(1);
+    expect(children[0]!.stdinUnrefs).toBe(1);
+    expect(children[0]!.written).toBe('+ m1 0\n+ m1 101\n+ m2 102\n');
+    watchdog.unwatch('m1');
+    watchdog.unwatch('unknown');
+    await flush();
+    expect(children[0]!.written.endsWith('- m1\n')).toBe(true);
+    expect(children[0]!.written.match(/^- /gm)).toHaveLength(1);
+  });
+
+  it('hands every tree to a new watchdog when the first one died', async () => {
+    const { watchdog, children } = setup();
+    watchdog.watch('a', 1);
+    children[0]!.emit('exit', 1, null);
+    watchdog.watch('b', 2);
+    await flush();
+    expect(children).toHaveLength(2);
+    expect(children[1]!.written).toBe('+ a 1\n+ b 2\n');
+  });
+
+  it('says bye and ends the link on dispose, and watches nothing afterwards', async () => {
+    const { watchdog, children, host } = setup();
+    watchdog.watch('a', 1);
+    expect(host.listenerCount('exit')).toBe(1);
+    watchdog.dispose();
+    watchdog.dispose();
+    watchdog.watch('b', 2);
+    await flush();
+    expect(children).toHaveLength(1);
+    expect(children[0]!.written).toBe('+ a 1\nbye\n');
+    expect(children[0]!.stdin.writableEnded).toBe(true);
+    expect(host.listenerCount('exit')).toBe(0);
+  });
+
+  it('logs a watchdog that cannot start, and sessions go on', () => {
+    const { logger, warnings } = recordingLogger();
+    const watchdog = new HostWatchdog({
+      platform: 'linux',
+      graceMs: 0,
+      logger,
+      host: fakeHost(),
+      spawnWatchdog: () => {
+        throw new Error('EMFILE');
+      },
+    });
+    watchdog.watch('a', 1);
+    expect(watchdog.pid).toBeUndefined();
+    expect(warnings[0]!.message).toMatch(/watchdog could not run/);
+  });
+});
