@@ -49,10 +49,13 @@ export interface SupervisorSpawnView {
 export interface SupervisorView {
   spawn(options: SupervisorSpawnView): Promise<ManagedRun>;
   cancelAll(): unknown;
+  /** Stops the watchdog (supervisors built before it have none). */
+  dispose?(): void;
 }
 
 export interface SupervisorModule {
-  ProcessSupervisor: new (options: { logger: Logger }) => SupervisorView;
+  /** `watchdog: true` ties runs to this process's life, as every sessions registry does. */
+  ProcessSupervisor: new (options: { logger: Logger; watchdog?: boolean }) => SupervisorView;
 }
 
 /** @procmux/sessions: the host API. */

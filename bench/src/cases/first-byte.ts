@@ -27,7 +27,7 @@ function firstByteClock(start: number) {
 
 async function measure(mode: 'pipe' | 'pty', ctx: BenchContext): Promise<Measured> {
   const { ProcessSupervisor } = await loadSupervisor();
-  const supervisor = new ProcessSupervisor({ logger: quietLogger() });
+  const supervisor = new ProcessSupervisor({ logger: quietLogger(), watchdog: true });
   const runs = ctx.quick ? 15 : 50;
   try {
     const { a, b } = await alternate({
@@ -64,6 +64,7 @@ async function measure(mode: 'pipe' | 'pty', ctx: BenchContext): Promise<Measure
     };
   } finally {
     await supervisor.cancelAll();
+    supervisor.dispose?.();
   }
 }
 

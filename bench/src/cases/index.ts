@@ -2,6 +2,7 @@
 import type { BenchCase } from '../case.js';
 import { emulatedPty } from './emulated-pty.js';
 import { firstBytePipe, firstBytePty } from './first-byte.js';
+import { hostDeathCleanup } from './host-death.js';
 import { killTree } from './kill-tree.js';
 import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
@@ -18,6 +19,7 @@ export const CASES: readonly BenchCase[] = [
   firstBytePty,
   pollWakeup,
   killTree,
+  hostDeathCleanup,
   tailLoss,
   rss,
   outputLog,

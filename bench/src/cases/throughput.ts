@@ -26,7 +26,7 @@ async function measure(spec: ThroughputSpec, ctx: BenchContext): Promise<Measure
   const { ProcessSupervisor } = await loadSupervisor();
   const bytes = ctx.quick ? spec.quickBytes : spec.fullBytes;
   const command = floodCommand(bytes);
-  const supervisor = new ProcessSupervisor({ logger: quietLogger() });
+  const supervisor = new ProcessSupervisor({ logger: quietLogger(), watchdog: true });
   // A PTY turns each \n into \r\n: both sides receive the same larger count.
   const expected = spec.mode === 'pty' ? bytes + bytes / 64 : bytes;
   const shortfalls: string[] = [];
@@ -91,6 +91,7 @@ async function measure(spec: ThroughputSpec, ctx: BenchContext): Promise<Measure
     };
   } finally {
     await supervisor.cancelAll();
+    supervisor.dispose?.();
   }
 }
 

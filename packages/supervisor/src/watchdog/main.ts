@@ -29,10 +29,13 @@ async function carriers(marker: string): Promise<number[]> {
 }
 
 const platform = resolvePlatform(option('--platform'));
+// Loaded now, while the host lives, so a host's death is answered without an import first.
+const kill = loadPlatform(platform).loadKill();
+kill.catch(() => {});
 await runWatchdogLoop({
   input: process.stdin,
   platform,
   graceMs: Number(option('--grace-ms') ?? '3000'),
-  loadEffects: async () => ({ killTree: (await loadPlatform(platform).loadKill()).killProcessTree, carriers }),
+  loadEffects: async () => ({ killTree: (await kill).killProcessTree, carriers }),
 });
 process.exit(0);
