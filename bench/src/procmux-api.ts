@@ -25,7 +25,7 @@ export interface RegistryModule {
 export interface TerminalScreenView {
   feed(chunk: string): void;
   renderNew(): Promise<unknown> | unknown;
-  dispose?(): void;
+  dispose?(): Promise<void>;
 }
 
 export interface ScreenModule {
@@ -50,7 +50,7 @@ export interface SupervisorView {
   spawn(options: SupervisorSpawnView): Promise<ManagedRun>;
   cancelAll(): unknown;
   /** Stops the watchdog (supervisors built before it have none). */
-  dispose?(): void;
+  dispose?(): Promise<void>;
 }
 
 export interface SupervisorModule {

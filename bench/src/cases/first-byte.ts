@@ -64,7 +64,7 @@ async function measure(mode: 'pipe' | 'pty', ctx: BenchContext): Promise<Measure
     };
   } finally {
     await supervisor.cancelAll();
-    supervisor.dispose?.();
+    await supervisor.dispose?.();
   }
 }
 

@@ -91,7 +91,7 @@ async function measure(spec: ThroughputSpec, ctx: BenchContext): Promise<Measure
     };
   } finally {
     await supervisor.cancelAll();
-    supervisor.dispose?.();
+    await supervisor.dispose?.();
   }
 }
 

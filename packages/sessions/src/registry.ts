@@ -373,7 +373,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       );
       // Released sessions keep their process by contract, so no supervisor-wide cancel here;
       // the watchdog exits without killing them.
-      supervisor.dispose();
+      await supervisor.dispose();
       await journal?.dispose();
     },
   };

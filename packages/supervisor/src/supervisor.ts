@@ -138,10 +138,11 @@ export class ProcessSupervisor {
 
   /**
    * Stops the watchdog (if on): it exits without killing anything, and runs still active are
-   * no longer tied to this process's life. Does not cancel them (cancelAll() does). Idempotent.
+   * no longer tied to this process's life. Does not cancel them (cancelAll() does). Resolves
+   * once the watchdog process is gone. Idempotent.
    */
-  dispose(): void {
-    this.watchdog?.dispose();
+  dispose(): Promise<void> {
+    return this.watchdog?.dispose() ?? Promise.resolve();
   }
 
   /** The watchdog process's pid while one runs (diagnostics, tests). */

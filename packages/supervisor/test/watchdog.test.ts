@@ -196,7 +196,7 @@ describe('runWatchdogLoop', () => {
       graceMs: 100,
       loadEffects: async () => {
         loaded = true;
-        return recordingKill();
+        return { killTree: recordingKill().killTree, carriers: async () => [] };
       },
     });
     input.end('+ a 7\nbye\n');
@@ -208,6 +208,9 @@ describe('runWatchdogLoop', () => {
 class FakeChild extends EventEmitter {
   readonly stdin = Object.assign(new PassThrough(), { unref: () => (this.stdinUnrefs += 1) });
   readonly pid = 999;
+  exitCode: number | null = null;
+  signalCode: string | null = null;
+  kills: string[] = [];
   unrefs = 0;
   stdinUnrefs = 0;
   written = '';
@@ -219,6 +222,9 @@ class FakeChild extends EventEmitter {
   }
   unref(): void {
     this.unrefs += 1;
+  }
+  kill(signal: string): void {
+    this.kills.push(signal);
   }
 }
 
@@ -281,10 +287,18 @@ describe('HostWatchdog', () => {
     const { watchdog, children, host } = setup();
     watchdog.watch('a', 1);
     expect(host.listenerCount('exit')).toBe(1);
-    watchdog.dispose();
-    watchdog.dispose();
+    let gone = false;
+    const disposed = watchdog.dispose().then(() => {
+      gone = true;
+    });
+    expect(watchdog.dispose()).toBeInstanceOf(Promise);
     watchdog.watch('b', 2);
     await flush();
+    // dispose() resolves once the watchdog process has exited, not before.
+    expect(gone).toBe(false);
+    children[0]!.emit('exit', 0, null);
+    await disposed;
+    expect(children[0]!.kills).toEqual([]);
     expect(children).toHaveLength(1);
     expect(children[0]!.written).toBe('+ a 1\nbye\n');
     expect(children[0]!.stdin.writableEnded).toBe(true);

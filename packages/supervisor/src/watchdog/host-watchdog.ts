@@ -10,6 +10,9 @@ import { encodeMessage, type WatchdogMessage, type WatchedTree } from './protoco
 // Resolved from src/ and from dist/ alike: the watchdog always runs compiled.
 const MAIN = fileURLToPath(new URL('../../dist/watchdog/main.js', import.meta.url));
 
+// How long dispose() waits for the watchdog to take its goodbye before it SIGKILLs it.
+const DISPOSE_EXIT_MS = 5_000;
+
 /** Starts the watchdog process; an effect, so tests can count or fake it. */
 export type WatchdogSpawner = (file: string, args: string[], env: Record<string, string>) => ChildProcess;
 
@@ -46,6 +49,7 @@ export class HostWatchdog {
   #child: ChildProcess | undefined;
   #hooked = false;
   #disposed = false;
+  #gone: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: HostWatchdogOptions) {}
 
@@ -75,16 +79,29 @@ export class HostWatchdog {
 
   /**
    * The owner is done: the watchdog exits without killing anything (what is still running
-   * was left running on purpose), and the exit hook is removed.
+   * was left running on purpose), and the exit hook is removed. Resolves once the watchdog
+   * process is gone (one that has not exited 5 s after its goodbye is SIGKILLed).
    */
-  dispose(): void {
-    if (this.#disposed) return;
+  dispose(): Promise<void> {
+    if (this.#disposed) return this.#gone;
     this.#disposed = true;
     if (this.#hooked) (this.options.host ?? process).off('exit', this.#exitHook);
+    const child = this.#child;
     this.#send({ kind: 'bye' });
-    this.#child?.stdin?.end();
+    child?.stdin?.end();
     this.#child = undefined;
     this.#trees.clear();
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      this.#gone = new Promise((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), DISPOSE_EXIT_MS);
+        timer.unref();
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.#gone;
   }
 
   /** Starts the watchdog and hands it every tree; a failure is logged (sessions go on). */
