@@ -55,7 +55,10 @@ export interface SupervisorView {
 
 export interface SupervisorModule {
   /** `watchdog: true` ties runs to this process's life, as every sessions registry does. */
-  ProcessSupervisor: new (options: { logger: Logger; watchdog?: boolean }) => SupervisorView;
+  ProcessSupervisor: new (options: {
+    logger: Logger;
+    watchdog?: boolean;
+  }) => SupervisorView;
 }
 
 /** @procmux/sessions: the host API. */

@@ -41,13 +41,17 @@ async function started_(adapter: Promise<ProcessAdapter>): Promise<ProcessAdapte
 
 // Holds until the program (not the wrapping shell) runs: its own argv is in /proc.
 async function programRunning(pid: number, program: string): Promise<void> {
-  await waitFor(() => {
-    try {
-      return readdirSync(`/proc/${pid}`).length > 0 && readlinkSync(`/proc/${pid}/exe`).endsWith(program);
-    } catch {
-      return false;
-    }
-  }, 10_000, `${program} running as pid ${pid}`);
+  await waitFor(
+    () => {
+      try {
+        return readdirSync(`/proc/${pid}`).length > 0 && readlinkSync(`/proc/${pid}/exe`).endsWith(program);
+      } catch {
+        return false;
+      }
+    },
+    10_000,
+    `${program} running as pid ${pid}`,
+  );
 }
 
 const backends = ['node-pty', 'homebridge'] as const;

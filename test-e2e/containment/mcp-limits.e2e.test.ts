@@ -33,7 +33,9 @@ it('refuses the 5th of 12 concurrent starts at --max-sessions 4 with ERR_PROCESS
         client.callTool({ name: 'exec', arguments: { command: 'sleep 60', mode: 'daemon' } }),
       ),
     )) as CallToolResult[];
-    const codes = results.map((r) => (r._meta?.['procmux/result'] as { error?: { code: string } }).error?.code);
+    const codes = results.map(
+      (r) => (r._meta?.['procmux/result'] as { error?: { code: string } } | undefined)?.error?.code,
+    );
     expect(codes.filter((code) => code === undefined)).toHaveLength(4);
     expect(codes.filter((code) => code === 'ERR_PROCESS_LIMIT')).toHaveLength(8);
   } finally {

@@ -1,7 +1,8 @@
 // Processes carrying a test's tag in their environment, read from the process table: how the
 // containment tests count what outlived a host (setsid escapees and reparented orphans too).
-import { readdirSync, readFileSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export const TAG_ENV = 'PROCMUX_E2E_TAG';
 

@@ -53,7 +53,9 @@ describe.skipIf(process.platform !== 'linux')('the host-death watchdog (Linux /p
 
     expect(pgidOf(watchdog!)).toBe(watchdog);
     expect(pgidOf(watchdog!)).not.toBe(pgidOf(process.pid));
-    const fds = readdirSync(`/proc/${watchdog}/fd`).map((fd) => `${fd}:${readlinkSync(`/proc/${watchdog}/fd/${fd}`)}`);
+    const fds = readdirSync(`/proc/${watchdog}/fd`).map(
+      (fd) => `${fd}:${readlinkSync(`/proc/${watchdog}/fd/${fd}`)}`,
+    );
     // Its link and /dev/null; everything else is node's own (epoll, eventfd, its pipes): no
     // terminal, no socket of ours.
     expect(fds).toContain('1:/dev/null');

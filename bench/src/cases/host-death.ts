@@ -41,7 +41,10 @@ async function goneAfter(pids: number[], start: number): Promise<number> {
 
 /** Starts the host; resolves to it and the session roots it printed. */
 async function startHost(): Promise<{ host: number; roots: number[] }> {
-  const child = spawn(process.execPath, [CHILD, 'run'], { stdio: ['ignore', 'pipe', 'inherit'], env: benchEnv() });
+  const child = spawn(process.execPath, [CHILD, 'run'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: benchEnv(),
+  });
   track(child.pid);
   const line = await withTimeout(
     new Promise<string>((resolve, reject) => {
@@ -86,7 +89,11 @@ export const hostDeathCleanup: BenchCase = {
       },
       b: async () => {
         const roots = Array.from({ length: HOST_SESSIONS }, () => {
-          const child = spawn('bash', ['-c', TREE_COMMAND], { detached: true, stdio: 'ignore', env: benchEnv() });
+          const child = spawn('bash', ['-c', TREE_COMMAND], {
+            detached: true,
+            stdio: 'ignore',
+            env: benchEnv(),
+          });
           track(-child.pid!);
           return child.pid!;
         });

@@ -1,10 +1,10 @@
-export type { SessionLifetime } from './lifetime.js';
 export type { BackendExit, BackendHandle } from './backend-adapter.js';
 export { resolveSessionCwd } from './cwd.js';
 export { createMemoryRecoveryStores, type MemoryRecoveryStores } from './durable/memory-store.js';
 export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from './durable/options.js';
 export type { RecoveryOutcome, RecoveryOutcomeKind, RecoveryReport } from './durable/report.js';
 export { commandFingerprint } from './fingerprint.js';
+export type { SessionLifetime } from './lifetime.js';
 export {
   PROCESS_SESSION_LIMITS,
   type ProcessSessionLimits,

@@ -28,7 +28,11 @@ export function resolveLifetime(
     );
   }
   const persistent =
-    pty && !sandboxed && ptyBackend !== undefined && !isNativePtyBackend(ptyBackend) && ptyBackend.persistent === true;
+    pty &&
+    !sandboxed &&
+    ptyBackend !== undefined &&
+    !isNativePtyBackend(ptyBackend) &&
+    ptyBackend.persistent === true;
   if (persistent) return 'detached';
   throw new ProcmuxError(
     'ERR_INVALID_OPTION',

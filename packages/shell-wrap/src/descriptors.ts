@@ -7,7 +7,9 @@ import { hasExecutableOnPath } from './path-lookup.js';
 import type { HasExecutable } from './types.js';
 
 /** The bash file that closes inherited descriptors; sourced through BASH_ENV. */
-export const CLOSE_FDS_SCRIPT: string = fileURLToPath(new URL('../close-inherited-fds.bash', import.meta.url));
+export const CLOSE_FDS_SCRIPT: string = fileURLToPath(
+  new URL('../close-inherited-fds.bash', import.meta.url),
+);
 
 /** Where a caller's own BASH_ENV is kept while ours runs (restored and sourced after it). */
 export const CALLER_BASH_ENV = 'PROCMUX_CALLER_BASH_ENV';

@@ -1,3 +1,12 @@
+export {
+  CALLER_BASH_ENV,
+  CLOSE_FDS_SCRIPT,
+  type CloseInheritedOptions,
+  closeInheritedDescriptors,
+  type ExecSpec,
+  isBashCommand,
+} from './descriptors.js';
+export { findExecutable } from './find-executable.js';
 export { hasExecutableOnPath } from './path-lookup.js';
 export { POSIX_FALLBACK_SHELL } from './posix.js';
 export { encodePowerShellCommand, POWERSHELL_PIPE_FLAGS, POWERSHELL_PTY_FLAGS } from './powershell.js';
@@ -10,12 +19,3 @@ export {
 export type { Env, HasExecutable, WindowsShell, WrappedCommand } from './types.js';
 export { WINDOWS_COMMAND_LINE_LIMIT, type WindowsPtySpec } from './windows.js';
 export { defaultWindowsShell, resolveShell, WINDOWS_SHELL_ENV, WINDOWS_SHELLS } from './windows-shell.js';
-export {
-  CALLER_BASH_ENV,
-  CLOSE_FDS_SCRIPT,
-  type CloseInheritedOptions,
-  closeInheritedDescriptors,
-  type ExecSpec,
-  isBashCommand,
-} from './descriptors.js';
-export { findExecutable } from './find-executable.js';

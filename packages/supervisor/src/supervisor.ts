@@ -19,8 +19,8 @@ import { SupervisedRun } from './run.js';
 import { assertDirectory } from './spawn-errors.js';
 import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
 import { describeTarget } from './target.js';
-import { HostWatchdog, type WatchdogSpawner } from './watchdog/host-watchdog.js';
 import { checkFunction, checkInteger, checkOneOf, invalid } from './validate.js';
+import { HostWatchdog, type WatchdogSpawner } from './watchdog/host-watchdog.js';
 
 export interface ProcessSupervisorOptions {
   /** Where warnings go (a PTY fallback, a failed kill, a throwing callback). Default: console. */

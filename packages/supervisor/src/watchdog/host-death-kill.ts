@@ -28,7 +28,8 @@ export async function killAtHostDeath(
   const grace = platform === 'win32' ? 0 : graceMs;
   const reports = await Promise.all(
     trees.map(async (tree) => {
-      const roots = tree.pid > 0 ? [tree.pid] : platform === 'win32' ? [] : await effects.carriers(tree.marker);
+      const roots =
+        tree.pid > 0 ? [tree.pid] : platform === 'win32' ? [] : await effects.carriers(tree.marker);
       const results = await Promise.all(
         roots.map((pid) =>
           effects.killTree(pid, { graceMs: grace, marker: tree.marker }).catch(() => ({
@@ -54,7 +55,11 @@ export interface ExitKillEffects {
  * process group (each tree's root leads its own group, POSIX) or `taskkill /T /F` each root
  * (Windows). Escapees that left the group are the watchdog's (it finds them by marker).
  */
-export function killOnExit(trees: readonly WatchedTree[], platform: NodeJS.Platform, effects: ExitKillEffects): void {
+export function killOnExit(
+  trees: readonly WatchedTree[],
+  platform: NodeJS.Platform,
+  effects: ExitKillEffects,
+): void {
   for (const tree of trees) {
     // Never a group id that means "every process" (-1) or init's: only real roots.
     if (!Number.isInteger(tree.pid) || tree.pid <= 1) continue;

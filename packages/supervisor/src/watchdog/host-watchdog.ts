@@ -134,7 +134,7 @@ export class HostWatchdog {
 
   #send(message: WatchdogMessage): void {
     const stdin = this.#child?.stdin;
-    if (stdin && stdin.writable) stdin.write(encodeMessage(message));
+    if (stdin?.writable) stdin.write(encodeMessage(message));
   }
 
   #killOnExit(): void {
@@ -147,8 +147,11 @@ export class HostWatchdog {
   }
 
   #warn(error: unknown): void {
-    this.options.logger.warn('procmux: the host-death watchdog could not run; sessions still end on dispose()', {
-      error: error instanceof Error ? error.message : String(error),
-    });
+    this.options.logger.warn(
+      'procmux: the host-death watchdog could not run; sessions still end on dispose()',
+      {
+        error: error instanceof Error ? error.message : String(error),
+      },
+    );
   }
 }

@@ -20,7 +20,8 @@ async function carriers(marker: string): Promise<number[]> {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(wanted)) found.push(Number(name));
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(wanted))
+        found.push(Number(name));
     } catch {
       // Gone, or not ours to read.
     }
