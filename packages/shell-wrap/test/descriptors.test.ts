@@ -94,7 +94,9 @@ describe.skipIf(process.platform !== 'linux')('the shipped closing file (real ba
   });
 
   it('does not leak BASH_ENV into the command, and sources a caller BASH_ENV after', () => {
-    const show = 'echo "[${BASH_ENV-unset}] [${FROM_CALLER-}] [${PROCMUX_CALLER_BASH_ENV-unset}]"';
+    // Shell parameter expansions, built so they cannot be mistaken for template placeholders.
+    const v = (name: string, fallback = '') => `\${${name}-${fallback}}`;
+    const show = `echo "[${v('BASH_ENV', 'unset')}] [${v('FROM_CALLER')}] [${v('PROCMUX_CALLER_BASH_ENV', 'unset')}]"`;
     const out = closeInheritedDescriptors(
       { file: 'bash', args: ['--norc', '-c', show], env },
       { platform: 'linux' },
