@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createTreeMarker, TREE_MARKER_ENV, withTreeMarker } from '../src/index.js';
+import {
+  createTreeMarker,
+  isProcmuxError,
+  resolveTreeMarker,
+  TREE_MARKER_ENV,
+  withTreeMarker,
+} from '../src/index.js';
 
 describe('tree marker', () => {
   it('is unique per call and prefixed with the host pid', () => {
@@ -14,5 +20,23 @@ describe('tree marker', () => {
     const out = withTreeMarker(env, 'new');
     expect(out).toEqual({ A: '1', [TREE_MARKER_ENV]: 'new' });
     expect(env[TREE_MARKER_ENV]).toBe('old');
+  });
+
+  it('takes a caller-minted marker as given, or mints one when none is given', () => {
+    expect(resolveTreeMarker('123-4-abcd')).toBe('123-4-abcd');
+    expect(resolveTreeMarker(undefined).startsWith(`${process.pid}-`)).toBe(true);
+  });
+
+  it('refuses a marker that is not safe in an environment or a command line', () => {
+    for (const bad of ['', 'a b', 'a=b', 'a\nb', 'x'.repeat(129), 42]) {
+      let error: unknown;
+      try {
+        resolveTreeMarker(bad);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+      expect((error as Error).message).toMatch(/^treeMarker must be 1 to 128 characters/);
+    }
   });
 });
