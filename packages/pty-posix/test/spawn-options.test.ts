@@ -73,6 +73,13 @@ describe('resolveSpawnOptions', () => {
     });
   });
 
+  it('uses a caller-minted tree marker (the supervisor watches it before the fork)', () => {
+    const spawn = resolve({ command: 'x', env: { PROCMUX_TREE: 'outer' }, treeMarker: '77-1-cafe' });
+    expect(spawn.marker).toBe('77-1-cafe');
+    expect(spawn.env.PROCMUX_TREE).toBe('77-1-cafe');
+    expect(invalid({ command: 'x', treeMarker: 'a b' })).toMatch(/^treeMarker must be 1 to 128 characters/);
+  });
+
   it('refuses a target that is missing, doubled or mixed up', () => {
     expect(invalid({})).toMatch(/exactly one of command .* or file/);
     expect(invalid({ command: 'a', file: 'b' })).toMatch(/exactly one of/);

@@ -5,6 +5,8 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { KillReport } from '@procmux/core-types';
 import { describe, expect, it } from 'vitest';
+import { ChildAdapter } from '../src/child-adapter.js';
+import { ProcessSupervisor } from '../src/supervisor.js';
 import { killAtHostDeath, killOnExit } from '../src/watchdog/host-death-kill.js';
 import { HostWatchdog, type WatchdogSpawner } from '../src/watchdog/host-watchdog.js';
 import { runWatchdogLoop } from '../src/watchdog/loop.js';
@@ -321,3 +323,66 @@ describe('HostWatchdog', () => {
     expect(warnings[0]!.message).toMatch(/watchdog could not run/);
   });
 });
+
+describe('ProcessSupervisor({ watchdog: true })', () => {
+  it('registers each run by marker before the spawn, by pid after, and forgets it when it ends', async () => {
+    const children: FakeChild[] = [];
+    const seen: { treeMarker?: string }[] = [];
+    const supervisor = new ProcessSupervisor({
+      watchdog: true,
+      logger: recordingLogger().logger,
+      spawnWatchdog: () => {
+        const child = new FakeChild();
+        children.push(child);
+        return child as unknown as ReturnType<WatchdogSpawner>;
+      },
+      ptyFactory: async (options) => {
+        seen.push(options);
+        return ChildAdapter.create({ command: 'true', treeMarker: options.treeMarker });
+      },
+    });
+    expect(children).toHaveLength(0);
+    const run = await supervisor.spawn({ command: 'true', mode: 'pty' });
+    await run.wait();
+    await flushAll();
+    const marker = seen[0]!.treeMarker!;
+    expect(marker).toMatch(new RegExp(`^${process.pid}-`));
+    expect(children).toHaveLength(1);
+    expect(children[0]!.written).toBe(`+ ${marker} 0\n+ ${marker} ${run.pid}\n- ${marker}\n`);
+    const disposed = supervisor.dispose();
+    children[0]!.emit('exit', 0, null);
+    await disposed;
+    expect(children[0]!.written.endsWith('bye\n')).toBe(true);
+  });
+
+  it('forgets a tree whose spawn failed, and gives adapter factories no watchdog', async () => {
+    const children: FakeChild[] = [];
+    const supervisor = new ProcessSupervisor({
+      watchdog: true,
+      logger: recordingLogger().logger,
+      spawnWatchdog: () => {
+        const child = new FakeChild();
+        children.push(child);
+        return child as unknown as ReturnType<WatchdogSpawner>;
+      },
+    });
+    await expect(supervisor.spawn({ file: 'no-such-program-procmux' })).rejects.toThrow(/command not found/);
+    // A host backend's process is the backend's to end: not registered.
+    const hosted = await supervisor.spawn({ adapterFactory: () => ChildAdapter.create({ command: 'true' }) });
+    await hosted.wait();
+    await flushAll();
+    const lines = children[0]!.written.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(lines[0]!.replace(/^\+ (\S+) 0$/, '- $1'));
+    expect(() => new ProcessSupervisor({ watchdog: 'yes' as unknown as boolean })).toThrow(
+      /watchdog must be true or false/,
+    );
+    const disposed = supervisor.dispose();
+    children[0]!.emit('exit', 0, null);
+    await disposed;
+  });
+});
+
+function flushAll(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 20));
+}
