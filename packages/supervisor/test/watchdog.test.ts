@@ -3,7 +3,7 @@
 // a fake watchdog process. The real process is exercised end to end in test-e2e/containment.
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { KillReport } from '@procmux/core-types';
+import type { KillReport, PtyProcessAdapter } from '@procmux/core-types';
 import { describe, expect, it } from 'vitest';
 import { ChildAdapter } from '../src/child-adapter.js';
 import { ProcessSupervisor } from '../src/supervisor.js';
@@ -338,7 +338,12 @@ describe('ProcessSupervisor({ watchdog: true })', () => {
       },
       ptyFactory: async (options) => {
         seen.push(options);
-        return ChildAdapter.create({ command: 'true', treeMarker: options.treeMarker });
+        // A pipe child standing in for a PTY: only the marker plumbing is under test here.
+        const child = await ChildAdapter.create({ command: 'true', treeMarker: options.treeMarker });
+        return Object.assign(child, {
+          stdioMode: 'pty' as const,
+          resize: () => {},
+        }) as unknown as PtyProcessAdapter;
       },
     });
     expect(children).toHaveLength(0);
