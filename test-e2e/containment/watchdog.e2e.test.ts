@@ -71,18 +71,25 @@ describe.skipIf(process.platform !== 'linux')('the host-death watchdog (Linux /p
     await waitFor(() => watchdogs().length === 0, 10_000, 'every watchdog gone');
   });
 
-  it('does not keep its host alive: a host that is done exits on its own', async () => {
-    const script = `
+  it.each([
+    ['without dispose()', ''],
+    ['after awaiting dispose()', 'await sessions.dispose();'],
+  ])(
+    'does not keep its host alive, nor lets it leave early: a host that is done exits %s',
+    async (_label, end) => {
+      const script = `
       import { createProcessSessions } from '@procmux/sessions';
       const sessions = createProcessSessions({ cwd: process.cwd() });
       const s = await sessions.start({ command: 'true', args: [] });
       await s.wait({ timeoutMs: 10000 });
+      ${end}
       console.log('done');
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: E2E_ROOT,
-      timeout: 30_000,
-    });
-    expect(stdout.trim()).toBe('done');
-  });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: E2E_ROOT,
+        timeout: 30_000,
+      });
+      expect(stdout.trim()).toBe('done');
+    },
+  );
 });

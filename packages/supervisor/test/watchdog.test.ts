@@ -225,6 +225,9 @@ class FakeChild extends EventEmitter {
   unref(): void {
     this.unrefs += 1;
   }
+  ref(): void {
+    this.unrefs -= 1;
+  }
   kill(signal: string): void {
     this.kills.push(signal);
   }
@@ -296,8 +299,10 @@ describe('HostWatchdog', () => {
     expect(watchdog.dispose()).toBeInstanceOf(Promise);
     watchdog.watch('b', 2);
     await flush();
-    // dispose() resolves once the watchdog process has exited, not before.
+    // dispose() resolves once the watchdog process has exited, not before, and the host
+    // stays up for it meanwhile (the process is referenced again).
     expect(gone).toBe(false);
+    expect(children[0]!.unrefs).toBe(0);
     children[0]!.emit('exit', 0, null);
     await disposed;
     expect(children[0]!.kills).toEqual([]);

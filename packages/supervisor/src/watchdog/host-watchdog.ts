@@ -92,6 +92,8 @@ export class HostWatchdog {
     this.#child = undefined;
     this.#trees.clear();
     if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      // Someone awaits this: the host must stay up until the watchdog has gone.
+      child.ref();
       this.#gone = new Promise((resolve) => {
         const timer = setTimeout(() => child.kill('SIGKILL'), DISPOSE_EXIT_MS);
         timer.unref();
