@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from '@procmux/core-types';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
 import { createProcmuxServer } from './server.js';
+import { BoundedStdioServerTransport } from './stdio-transport.js';
 
 export interface ServeOptions {
   /** Workspace root. */
@@ -13,6 +13,8 @@ export interface ServeOptions {
   pty?: boolean;
   stdin?: Readable;
   stdout?: Writable;
+  /** Longest message read from stdin, in bytes (default 8 MiB); a longer one is answered with an error. */
+  maxMessageBytes?: number;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -60,7 +62,12 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   // A client gone without closing our stdin shows up as a broken pipe on stdout.
   stdout.on('error', () => void close('stdout is gone'));
   server.onclose = () => void close('the connection closed');
-  await server.connect(new StdioServerTransport(stdin, stdout));
+  await server.connect(
+    new BoundedStdioServerTransport(stdin, stdout, {
+      log,
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    }),
+  );
   log(`procmux mcp: serving the exec and process tools on stdio (workspace ${sessions.cwd})`);
   return { closed, close };
 }

@@ -18,6 +18,8 @@ import type {
 
 const MODES: readonly ExecMode[] = ['one_shot', 'session', 'daemon'];
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Longest cwd accepted (Linux's PATH_MAX). */
+const MAX_PATH_CHARS = 4_096;
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
 const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
 /** Lines fetched per log call when reading a finished one-shot's whole output. */
@@ -44,6 +46,7 @@ export function createExecTool(sessions: ToolSessions, options: ResolvedToolOpti
       return guarded(
         'exec',
         () => mode,
+        options.outputBudget,
         async (setSession) => {
           const request = parseExec(params);
           mode = request.mode;
@@ -59,9 +62,9 @@ function parseExec(raw: unknown): ExecRequest {
   const p = new Params(raw, Object.keys(EXEC_PARAMETERS.properties as object), 'exec');
   const mode = p.oneOf('mode', MODES) ?? 'one_shot';
   const request: ExecRequest = {
-    command: p.string('command', { required: true, nonEmpty: true }),
+    command: p.string('command', { required: true, nonEmpty: true, noNul: 'a command line' }),
     mode,
-    cwd: p.string('cwd'),
+    cwd: p.string('cwd', { maxChars: MAX_PATH_CHARS, noNul: 'a path' }),
     env: p.env('env'),
     timeoutMs: p.integer('timeoutMs', 1, DAY_MS),
     noOutputTimeoutMs: p.integer('noOutputTimeoutMs', 1, DAY_MS),

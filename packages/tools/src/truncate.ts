@@ -67,6 +67,20 @@ export function applyOutputBudget(request: OutputBudgetRequest): OutputBudgetRes
   return { text: compose(header, cutBody, status), body: cutBody, cut };
 }
 
+/**
+ * The last resort for any text over `budget` characters (a header or message that echoed a
+ * huge input): its start and end, and in between how much was left out. Never splits a
+ * surrogate pair.
+ */
+export function fitText(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  const notice = `\n[... ${fmt(text.length)} characters in all; the middle was left out ...]\n`;
+  const room = Math.max(0, budget - notice.length - 8);
+  const head = safeCut(text, Math.floor(room * 0.6));
+  const tail = safeCut(text, text.length - (room - head), true);
+  return `${text.slice(0, head)}${notice}${text.slice(tail)}`;
+}
+
 /** Header, body, then a blank line and the status, so the status never reads as output. */
 function compose(header: string, body: string, status: string): string {
   const top = [header, body].filter((part) => part !== '').join('\n');
