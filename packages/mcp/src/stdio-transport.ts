@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { checkLine, errorResponse } from './message-checks.js';
 import { type Frame, LineFramer } from './line-framer.js';
+import { checkLine, errorResponse } from './message-checks.js';
 
 /** Longest message the server reads: 8 MiB, well above any input a tool call may carry. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;

@@ -154,7 +154,9 @@ export class Params {
       }
       if (typeof item !== 'string') throw invalid(`${name}.${echoBare(key)} must be a string`);
       if (item.includes('\0')) {
-        throw invalid(`${name}.${echoBare(key)} contains a NUL character; environment values cannot carry NUL`);
+        throw invalid(
+          `${name}.${echoBare(key)} contains a NUL character; environment values cannot carry NUL`,
+        );
       }
       out[key] = item;
     }

@@ -23,13 +23,18 @@ export interface TextPattern {
  */
 export function compilePattern(source: string, name = 'pattern'): TextPattern {
   if (source.length > MAX_PATTERN_CHARS) {
-    throw invalid(`${name} is ${source.length.toLocaleString('en-US')} characters; at most ${MAX_PATTERN_CHARS}`);
+    throw invalid(
+      `${name} is ${source.length.toLocaleString('en-US')} characters; at most ${MAX_PATTERN_CHARS}`,
+    );
   }
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(toRe2Syntax(source), RE2JS.MULTILINE);
   } catch (error) {
-    const why = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '').replace('`(?m)', '`') : String(error);
+    const why =
+      error instanceof Error
+        ? error.message.replace(/^error parsing regexp: /, '').replace('`(?m)', '`')
+        : String(error);
     throw invalid(
       `${name} ${echo(source)} cannot be used: ${why.slice(0, 200)}. Patterns run on a linear-time engine ` +
         '(RE2 syntax): character classes, \\d \\w \\s \\b, quantifiers, groups, alternation, (?i) work; ' +

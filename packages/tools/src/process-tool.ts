@@ -9,8 +9,8 @@ import {
   writeAction,
 } from './control-actions.js';
 import { PROCESS_DESCRIPTION } from './descriptions.js';
-import type { ResolvedToolOptions } from './options.js';
 import { echoBare } from './echo.js';
+import type { ResolvedToolOptions } from './options.js';
 import { invalid, Params } from './params.js';
 import { listAction, logAction, pollAction } from './read-actions.js';
 import { guarded } from './results.js';

@@ -1,7 +1,7 @@
 import type { PollResult } from '@procmux/sessions';
-import { compilePattern } from '../src/pattern.js';
 import { describe, expect, it } from 'vitest';
 import { formatStreams, MAX_GATHER_CHARS, OutputGatherer } from '../src/gather.js';
+import { compilePattern } from '../src/pattern.js';
 
 const poll = (stdout: string, stderr = '', droppedBytes = 0): PollResult => ({
   stdout,

@@ -152,7 +152,10 @@ describe('wait_for parameters', () => {
       'pattern "(unclosed" cannot be used: missing closing ): `(unclosed`. Patterns run on a linear-time engine',
     ],
     [{ pattern: '(a)\\1' }, 'pattern "(a)\\\\1" cannot be used: invalid escape sequence: `\\1`'],
-    [{ pattern: 'x(?=y)' }, 'pattern "x(?=y)" cannot be used: invalid or unsupported Perl syntax: `(?=`. Patterns run on a linear-time engine (RE2 syntax): character classes, \\d \\w \\s \\b, quantifiers, groups, alternation, (?i) work; backreferences (\\1, \\k<name>) and lookaround ((?=, (?!, (?<=, (?<!) do not.'],
+    [
+      { pattern: 'x(?=y)' },
+      'pattern "x(?=y)" cannot be used: invalid or unsupported Perl syntax: `(?=`. Patterns run on a linear-time engine (RE2 syntax): character classes, \\d \\w \\s \\b, quantifiers, groups, alternation, (?i) work; backreferences (\\1, \\k<name>) and lookaround ((?=, (?!, (?<=, (?<!) do not.',
+    ],
     [{ pattern: 'a'.repeat(5_000) }, 'pattern is 5,000 characters; at most 4096'],
     [{ idle_ms: 5_000, timeout: 1_000 }, 'idle_ms (5000) must be less than timeout (1000 ms)'],
     [{ exit: true, timeout: 500_000 }, 'timeout must be an integer from 1 to 120000 (got 500000)'],
