@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '@procmux/core-types';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
+import { createMemoryReturn } from './memory-return.js';
 import { createProcmuxServer } from './server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
@@ -9,6 +10,8 @@ export interface ServeOptions {
   /** Workspace root. */
   cwd: string;
   maxSessions?: number | undefined;
+  /** Ended sessions kept readable (default 100); past it the first ended are pruned first. */
+  maxEndedSessions?: number | undefined;
   /** false: no PTY backend, so exec mode 'session' is refused. Default true. */
   pty?: boolean;
   stdin?: Readable;
@@ -41,8 +44,21 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     logger,
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
+    ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
   });
-  const server = createProcmuxServer(createProcessTools(sessions));
+  const tools = createProcessTools(sessions);
+  const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
+  for (const tool of [tools.exec, tools.process]) {
+    const run = tool.run.bind(tool);
+    tool.run = async (params, context) => {
+      try {
+        return await run(params, context);
+      } finally {
+        memory.afterCall();
+      }
+    };
+  }
+  const server = createProcmuxServer(tools);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
