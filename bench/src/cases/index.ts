@@ -3,6 +3,7 @@ import type { BenchCase } from '../case.js';
 import { emulatedPty } from './emulated-pty.js';
 import { firstBytePipe, firstBytePty } from './first-byte.js';
 import { killTree } from './kill-tree.js';
+import { mcpBigOneShot, mcpRoundTrip } from './mcp.js';
 import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
@@ -22,4 +23,6 @@ export const CASES: readonly BenchCase[] = [
   rss,
   outputLog,
   renderNew,
+  mcpBigOneShot,
+  mcpRoundTrip,
 ];
