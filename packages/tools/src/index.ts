@@ -8,6 +8,7 @@ export { type StateFacts, stateLine } from './state-line.js';
 export {
   applyOutputBudget,
   ERROR_LINE_PATTERN,
+  fitText,
   type OutputBudgetRequest,
   type OutputBudgetResult,
   type OutputCut,
