@@ -38,13 +38,13 @@ it.skipIf(process.platform !== 'linux')(
       await server.call('exec', { command: 'echo prune' });
       await server.call('exec', { command: 'echo again' });
       let rss = memoryMb(server.pid).rss;
-      for (let i = 0; i < 50 && peak - rss < 30; i++) {
+      for (let i = 0; i < 50 && peak - rss < 25; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         rss = memoryMb(server.pid).rss;
       }
       console.log(`after the prune: ${rss.toFixed(0)} MB (${(peak - rss).toFixed(0)} MB given back)`);
       // The 50 MB output was held as bytes: most of it must have gone back.
-      expect(peak - rss).toBeGreaterThanOrEqual(30);
+      expect(peak - rss).toBeGreaterThanOrEqual(25);
     } finally {
       await server.close();
     }
