@@ -4,6 +4,7 @@ import { emulatedPty } from './emulated-pty.js';
 import { firstBytePipe, firstBytePty } from './first-byte.js';
 import { hostDeathCleanup } from './host-death.js';
 import { killTree } from './kill-tree.js';
+import { mcpBigOneShot, mcpRoundTrip } from './mcp.js';
 import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
@@ -24,4 +25,6 @@ export const CASES: readonly BenchCase[] = [
   rss,
   outputLog,
   renderNew,
+  mcpBigOneShot,
+  mcpRoundTrip,
 ];

@@ -1,13 +1,20 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SESSIONS_LIMIT } from '@procmux/core-types';
+import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
 
 /** What the command line asks for. */
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'demo' }
-  | { kind: 'mcp'; cwd: string; maxSessions: number | undefined; pty: boolean };
+  | {
+      kind: 'mcp';
+      cwd: string;
+      maxSessions: number | undefined;
+      maxEndedSessions: number | undefined;
+      pty: boolean;
+    };
 
 /** A command line that cannot run; the message says what is allowed. */
 export class CliUsageError extends Error {
@@ -32,7 +39,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (command === undefined)
     throw new CliUsageError('a command is required: mcp or demo (see procmux --help)');
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
-  const mcpOnly = (['cwd', 'max-sessions', 'allow-pty', 'no-pty'] as const).filter(
+  const mcpOnly = (['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty'] as const).filter(
     (name) => values[name] !== undefined,
   );
   if (command === 'demo') {
@@ -45,7 +52,12 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   return {
     kind: 'mcp',
     cwd: resolve(cwd, values.cwd ?? '.'),
-    maxSessions: maxSessions(values['max-sessions']),
+    maxSessions: integer('--max-sessions', values['max-sessions'], SESSIONS_LIMIT.hard),
+    maxEndedSessions: integer(
+      '--max-ended-sessions',
+      values['max-ended-sessions'],
+      ENDED_SESSIONS_LIMIT.hard,
+    ),
     pty: values['no-pty'] !== true,
   };
 }
@@ -60,19 +72,18 @@ function parse(argv: readonly string[]) {
       version: { type: 'boolean', short: 'v' },
       cwd: { type: 'string' },
       'max-sessions': { type: 'string' },
+      'max-ended-sessions': { type: 'string' },
       'allow-pty': { type: 'boolean' },
       'no-pty': { type: 'boolean' },
     },
   });
 }
 
-function maxSessions(value: string | undefined): number | undefined {
+function integer(option: string, value: string | undefined, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > SESSIONS_LIMIT.hard) {
-    throw new CliUsageError(
-      `--max-sessions must be an integer from 1 to ${SESSIONS_LIMIT.hard} (got "${value}")`,
-    );
+  if (!/^\d+$/.test(value) || n < 1 || n > max) {
+    throw new CliUsageError(`${option} must be an integer from 1 to ${max} (got "${value}")`);
   }
   return n;
 }

@@ -1,15 +1,19 @@
 import { SESSIONS_LIMIT } from '@procmux/core-types';
+import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
 
 /** `procmux --help`. */
 export function helpText(version: string): string {
   return `procmux ${version}: run real processes for agents
 
 Usage:
-  procmux mcp [--cwd DIR] [--max-sessions N] [--allow-pty | --no-pty]
+  procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
       killed when the client disconnects or the server gets SIGINT or SIGTERM.
       --cwd DIR          workspace root: commands run inside it (default: the current directory)
       --max-sessions N   most sessions running at once, 1 to ${SESSIONS_LIMIT.hard} (default ${SESSIONS_LIMIT.default})
+      --max-ended-sessions N
+                         ended sessions kept readable, 1 to ${ENDED_SESSIONS_LIMIT.hard} (default ${ENDED_SESSIONS_LIMIT.default});
+                         past it the first to end are pruned first
       --allow-pty        allow terminal sessions (exec mode 'session'); the default
       --no-pty           no terminals: mode 'session' is refused, 'one_shot' and 'daemon' work
   procmux demo

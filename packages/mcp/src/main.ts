@@ -62,6 +62,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           stdin: proc.stdin,
           stdout: proc.stdout,
           maxSessions: command.maxSessions,
+          maxEndedSessions: command.maxEndedSessions,
           pty: command.pty,
           log: (line) => proc.stderr.write(`${line}\n`),
         });

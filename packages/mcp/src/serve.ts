@@ -1,18 +1,23 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from '@procmux/core-types';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
+import { createMemoryReturn } from './memory-return.js';
 import { createProcmuxServer } from './server.js';
+import { BoundedStdioServerTransport } from './stdio-transport.js';
 
 export interface ServeOptions {
   /** Workspace root. */
   cwd: string;
   maxSessions?: number | undefined;
+  /** Ended sessions kept readable (default 100); past it the first ended are pruned first. */
+  maxEndedSessions?: number | undefined;
   /** false: no PTY backend, so exec mode 'session' is refused. Default true. */
   pty?: boolean;
   stdin?: Readable;
   stdout?: Writable;
+  /** Longest message read from stdin, in bytes (default 8 MiB); a longer one is answered with an error. */
+  maxMessageBytes?: number;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -39,8 +44,21 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     logger,
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
+    ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
   });
-  const server = createProcmuxServer(createProcessTools(sessions));
+  const tools = createProcessTools(sessions);
+  const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
+  for (const tool of [tools.exec, tools.process]) {
+    const run = tool.run.bind(tool);
+    tool.run = async (params, context) => {
+      try {
+        return await run(params, context);
+      } finally {
+        memory.afterCall();
+      }
+    };
+  }
+  const server = createProcmuxServer(tools);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -60,7 +78,12 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   // A client gone without closing our stdin shows up as a broken pipe on stdout.
   stdout.on('error', () => void close('stdout is gone'));
   server.onclose = () => void close('the connection closed');
-  await server.connect(new StdioServerTransport(stdin, stdout));
+  await server.connect(
+    new BoundedStdioServerTransport(stdin, stdout, {
+      log,
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    }),
+  );
   log(`procmux mcp: serving the exec and process tools on stdio (workspace ${sessions.cwd})`);
   return { closed, close };
 }

@@ -7,7 +7,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ProcessTool, ProcessTools } from '@procmux/tools';
+import { echo, type ProcessTool, type ProcessTools } from '@procmux/tools';
 import { packageVersion } from './version.js';
 
 /** Key under a tool result's `_meta` where hosts find the structured result (the tool's `data`). */
@@ -60,7 +60,7 @@ export function createProcmuxServer(tools: ProcessTools): Server {
     if (!tool) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown tool "${request.params.name}"; this server has ${[...byName.keys()].join(', ')}`,
+        `unknown tool ${echo(request.params.name)}; this server has ${[...byName.keys()].join(', ')}`,
       );
     }
     const result = await tool.run(request.params.arguments ?? {}, { signal: extra.signal });

@@ -24,15 +24,22 @@ describe('parseCliArgs', () => {
       kind: 'mcp',
       cwd: '/work',
       maxSessions: undefined,
+      maxEndedSessions: undefined,
       pty: true,
     });
   });
 
   it('resolves --cwd against the current directory and reads the session cap', () => {
-    expect(parseCliArgs(['mcp', '--cwd', 'proj', '--max-sessions', '4', '--no-pty'], '/work')).toEqual({
+    expect(
+      parseCliArgs(
+        ['mcp', '--cwd', 'proj', '--max-sessions', '4', '--max-ended-sessions', '10', '--no-pty'],
+        '/work',
+      ),
+    ).toEqual({
       kind: 'mcp',
       cwd: '/work/proj',
       maxSessions: 4,
+      maxEndedSessions: 10,
       pty: false,
     });
     expect(parseCliArgs(['mcp', '--cwd=/abs', '--allow-pty'], '/work')).toMatchObject({
@@ -53,6 +60,11 @@ describe('parseCliArgs', () => {
     [['mcp', '--max-sessions', '0'], '--max-sessions must be an integer from 1 to 32 (got "0")'],
     [['mcp', '--max-sessions', '33'], '--max-sessions must be an integer from 1 to 32 (got "33")'],
     [['mcp', '--max-sessions', '2.5'], '--max-sessions must be an integer from 1 to 32 (got "2.5")'],
+    [
+      ['mcp', '--max-ended-sessions', '0'],
+      '--max-ended-sessions must be an integer from 1 to 10000 (got "0")',
+    ],
+    [['demo', '--max-ended-sessions', '3'], '--max-ended-sessions applies to procmux mcp, not demo'],
     [['mcp', '--allow-pty', '--no-pty'], '--allow-pty and --no-pty contradict each other'],
     [['demo', '--no-pty'], '--no-pty applies to procmux mcp, not demo'],
   ])('refuses %j', (argv, message) => {

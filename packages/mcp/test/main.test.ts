@@ -71,7 +71,9 @@ describe('main', () => {
   it('prints help and the version', async () => {
     const proc = fakeProcess(root);
     expect(await main(['--help'], proc)).toBe(0);
-    expect(proc.out()).toContain('procmux mcp [--cwd DIR] [--max-sessions N] [--allow-pty | --no-pty]');
+    expect(proc.out()).toContain(
+      'procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty]',
+    );
     expect(proc.out()).toContain('"mcpServers"');
     const v = fakeProcess(root);
     expect(await main(['--version'], v)).toBe(0);

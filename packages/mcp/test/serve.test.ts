@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RESULT_META_KEY, type ServeHandle, serveStdio } from '../src/index.js';
 import { StreamClientTransport } from './stream-transport.js';
@@ -90,6 +90,83 @@ describe('serveStdio', () => {
     fromServer.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
     await handle.closed;
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it('answers a request over 10 MiB with an error naming the limit, and keeps serving and its sessions', async () => {
+    const { handle, client } = await serve();
+    const pid = await startDaemon(client);
+    const replies: string[] = [];
+    fromServer.on('data', (chunk: Buffer) => replies.push(chunk.toString()));
+    const huge = JSON.stringify({
+      method: 'tools/call',
+      params: { name: 'exec', arguments: { command: `echo ${'x'.repeat(11 * 1024 * 1024)}` } },
+      jsonrpc: '2.0',
+      id: 'huge-1',
+    });
+    toServer.write(`${huge}\n`);
+    await waitFor(() => replies.join('').includes('"huge-1"'), 10_000, 'the error for the huge request');
+    const reply = JSON.parse(
+      replies
+        .join('')
+        .split('\n')
+        .find((l) => l.includes('"huge-1"'))!,
+    );
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 'huge-1',
+      error: {
+        code: -32600,
+        message: expect.stringContaining(
+          `message of ${Buffer.byteLength(huge).toLocaleString('en-US')} bytes is over this server's limit of 8,388,608 bytes per message`,
+        ),
+      },
+    });
+    expect(isAlive(pid)).toBe(true);
+    const after = (await client.callTool({
+      name: 'exec',
+      arguments: { command: 'echo still here' },
+    })) as CallToolResult;
+    expect((after.content[0] as { text: string }).text).toBe('still here\n\nProcess exited with code 0.');
+    expect(logs).toContain(
+      `procmux mcp: refused a ${Buffer.byteLength(huge).toLocaleString('en-US')}-byte message (limit 8,388,608 bytes)`,
+    );
+    await handle.close();
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('answers malformed lines with JSON-RPC errors and goes on', async () => {
+    const { handle, client } = await serve();
+    const replies: string[] = [];
+    // First in line: the test client's own reader throws on an id-less reply.
+    fromServer.prependListener('data', (chunk: Buffer) => replies.push(chunk.toString()));
+    toServer.write('{"jsonrpc":"1.0","id":"old","method":"tools/list"}\n');
+    toServer.write('{"jsonrpc":"2.0","id":"noname","method":"tools/call","params":{"arguments":{}}}\n');
+    toServer.write('not json at all\n');
+    await waitFor(() => replies.join('').split('\n').length > 3, 10_000, 'three answers');
+    const answers = replies
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(answers).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'old',
+        error: { code: -32600, message: expect.stringContaining('"jsonrpc" must be "2.0"') },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 'noname',
+        error: { code: -32602, message: expect.stringContaining('params.name') },
+      },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: expect.stringContaining('not valid JSON') },
+      },
+    ]);
+    expect((await client.listTools()).tools).toHaveLength(2);
+    await handle.close();
   });
 
   it('refuses terminal sessions with --no-pty', async () => {

@@ -18,7 +18,14 @@ export class StreamClientTransport implements Transport {
   async start(): Promise<void> {
     this.fromServer.on('data', (chunk: Buffer) => {
       this.#buffer.append(chunk);
-      for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) {
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.#buffer.readMessage();
+        } catch {
+          continue; // an error reply with id null: the SDK's schema has no room for it
+        }
+        if (!message) break;
         this.onmessage?.(message);
       }
     });

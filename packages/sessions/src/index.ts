@@ -27,7 +27,7 @@ export {
   type PtyBackendHandle,
   type PtyStartRequest,
 } from './pty-backend.js';
-export { createProcessSessions, type ProcessSessions } from './registry.js';
+export { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSessions } from './registry.js';
 export type { ProcessSandboxBackend, SandboxProcessHandle, SandboxStartRequest } from './sandbox.js';
 export { ProcessSession } from './session.js';
 export {

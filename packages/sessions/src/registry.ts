@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   isProcmuxError,
+  type Limit,
   type Logger,
   type ProcessEvent,
   ProcmuxError,
@@ -24,6 +25,9 @@ import { ProcessSession } from './session.js';
 import { spawnSession } from './spawn-session.js';
 import { planStart } from './start-plan.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
+
+/** How many ended sessions a registry keeps readable: 100 by default, at most 10,000. */
+export const ENDED_SESSIONS_LIMIT: Limit = { default: 100, hard: 10_000 };
 
 /** One registry per workspace: what a host integrates. */
 export interface ProcessSessions {
@@ -101,6 +105,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   };
 
   const finishedTtlMs = resolveLimit('finishedTtlMs', options.finishedTtlMs, FINISHED_TTL_MS_LIMIT);
+  const maxEndedSessions = resolveLimit('maxEndedSessions', options.maxEndedSessions, ENDED_SESSIONS_LIMIT);
 
   const sweep = async () => {
     const now = Date.now();
@@ -111,9 +116,21 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       if (session.endedAt !== null && !reapLater && now - session.endedAt >= finishedTtlMs)
         sessions.delete(id);
     }
+    pruneEnded();
     const expiring = [...sessions.values()].filter((s) => s.live && now >= s.expiresAt);
     await Promise.all(expiring.map((s) => s.expire()));
     if (sandbox && !sandboxLost && sessions.size > 0 && !(await sandboxRunning(sandbox))) loseSandbox();
+  };
+
+  // Past the cap, the sessions that ended first go first, so many short sessions cannot
+  // pile up for the whole TTL (each keeps its output, up to maxOutputBytes).
+  const pruneEnded = () => {
+    const ended = [...sessions.values()].filter(
+      (s) => s.endedAt !== null && !(s.state === 'unknown' && s.activeRun !== undefined),
+    );
+    if (ended.length <= maxEndedSessions) return;
+    ended.sort((a, b) => a.endedAt! - b.endedAt!);
+    for (const session of ended.slice(0, ended.length - maxEndedSessions)) sessions.delete(session.id);
   };
 
   const context: SessionContext = {

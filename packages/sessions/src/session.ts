@@ -18,7 +18,7 @@ import type { SessionContext } from './context.js';
 import type { RecordSource } from './durable/record.js';
 import { LiveText } from './live-text.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
-import { pageLines, transcriptLines } from './transcript.js';
+import { pageTranscript, transcriptChunks } from './transcript.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 export interface SessionInit {
@@ -76,7 +76,12 @@ export class ProcessSession {
   #persisted: Promise<void> = Promise.resolve();
   #text = { stdout: new LiveText(), stderr: new LiveText() };
   readonly #log: OutputLog;
-  readonly #screen: TerminalScreen | undefined;
+  /** The live terminal emulator; disposed once the session ended and its final screen was taken. */
+  #screen: TerminalScreen | undefined;
+  readonly #emulated: boolean;
+  /** An ended session's screen as text: what poll() has not returned yet, and the whole render. */
+  #finalScreen: { delta: string; full: string } | undefined;
+  #retiring: Promise<void> | undefined;
   readonly #backend: SessionMetadata['backend'];
   readonly #ctx: SessionContext;
 
@@ -95,6 +100,7 @@ export class ProcessSession {
     this.#stdinClosed = init.stdin === 'closed';
     this.#log = init.log;
     this.#screen = init.screen;
+    this.#emulated = init.screen !== undefined;
     this.#backend = init.backend;
     this.#ctx = ctx;
     this.#settled = new Promise((resolve) => {
@@ -116,7 +122,7 @@ export class ProcessSession {
 
   /** Whether poll() returns screen deltas (a PTY session with a terminal screen). */
   get emulated(): boolean {
-    return this.#screen !== undefined;
+    return this.#emulated;
   }
 
   /** Epoch ms of the end, null while the session lives. */
@@ -147,8 +153,14 @@ export class ProcessSession {
     if (this.#state === 'starting') this.#state = 'running';
     this.#persist(undefined);
     run.wait().then(
-      (exit) => this.#finish(exit),
-      () => this.#finish(undefined),
+      (exit) => {
+        this.#finish(exit);
+        void this.#retireScreen();
+      },
+      () => {
+        this.#finish(undefined);
+        void this.#retireScreen();
+      },
     );
   }
 
@@ -193,6 +205,11 @@ export class ProcessSession {
     };
   }
 
+  /** Whether the terminal emulator is still held (an ended session gives it up). For tests and hosts' metrics. */
+  get holdsScreen(): boolean {
+    return this.#screen !== undefined;
+  }
+
   /** Settles once the latest durable write of this session is done (at once without durability). */
   get persisted(): Promise<void> {
     return this.#persisted;
@@ -228,20 +245,65 @@ export class ProcessSession {
   /** Lines of the transcript (rendered screen history for emulated sessions), last 200 by default. */
   async log(options: { offset?: number; limit?: number } = {}): Promise<LogResult> {
     await this.#access();
-    const lines = await transcriptLines(this.#log, this.#screen, this.#ctx.limits.maxOutputChunkBytes);
-    return pageLines(lines, options);
+    return pageTranscript(this.#chunks(), options);
+  }
+
+  /**
+   * The transcript log() pages (the rendered screen for emulated sessions, else the
+   * ANSI-stripped history of both streams), as text chunks in order, never held whole: for a
+   * host that wants the head and tail of a huge output.
+   */
+  async *transcript(): AsyncGenerator<string> {
+    await this.#access();
+    yield* this.#chunks();
+  }
+
+  #chunks(): AsyncGenerator<string> {
+    if (this.#emulated) return this.#screenChunks();
+    return transcriptChunks(this.#log, undefined, this.#ctx.limits.maxOutputChunkBytes);
+  }
+
+  async *#screenChunks(): AsyncGenerator<string> {
+    yield await this.#renderFull();
+  }
+
+  /** The full render: from the live screen, or the final one an ended session kept. */
+  async #renderFull(): Promise<string> {
+    await this.#retiring;
+    if (this.#finalScreen) return this.#finalScreen.full;
+    return this.#screen!.renderFull();
+  }
+
+  /**
+   * Takes the final screen (what poll has not returned yet, and the whole render) and
+   * disposes the emulator: an ended session keeps text, not a terminal (~270 KiB each).
+   */
+  #retireScreen(): Promise<void> {
+    const screen = this.#screen;
+    if (!screen) return Promise.resolve();
+    this.#retiring ??= (async () => {
+      try {
+        const delta = await screen.renderNew();
+        const full = await screen.renderFull();
+        this.#finalScreen = { delta, full };
+      } finally {
+        this.#screen = undefined;
+        screen.dispose();
+      }
+    })().catch(() => {});
+    return this.#retiring;
   }
 
   /** The full rendered terminal (scrollback + screen) of an emulated session. */
   async screen(): Promise<string> {
     await this.#access();
-    if (!this.#screen) {
+    if (!this.#emulated) {
       throw new ProcmuxError(
         'ERR_PROCESS_UNSUPPORTED',
         'screen() needs a PTY session with a terminal screen',
       );
     }
-    return this.#screen.renderFull();
+    return this.#renderFull();
   }
 
   /** Waits for the end (or timeoutMs); exitCode is null unless the state is `exited`. */
@@ -383,6 +445,7 @@ export class ProcessSession {
     }
     if (this.#adapter?.handle.release) await this.#adapter.handle.release();
     this.#settle('released', null, null, 'released by the host');
+    void this.#retireScreen();
   }
 
   /** Resizes the terminal where the backend can (rate-limited). */
@@ -498,8 +561,15 @@ export class ProcessSession {
     const ended = !this.live;
     let stdout: string;
     let stderr: string;
-    if (this.#screen) {
-      stdout = await this.#screen.renderNew();
+    if (this.#emulated) {
+      await this.#retiring;
+      const final = this.#finalScreen;
+      if (final) {
+        stdout = final.delta;
+        final.delta = '';
+      } else {
+        stdout = this.#screen ? await this.#screen.renderNew() : '';
+      }
       stderr = '';
     } else {
       stdout = this.#text.stdout.read(drained.stdout, ended);

@@ -1,4 +1,4 @@
-import { stripAnsi } from '@procmux/ansi';
+import { createAnsiStripper } from '@procmux/ansi';
 import type { OutputLog } from '@procmux/registry';
 import type { TerminalScreen } from '@procmux/screen';
 import { integerOption } from './checks.js';
@@ -8,47 +8,84 @@ const DEFAULT_LOG_LINES = 200;
 const MAX_LOG_LINES = 100_000;
 
 /**
- * The session's transcript as lines: the rendered screen (scrollback + screen) for emulated
- * sessions, else the ANSI-stripped retained history of both streams.
+ * The session's transcript as text chunks in order: the rendered screen (scrollback + screen)
+ * for emulated sessions, else the retained history of both streams, ANSI-stripped page by
+ * page. Never holds the whole history as one string: a 64 MiB history read as one string,
+ * stripped, split and joined took several times its size.
  */
-export async function transcriptLines(
+export async function* transcriptChunks(
   log: OutputLog,
   screen: TerminalScreen | undefined,
   pageBytes: number,
-): Promise<string[]> {
-  let text: string;
+): AsyncGenerator<string> {
   if (screen) {
-    text = await screen.renderFull();
-  } else {
-    const parts: string[] = [];
-    let cursor = 0;
-    for (;;) {
-      const page = log.read({ cursor, maxBytes: pageBytes });
-      parts.push(page.data);
-      if (page.eof || page.cursor === cursor) break;
-      cursor = page.cursor;
-    }
-    text = stripAnsi(parts.join(''));
+    yield await screen.renderFull();
+    return;
   }
-  if (text === '') return [];
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines;
+  const stripper = createAnsiStripper();
+  let cursor = 0;
+  for (;;) {
+    const page = log.read({ cursor, maxBytes: pageBytes });
+    const text = stripper.push(page.data);
+    if (text !== '') yield text;
+    if (page.eof || page.cursor === cursor) break;
+    cursor = page.cursor;
+  }
+  const rest = stripper.flush();
+  if (rest !== '') yield rest;
 }
 
-/** The last 200 lines by default; `offset`/`limit` page from the start. */
-export function pageLines(lines: readonly string[], options: { offset?: number; limit?: number }): LogResult {
+/**
+ * A window of the transcript's lines: the last 200 by default; `offset`/`limit` page from the
+ * start. Reads the chunks once and keeps only the lines in the window.
+ */
+export async function pageTranscript(
+  chunks: AsyncIterable<string>,
+  options: { offset?: number; limit?: number },
+): Promise<LogResult> {
   const count = integerOption('limit', options.limit, DEFAULT_LOG_LINES, 1, MAX_LOG_LINES);
-  const start =
-    options.offset === undefined
-      ? Math.max(0, lines.length - count)
-      : integerOption('offset', options.offset, 0, 0);
-  const slice = lines.slice(start, start + count);
+  const offset = options.offset === undefined ? undefined : integerOption('offset', options.offset, 0, 0);
+  // The lines in the window; in tail mode it slides as lines come.
+  let kept: string[] = [];
+  let total = 0;
+  let current: string[] = [];
+  const wanted = (index: number) => offset === undefined || (index >= offset && index < offset + count);
+  const endLine = () => {
+    if (wanted(total)) {
+      kept.push(current.join(''));
+      if (offset === undefined && kept.length > 2 * count) {
+        kept = kept.slice(kept.length - count);
+      }
+    }
+    current = [];
+    total += 1;
+  };
+  let open = false;
+  for await (const chunk of chunks) {
+    let at = 0;
+    for (;;) {
+      const newline = chunk.indexOf('\n', at);
+      const end = newline === -1 ? chunk.length : newline;
+      if (end > at) {
+        if (wanted(total)) current.push(chunk.slice(at, end));
+        open = true;
+      }
+      if (newline === -1) break;
+      endLine();
+      open = false;
+      at = newline + 1;
+    }
+  }
+  if (open) endLine();
+  if (offset === undefined && kept.length > count) {
+    kept = kept.slice(kept.length - count);
+  }
+  const start = offset === undefined ? Math.max(0, total - count) : offset;
   return {
-    text: slice.join('\n'),
-    offset: Math.min(start, lines.length),
-    lines: slice.length,
-    totalLines: lines.length,
-    cut: start > 0 || start + slice.length < lines.length,
+    text: kept.join('\n'),
+    offset: Math.min(start, total),
+    lines: kept.length,
+    totalLines: total,
+    cut: start > 0 || start + kept.length < total,
   };
 }

@@ -33,6 +33,11 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
   logger?: Logger;
   /** How long an ended session stays readable (get/list/poll/log): 30 min, up to 24 h. */
   finishedTtlMs?: number;
+  /**
+   * Most ended sessions kept readable at once: 100, from 1 to 10,000. Past it the sessions
+   * that ended first are pruned first (their output with them), before their TTL.
+   */
+  maxEndedSessions?: number;
 }
 
 export interface ProcessStartRequest {

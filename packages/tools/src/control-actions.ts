@@ -1,5 +1,9 @@
 import { type ActionContext, sessionReply } from './action-context.js';
+import { echo } from './echo.js';
 import type { ToolResult } from './types.js';
+
+/** Longest key name ("C-M-S-PageDown" is 14): longer is surely text, which paste types. */
+const MAX_KEY_CHARS = 32;
 
 /** Keys that interrupt or suspend a program only through a terminal's line discipline. */
 const TERMINAL_SIGNAL_KEYS = /^(C-c|C-\\|C-z|\^C|\^\\|\^Z)$/i;
@@ -36,15 +40,17 @@ export async function submitAction(ctx: ActionContext): Promise<ToolResult> {
 
 /** send_keys: named keys in order. */
 export async function sendKeysAction(ctx: ActionContext): Promise<ToolResult> {
-  const keys = ctx.params.stringList('keys');
+  const keys = ctx.params.stringList('keys', MAX_KEY_CHARS);
   const session = ctx.session();
   await session.sendKeys(keys);
   const pipeNote =
     session.stdioMode === 'pipe' && keys.some((key) => TERMINAL_SIGNAL_KEYS.test(key))
       ? `(${session.id} runs on pipes, not a terminal: ${keys.join(' ')} arrived as plain bytes and interrupts nothing. Use kill to stop it.)`
       : undefined;
+  const named = keys.join(' ');
+  const sent = named.length <= 200 ? named : `${keys.length} keys (${echo(named)})`;
   return sessionReply(ctx, session, {
-    header: `Sent ${keys.join(' ')} to ${session.id}.`,
+    header: `Sent ${sent} to ${session.id}.`,
     notes: [pipeNote],
   });
 }

@@ -6,6 +6,7 @@ import { MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
 import { guarded, sessionStateLine, summarize } from './results.js';
 import { EXEC_PARAMETERS } from './schemas.js';
+import { budgetTranscript } from './transcript-excerpt.js';
 import { applyOutputBudget } from './truncate.js';
 import type {
   ExecMode,
@@ -18,10 +19,10 @@ import type {
 
 const MODES: readonly ExecMode[] = ['one_shot', 'session', 'daemon'];
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Longest cwd accepted (Linux's PATH_MAX). */
+const MAX_PATH_CHARS = 4_096;
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
 const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
-/** Lines fetched per log call when reading a finished one-shot's whole output. */
-const TRANSCRIPT_PAGE_LINES = 100_000;
 
 interface ExecRequest {
   command: string;
@@ -44,6 +45,7 @@ export function createExecTool(sessions: ToolSessions, options: ResolvedToolOpti
       return guarded(
         'exec',
         () => mode,
+        options.outputBudget,
         async (setSession) => {
           const request = parseExec(params);
           mode = request.mode;
@@ -59,9 +61,9 @@ function parseExec(raw: unknown): ExecRequest {
   const p = new Params(raw, Object.keys(EXEC_PARAMETERS.properties as object), 'exec');
   const mode = p.oneOf('mode', MODES) ?? 'one_shot';
   const request: ExecRequest = {
-    command: p.string('command', { required: true, nonEmpty: true }),
+    command: p.string('command', { required: true, nonEmpty: true, noNul: 'a command line' }),
     mode,
-    cwd: p.string('cwd'),
+    cwd: p.string('cwd', { maxChars: MAX_PATH_CHARS, noNul: 'a path' }),
     env: p.env('env'),
     timeoutMs: p.integer('timeoutMs', 1, DAY_MS),
     noOutputTimeoutMs: p.integer('noOutputTimeoutMs', 1, DAY_MS),
@@ -133,17 +135,17 @@ async function oneShot(
       },
     };
   }
-  const transcript = await readTranscript(session);
-  // Mark the output read, so a later poll of this session does not return it again.
-  await session.poll().catch(() => {});
+  // Built from the transcript as it streams past: a 50 MB output is never held whole.
   const notes = [timeoutNote(session, timeoutMs, noOutputTimeoutMs), sessionStateLine(session)];
-  const shown = applyOutputBudget({
-    body: transcript === '' ? '(no output)' : transcript,
+  const shown = await budgetTranscript(session.transcript(), {
+    empty: '(no output)',
     budget: options.outputBudget,
     status: notes.filter((n) => n !== undefined).join('\n'),
     sessionId: session.id,
     firstLine: 0,
   });
+  // Mark the output read, so a later poll of this session does not return it again.
+  await session.poll().catch(() => {});
   return {
     text: shown.text,
     isError: false,
@@ -178,19 +180,6 @@ async function waitForEnd(
   } finally {
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** The whole output of a finished session, as the log tool shows it (line for line). */
-async function readTranscript(session: ToolSession): Promise<string> {
-  const parts: string[] = [];
-  let offset = 0;
-  for (;;) {
-    const page = await session.log({ offset, limit: TRANSCRIPT_PAGE_LINES });
-    if (page.lines > 0) parts.push(page.text);
-    offset += page.lines;
-    if (page.lines === 0 || offset >= page.totalLines) break;
-  }
-  return parts.join('\n');
 }
 
 /** Why procmux stopped a one-shot, when it did: a model should change the call, not retry it. */

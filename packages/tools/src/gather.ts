@@ -1,4 +1,5 @@
 import type { PollResult } from '@procmux/sessions';
+import type { TextPattern } from './pattern.js';
 import type { ToolSession } from './types.js';
 
 /** Most characters kept per stream during one call; older text goes first (the log keeps all). */
@@ -6,6 +7,9 @@ export const MAX_GATHER_CHARS = 1_000_000;
 
 /** A pattern is retried over this much already-seen text, so a match split across chunks is found. */
 const MATCH_OVERLAP_CHARS = 4_096;
+
+/** Text searched per turn of the event loop, so a flood being searched never stalls it. */
+const SEARCH_SLICE_CHARS = 64 * 1024;
 
 /** With an abort signal, waits are cut into slices this long so a cancel is noticed soon. */
 const ABORT_CHECK_MS = 250;
@@ -30,14 +34,27 @@ export class OutputGatherer {
     return result.stdout !== '' || result.stderr !== '';
   }
 
-  /** The first match of `pattern` in text not searched before (plus an overlap), or undefined. */
-  search(pattern: RegExp): string | undefined {
+  /**
+   * The first match of `pattern` in text not searched before (plus an overlap), or undefined.
+   * Searches slices that end at line ends where it can, yielding to the event loop between them.
+   */
+  async search(pattern: TextPattern): Promise<string | undefined> {
     for (const stream of ['stdout', 'stderr'] as const) {
       const text = this[stream];
-      const from = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
+      let from = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
       this.#tested[stream] = text.length;
-      const match = pattern.exec(text.slice(from));
-      if (match) return match[0];
+      while (from < text.length) {
+        let to = Math.min(text.length, from + SEARCH_SLICE_CHARS);
+        if (to < text.length) {
+          const lineEnd = text.lastIndexOf('\n', to);
+          if (lineEnd > from + MATCH_OVERLAP_CHARS) to = lineEnd + 1;
+        }
+        const match = pattern.find(text.slice(from, to));
+        if (match !== undefined) return match;
+        if (to >= text.length) break;
+        from = Math.max(from + 1, to - MATCH_OVERLAP_CHARS);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
     return undefined;
   }
@@ -81,7 +98,7 @@ export interface GatherOptions {
    */
   settle?: { quietMs: number; maxMs: number };
   /** Return when this pattern matches the new output. */
-  pattern?: RegExp;
+  pattern?: TextPattern;
   /** Return once no output came for this long. */
   quietMs?: number;
 }
@@ -126,7 +143,7 @@ export async function gather(session: ToolSession, options: GatherOptions): Prom
     if (grew) {
       firstOutputAt ??= at;
       lastOutputAt = at;
-      const match = options.pattern ? output.search(options.pattern) : undefined;
+      const match = options.pattern ? await output.search(options.pattern) : undefined;
       if (match !== undefined) return done('matched', match);
     }
     if (last.state !== 'running' && last.state !== 'starting') return done('exit');

@@ -1,5 +1,6 @@
 export { createProcessTools, type ProcessTools } from './create-tools.js';
 export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
+export { echo, MAX_ECHO_CHARS } from './echo.js';
 export { NON_INTERACTIVE_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
 export { EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
@@ -7,6 +8,7 @@ export { type StateFacts, stateLine } from './state-line.js';
 export {
   applyOutputBudget,
   ERROR_LINE_PATTERN,
+  fitText,
   type OutputBudgetRequest,
   type OutputBudgetResult,
   type OutputCut,

@@ -1,4 +1,15 @@
 import { describe, ProcmuxError } from '@procmux/core-types';
+import { echo, echoBare } from './echo.js';
+
+/** How a string parameter is checked. */
+export interface StringOptions {
+  required?: boolean;
+  nonEmpty?: boolean;
+  /** Longest value allowed, in UTF-16 units. */
+  maxChars?: number;
+  /** Refuse NUL characters; the words say what cannot carry them ("a command line"). */
+  noNul?: string;
+}
 
 /** A model-supplied parameter object, read field by field with errors that say what is allowed. */
 export class Params {
@@ -16,7 +27,7 @@ export class Params {
     this.#values = {};
     for (const [key, value] of Object.entries(given)) {
       if (!known.includes(key)) {
-        throw invalid(`unknown parameter "${key}" for ${tool}; allowed: ${known.join(', ')}`);
+        throw invalid(`unknown parameter ${echo(key)} for ${tool}; allowed: ${known.join(', ')}`);
       }
       if (value !== null && value !== undefined) this.#values[key] = value;
     }
@@ -42,9 +53,9 @@ export class Params {
     }
   }
 
-  string(name: string, options: { required: true; nonEmpty?: boolean }): string;
-  string(name: string, options?: { required?: false; nonEmpty?: boolean }): string | undefined;
-  string(name: string, options: { required?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+  string(name: string, options: StringOptions & { required: true }): string;
+  string(name: string, options?: StringOptions & { required?: false }): string | undefined;
+  string(name: string, options: StringOptions = {}): string | undefined {
     const value = this.#values[name];
     if (value === undefined) {
       if (options.required) throw invalid(`${name} is required`);
@@ -52,6 +63,19 @@ export class Params {
     }
     if (typeof value !== 'string') throw invalid(`${name} must be a string (got ${describe(value)})`);
     if (options.nonEmpty && value.trim() === '') throw invalid(`${name} must not be empty`);
+    if (options.maxChars !== undefined && value.length > options.maxChars) {
+      throw invalid(
+        `${name} is ${value.length.toLocaleString('en-US')} characters; at most ${options.maxChars.toLocaleString('en-US')} are allowed`,
+      );
+    }
+    if (options.noNul) {
+      const at = value.indexOf('\0');
+      if (at !== -1) {
+        throw invalid(
+          `${name} contains a NUL character (\\0) at character ${at}; ${options.noNul} cannot carry NUL, so remove it`,
+        );
+      }
+    }
     return value;
   }
 
@@ -91,8 +115,8 @@ export class Params {
     return value as T;
   }
 
-  /** A required non-empty list of strings; a single string counts as a list of one. */
-  stringList(name: string): string[] {
+  /** A required non-empty list of strings, each at most `maxItemChars`; a single string counts as a list of one. */
+  stringList(name: string, maxItemChars = Number.POSITIVE_INFINITY): string[] {
     const value = this.#values[name];
     if (value === undefined) throw invalid(`${name} is required`);
     const list = typeof value === 'string' ? [value] : value;
@@ -102,6 +126,12 @@ export class Params {
       !list.every((item) => typeof item === 'string' && item !== '')
     ) {
       throw invalid(`${name} must be a non-empty array of non-empty strings (got ${describe(value)})`);
+    }
+    const long = (list as string[]).findIndex((item) => item.length > maxItemChars);
+    if (long !== -1) {
+      throw invalid(
+        `${name}[${long}] is ${echo((list as string[])[long]!)}; each is at most ${maxItemChars} characters`,
+      );
     }
     return list as string[];
   }
@@ -119,10 +149,15 @@ export class Params {
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       if (key === '' || key.includes('=') || key.includes('\0')) {
         throw invalid(
-          `${name} has an invalid variable name ${describe(key)}; names must be non-empty without "=" or NUL`,
+          `${name} has an invalid variable name ${echo(key)}; names must be non-empty without "=" or NUL`,
         );
       }
-      if (typeof item !== 'string') throw invalid(`${name}.${key} must be a string`);
+      if (typeof item !== 'string') throw invalid(`${name}.${echoBare(key)} must be a string`);
+      if (item.includes('\0')) {
+        throw invalid(
+          `${name}.${echoBare(key)} contains a NUL character; environment values cannot carry NUL`,
+        );
+      }
       out[key] = item;
     }
     return out;

@@ -1,3 +1,4 @@
+import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import type { ActionContext } from './action-context.js';
 import {
   closeStdinAction,
@@ -8,6 +9,7 @@ import {
   writeAction,
 } from './control-actions.js';
 import { PROCESS_DESCRIPTION } from './descriptions.js';
+import { echoBare } from './echo.js';
 import type { ResolvedToolOptions } from './options.js';
 import { invalid, Params } from './params.js';
 import { listAction, logAction, pollAction } from './read-actions.js';
@@ -54,6 +56,7 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
       return guarded(
         'process',
         () => action,
+        options.outputBudget,
         async (setSession) => {
           const params = new Params(raw, Object.keys(PROCESS_PARAMETERS.properties), 'process');
           action = params.oneOf('action', Object.keys(ACTIONS) as ProcessAction[]);
@@ -77,7 +80,7 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
             owner: context.owner,
             signal: context.signal,
             session() {
-              session ??= sessions.get(sessionId, context.owner);
+              session ??= findSession(sessions, sessionId, context.owner);
               setSession(session);
               return session;
             },
@@ -87,4 +90,14 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
       );
     },
   };
+}
+
+/** The session, with an unknown id repeated back only as a short prefix and its length. */
+function findSession(sessions: ToolSessions, id: string, owner: string | undefined): ToolSession {
+  try {
+    return sessions.get(id, owner);
+  } catch (error) {
+    if (!isProcmuxError(error, 'ERR_PROCESS_NOT_FOUND')) throw error;
+    throw new ProcmuxError('ERR_PROCESS_NOT_FOUND', `no session with id ${echoBare(id)}`, { cause: error });
+  }
 }

@@ -1,5 +1,6 @@
 import { isProcmuxError } from '@procmux/core-types';
 import { stateLine } from './state-line.js';
+import { fitText } from './truncate.js';
 import type {
   ExecMode,
   ProcessAction,
@@ -58,18 +59,27 @@ export function errorResult(
   return { text: lines.join('\n'), isError: true, data };
 }
 
-/** Wraps a tool body so it never rejects. */
+/**
+ * Wraps a tool body so it never rejects, and so no result, error or not, is longer than
+ * `budget` characters whatever the input made it say.
+ */
 export async function guarded(
   tool: 'exec' | 'process',
   action: () => ExecMode | ProcessAction | undefined,
+  budget: number,
   body: (setSession: (session: ToolSession) => void) => Promise<ToolResult>,
 ): Promise<ToolResult> {
   let session: ToolSession | undefined;
+  let result: ToolResult;
   try {
-    return await body((s) => {
+    result = await body((s) => {
       session = s;
     });
   } catch (error) {
-    return errorResult(tool, action(), error, session);
+    result = errorResult(tool, action(), error, session);
   }
+  if (result.text.length <= budget) return result;
+  const text = fitText(result.text, budget);
+  if (result.data.error) result.data.error.message = fitText(result.data.error.message, budget);
+  return { ...result, text };
 }

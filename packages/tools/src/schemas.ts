@@ -118,7 +118,8 @@ export const PROCESS_PARAMETERS = {
     },
     pattern: {
       type: 'string',
-      description: 'wait_for: JavaScript regular expression (multiline) to wait for in new output.',
+      description:
+        'wait_for: regular expression (multiline; RE2 syntax: no backreferences or lookaround) to wait for in new output.',
     },
     idle_ms: {
       type: 'integer',

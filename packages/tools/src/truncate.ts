@@ -1,16 +1,15 @@
 // The output budget: what a model reads when a process printed more than one result may hold.
 
-/** Lines kept from a cut middle because a model usually needs them to act. */
-export const ERROR_LINE_PATTERN = /error|exception|traceback|fatal|failed|panic/i;
+import { type BodyText, stringBody } from './body-text.js';
+import { ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS } from './error-lines.js';
 
-/** Longest error line kept from a cut middle; the rest of that line is left out. */
-export const MAX_ERROR_LINE_CHARS = 400;
+export { ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS };
 
 /** Room kept for the cut notice itself, so the result stays within the budget. */
-const NOTICE_RESERVE = 420;
+export const NOTICE_RESERVE = 420;
 
 /** Smallest room the body gets, even when header and status eat the whole budget. */
-const MIN_BODY_CHARS = 200;
+export const MIN_BODY_CHARS = 200;
 
 export interface OutputBudgetRequest {
   /** The process output to show (may be cut). */
@@ -59,12 +58,43 @@ export function applyOutputBudget(request: OutputBudgetRequest): OutputBudgetRes
   const header = request.header ?? '';
   const status = request.status ?? '';
   const body = request.body.endsWith('\n') ? request.body.slice(0, -1) : request.body;
-  // Room for the body: the budget less header, status and the separators the body adds.
-  const fixed = compose(header, 'x', status).length - 1;
-  const room = Math.max(MIN_BODY_CHARS, request.budget - fixed);
+  const room = bodyRoom(request);
   if (body.length <= room) return { text: compose(header, body, status), body, cut: undefined };
-  const { text: cutBody, cut } = cutMiddle(body, room, request.firstLine ?? 0, request.sessionId);
-  return { text: compose(header, cutBody, status), body: cutBody, cut };
+  return applyBudgetToBody(stringBody(body), request);
+}
+
+/** Room for the body: the budget less header, status and the separators the body adds. */
+export function bodyRoom(request: Omit<OutputBudgetRequest, 'body'>): number {
+  const fixed = compose(request.header ?? '', 'x', request.status ?? '').length - 1;
+  return Math.max(MIN_BODY_CHARS, request.budget - fixed);
+}
+
+/** The budget applied to a body longer than its room (held whole or not), trailing newline removed. */
+export function applyBudgetToBody(
+  body: BodyText,
+  request: Omit<OutputBudgetRequest, 'body'>,
+): OutputBudgetResult {
+  const { text: cutBody, cut } = cutMiddle(
+    body,
+    bodyRoom(request),
+    request.firstLine ?? 0,
+    request.sessionId,
+  );
+  return { text: compose(request.header ?? '', cutBody, request.status ?? ''), body: cutBody, cut };
+}
+
+/**
+ * The last resort for any text over `budget` characters (a header or message that echoed a
+ * huge input): its start and end, and in between how much was left out. Never splits a
+ * surrogate pair.
+ */
+export function fitText(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  const notice = `\n[... ${fmt(text.length)} characters in all; the middle was left out ...]\n`;
+  const room = Math.max(0, budget - notice.length - 8);
+  const head = safeCut(text, Math.floor(room * 0.6));
+  const tail = safeCut(text, text.length - (room - head), true);
+  return `${text.slice(0, head)}${notice}${text.slice(tail)}`;
 }
 
 /** Header, body, then a blank line and the status, so the status never reads as output. */
@@ -81,7 +111,7 @@ interface Layout {
 
 /** Cuts `body` (longer than `room`) down to at most `room` characters. */
 function cutMiddle(
-  body: string,
+  body: BodyText,
   room: number,
   firstLine: number,
   sessionId: string | undefined,
@@ -101,11 +131,10 @@ function cutMiddle(
   }
   const { headEnd, tailStart } = layout;
   const head = body.slice(0, headEnd).replace(/\n$/, '');
-  const tail = body.slice(tailStart);
-  const middle = body.slice(headEnd, tailStart);
-  const firstOmittedLine = firstLine + lineIndexAt(body, headEnd) + 1;
-  const lastOmittedLine = firstLine + lineIndexAt(body, Math.max(headEnd, tailStart - 1)) + 1;
-  const omittedBytes = Buffer.byteLength(middle) - errors.keptBytes;
+  const tail = body.slice(tailStart, body.length);
+  const firstOmittedLine = firstLine + body.lineIndexAt(headEnd) + 1;
+  const lastOmittedLine = firstLine + body.lineIndexAt(Math.max(headEnd, tailStart - 1)) + 1;
+  const omittedBytes = body.byteLength(headEnd, tailStart) - errors.keptBytes;
   const notice = cutNotice(omittedBytes, firstOmittedLine, lastOmittedLine, errors.kept.length, sessionId);
   const parts = [head, notice, ...errors.kept];
   if (errors.kept.length > 0) parts.push('[... end of the cut; the output goes on below ...]');
@@ -117,7 +146,7 @@ function cutMiddle(
 }
 
 /** Head up to a line end within `headChars`, tail from a line start within `tailChars`. */
-function lay(body: string, headChars: number, tailChars: number): Layout {
+function lay(body: BodyText, headChars: number, tailChars: number): Layout {
   let headEnd = body.lastIndexOf('\n', headChars - 1) + 1;
   // A first line longer than the head share is cut inside the line, never split in a pair.
   if (headEnd === 0) headEnd = safeCut(body, headChars);
@@ -129,7 +158,7 @@ function lay(body: string, headChars: number, tailChars: number): Layout {
 }
 
 /** An index near `index` that does not split a surrogate pair. */
-function safeCut(text: string, index: number, forward = false): number {
+function safeCut(text: Pick<BodyText, 'length' | 'charCodeAt'>, index: number, forward = false): number {
   const i = Math.max(0, Math.min(text.length, index));
   const code = text.charCodeAt(i);
   if (i > 0 && i < text.length && code >= 0xdc00 && code <= 0xdfff) return forward ? i + 1 : i - 1;
@@ -143,39 +172,25 @@ interface ErrorPick {
 }
 
 /** Error-looking lines of the cut middle, in order, while they fit in `room` characters. */
-function pickErrorLines(body: string, layout: Layout, room: number, firstLine: number): ErrorPick {
+function pickErrorLines(body: BodyText, layout: Layout, room: number, firstLine: number): ErrorPick {
   const kept: string[] = [];
   let candidates = 0;
   let keptBytes = 0;
   let used = 0;
-  let lineNo = firstLine + lineIndexAt(body, layout.headEnd);
-  let start = layout.headEnd;
-  while (start < layout.tailStart) {
-    const newline = body.indexOf('\n', start);
-    const end = newline === -1 || newline > layout.tailStart ? layout.tailStart : newline;
-    const line = body.slice(start, end);
-    if (ERROR_LINE_PATTERN.test(line)) {
-      candidates += 1;
-      const shown =
-        line.length > MAX_ERROR_LINE_CHARS ? line.slice(0, safeCut(line, MAX_ERROR_LINE_CHARS)) : line;
-      const entry = `[line ${(lineNo + 1).toLocaleString('en-US')}] ${shown}${shown === line ? '' : ' [...]'}`;
-      if (used + entry.length + 1 <= room) {
-        kept.push(entry);
-        used += entry.length + 1;
-        keptBytes += Buffer.byteLength(shown);
-      }
+  for (const line of body.errorLines(layout.headEnd, layout.tailStart)) {
+    candidates += 1;
+    const shown =
+      line.text.length > MAX_ERROR_LINE_CHARS
+        ? line.text.slice(0, safeCut(line.text, MAX_ERROR_LINE_CHARS))
+        : line.text;
+    const entry = `[line ${(firstLine + line.index + 1).toLocaleString('en-US')}] ${shown}${shown === line.text ? '' : ' [...]'}`;
+    if (used + entry.length + 1 <= room) {
+      kept.push(entry);
+      used += entry.length + 1;
+      keptBytes += Buffer.byteLength(shown);
     }
-    start = end + 1;
-    lineNo += 1;
   }
   return { kept, candidates, keptBytes };
-}
-
-/** 0-based line index of the character at `index`. */
-function lineIndexAt(text: string, index: number): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) count += 1;
-  return count;
 }
 
 function cutNotice(

@@ -27,6 +27,7 @@ export type ToolSession = Pick<
   | 'metadata'
   | 'poll'
   | 'log'
+  | 'transcript'
   | 'input'
   | 'paste'
   | 'sendKeys'

@@ -2,11 +2,15 @@ import { type ActionContext, sessionReply, tailStartLine } from './action-contex
 import { type GatherEnd, gather } from './gather.js';
 import { MAX_WAIT_MS } from './options.js';
 import { invalid } from './params.js';
+import { compilePattern, type TextPattern } from './pattern.js';
 import { droppedNote } from './read-actions.js';
 import type { ToolResult, WaitOutcomeKind } from './types.js';
 
 /** How long wait_for waits when the call does not say. */
 export const DEFAULT_WAIT_FOR_MS = 30_000;
+
+/** Longest pattern repeated back whole. */
+const MAX_SHOWN_PATTERN = 80;
 
 /** Longest matched text quoted back. */
 const MAX_QUOTED_MATCH = 200;
@@ -22,7 +26,7 @@ const OUTCOMES: Record<GatherEnd, WaitOutcomeKind> = {
 };
 
 type Target =
-  | { kind: 'pattern'; pattern: RegExp; source: string }
+  | { kind: 'pattern'; pattern: TextPattern; source: string }
   | { kind: 'idle'; idleMs: number }
   | { kind: 'exit' };
 
@@ -79,11 +83,7 @@ function readTarget(ctx: ActionContext): Target {
   if (idleMs !== undefined) return { kind: 'idle', idleMs };
   if (source === undefined) return { kind: 'exit' };
   if (source === '') throw invalid('pattern must not be empty');
-  try {
-    return { kind: 'pattern', pattern: new RegExp(source, 'm'), source };
-  } catch (error) {
-    throw invalid(`pattern is not a valid JavaScript regular expression: ${(error as Error).message}`);
-  }
+  return { kind: 'pattern', pattern: compilePattern(source), source };
 }
 
 function verdict(
@@ -92,7 +92,7 @@ function verdict(
   timeout: number,
   match: string | undefined,
 ): string | undefined {
-  const what = target.kind === 'pattern' ? `/${target.source}/` : '';
+  const what = target.kind === 'pattern' ? shownPattern(target.source) : '';
   switch (end) {
     case 'matched':
       return `Matched ${what}: ${JSON.stringify(quote(match ?? ''))}.`;
@@ -112,4 +112,10 @@ function verdict(
 
 function quote(text: string): string {
   return text.length <= MAX_QUOTED_MATCH ? text : `${text.slice(0, MAX_QUOTED_MATCH)}...`;
+}
+
+/** The pattern as a verdict repeats it: `/.../`, cut to a prefix and its length when long. */
+function shownPattern(source: string): string {
+  if (source.length <= MAX_SHOWN_PATTERN) return `/${source}/`;
+  return `/${source.slice(0, MAX_SHOWN_PATTERN)}…/ (${source.length.toLocaleString('en-US')} characters)`;
 }

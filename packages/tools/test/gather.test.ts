@@ -1,6 +1,7 @@
 import type { PollResult } from '@procmux/sessions';
 import { describe, expect, it } from 'vitest';
 import { formatStreams, MAX_GATHER_CHARS, OutputGatherer } from '../src/gather.js';
+import { compilePattern } from '../src/pattern.js';
 
 const poll = (stdout: string, stderr = '', droppedBytes = 0): PollResult => ({
   stdout,
@@ -12,7 +13,7 @@ const poll = (stdout: string, stderr = '', droppedBytes = 0): PollResult => ({
 });
 
 describe('OutputGatherer', () => {
-  it('adds polls per stream and counts bytes the session dropped', () => {
+  it('adds polls per stream and counts bytes the session dropped', async () => {
     const g = new OutputGatherer();
     expect(g.add(poll(''))).toBe(false);
     expect(g.add(poll('a', 'b', 7))).toBe(true);
@@ -22,21 +23,21 @@ describe('OutputGatherer', () => {
     expect(g.droppedBytes).toBe(10);
   });
 
-  it('finds a match split across two chunks, and never the same text twice', () => {
+  it('finds a match split across two chunks, and never the same text twice', async () => {
     const g = new OutputGatherer();
     g.add(poll('server listen'));
-    expect(g.search(/listening on port \d+/)).toBeUndefined();
+    expect(await g.search(compilePattern('listening on port \\d+'))).toBeUndefined();
     g.add(poll('ing on port 8080\n'));
-    expect(g.search(/listening on port \d+/)).toBe('listening on port 8080');
+    expect(await g.search(compilePattern('listening on port \\d+'))).toBe('listening on port 8080');
   });
 
-  it('searches stderr too', () => {
+  it('searches stderr too', async () => {
     const g = new OutputGatherer();
     g.add(poll('fine', 'Error: boom'));
-    expect(g.search(/Error: \w+/)).toBe('Error: boom');
+    expect(await g.search(compilePattern('Error: \\w+'))).toBe('Error: boom');
   });
 
-  it('keeps at most MAX_GATHER_CHARS per stream, dropping the oldest and counting it', () => {
+  it('keeps at most MAX_GATHER_CHARS per stream, dropping the oldest and counting it', async () => {
     const g = new OutputGatherer();
     g.add(poll('x'.repeat(MAX_GATHER_CHARS)));
     g.add(poll('é'.repeat(10)));
@@ -45,7 +46,7 @@ describe('OutputGatherer', () => {
     expect(g.trimmedBytes).toBe(10);
   });
 
-  it('does not split a surrogate pair when it drops the oldest text', () => {
+  it('does not split a surrogate pair when it drops the oldest text', async () => {
     const g = new OutputGatherer();
     g.add(poll('😀'.repeat(MAX_GATHER_CHARS / 2)));
     g.add(poll('z'));
@@ -53,12 +54,12 @@ describe('OutputGatherer', () => {
     expect(g.stdout.codePointAt(0)).toBe('😀'.codePointAt(0));
   });
 
-  it('still finds a match after old text was dropped', () => {
+  it('still finds a match after old text was dropped', async () => {
     const g = new OutputGatherer();
     g.add(poll('x'.repeat(MAX_GATHER_CHARS - 5)));
-    expect(g.search(/ready/)).toBeUndefined();
+    expect(await g.search(compilePattern('ready'))).toBeUndefined();
     g.add(poll('abc ready\n'));
-    expect(g.search(/ready/)).toBe('ready');
+    expect(await g.search(compilePattern('ready'))).toBe('ready');
   });
 });
 

@@ -109,6 +109,35 @@ describe('wait_for idle_ms and exit', () => {
   });
 });
 
+describe('wait_for never stalls the server', () => {
+  it('answers a concurrent list while ^(a+)+$ runs against 27 a\'s and a "!"', async () => {
+    // A backtracking engine takes ~10 s on this input (doubling per "a"), and blocks every
+    // other call meanwhile; the linear-time one is done at once and the wait just times out.
+    const id = await daemon(`printf '${'a'.repeat(27)}!\\n'; sleep 30`);
+    const order: string[] = [];
+    const waiting = h!.tools.process
+      .run({ action: 'wait_for', session_id: id, pattern: '^(a+)+$', timeout: 3_000 })
+      .then((r) => {
+        order.push('wait_for');
+        return r;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const list = await h!.proc({ action: 'list' });
+    order.push('list');
+    expect(list.text).toContain(id);
+    const r = await waiting;
+    expect(order).toEqual(['list', 'wait_for']);
+    expect(r.data.wait?.outcome).toBe('timeout');
+    expect(r.text).toContain(`${'a'.repeat(27)}!`);
+  });
+
+  it('accepts JavaScript \\u escapes and finds the match', async () => {
+    const id = await daemon(`printf 'caf\\303\\251 open\\n'; sleep 30`);
+    const r = await h!.proc({ action: 'wait_for', session_id: id, pattern: 'caf\\u00e9 \\w+' });
+    expect(r.data.wait).toMatchObject({ outcome: 'matched', match: 'café open' });
+  });
+});
+
 describe('wait_for parameters', () => {
   it.each([
     [
@@ -120,8 +149,14 @@ describe('wait_for parameters', () => {
     [{ pattern: '' }, 'pattern must not be empty'],
     [
       { pattern: '(unclosed' },
-      'pattern is not a valid JavaScript regular expression: Invalid regular expression',
+      'pattern "(unclosed" cannot be used: missing closing ): `(unclosed`. Patterns run on a linear-time engine',
     ],
+    [{ pattern: '(a)\\1' }, 'pattern "(a)\\\\1" cannot be used: invalid escape sequence: `\\1`'],
+    [
+      { pattern: 'x(?=y)' },
+      'pattern "x(?=y)" cannot be used: invalid or unsupported Perl syntax: `(?=`. Patterns run on a linear-time engine (RE2 syntax): character classes, \\d \\w \\s \\b, quantifiers, groups, alternation, (?i) work; backreferences (\\1, \\k<name>) and lookaround ((?=, (?!, (?<=, (?<!) do not.',
+    ],
+    [{ pattern: 'a'.repeat(5_000) }, 'pattern is 5,000 characters; at most 4096'],
     [{ idle_ms: 5_000, timeout: 1_000 }, 'idle_ms (5000) must be less than timeout (1000 ms)'],
     [{ exit: true, timeout: 500_000 }, 'timeout must be an integer from 1 to 120000 (got 500000)'],
   ])('refuses %o with an error text', async (params, message) => {

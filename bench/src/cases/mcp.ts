@@ -1,0 +1,152 @@
+// `procmux mcp` as a host runs it (node dist/cli.js mcp, the SDK's own client over stdio):
+// the server's memory under a 50 MB one-shot, and what a tool call adds to running `echo hi`.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { alternate } from '../alternate.js';
+import type { BenchCase, BenchContext, Measured } from '../case.js';
+import { fact, figure, num, signedMs } from '../format.js';
+import { NotBuiltError } from '../load.js';
+import { benchEnv, track, untrack } from '../processes.js';
+import { expectSuccess } from '../procmux.js';
+import { rawPipe } from '../raw.js';
+import { median } from '../stats.js';
+import { sleep } from '../timing.js';
+
+const MB = 1e6;
+const MiB = 2 ** 20;
+/** The session's retained-history cap (maxOutputBytes default, 64 MiB). */
+const RETAINED_CAP = 64 * MiB;
+const ROUND_TRIP_ALLOWANCE_MS = 5;
+
+interface Server {
+  pid: number;
+  call(args: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function startServer(cwd: string): Promise<Server> {
+  const require = createRequire(import.meta.url);
+  let cli: string;
+  try {
+    cli = join(dirname(require.resolve('@procmux/mcp/package.json')), 'dist', 'cli.js');
+    readFileSync(cli);
+  } catch {
+    throw new NotBuiltError('@procmux/mcp has no dist/cli.js; run pnpm build');
+  }
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--cwd', cwd],
+    env: benchEnv(),
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'procmux-bench', version: '1.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid!;
+  track(pid);
+  return {
+    pid,
+    async call(args) {
+      const result = await client.callTool({ name: 'exec', arguments: args }, undefined, {
+        timeout: 300_000,
+      });
+      const content = result.content as { type: string; text?: string }[];
+      if (result.isError) throw new Error(`exec failed: ${content[0]?.text ?? ''}`);
+      return content[0]?.text ?? '';
+    },
+    async close() {
+      await client.close();
+      untrack(pid);
+    },
+  };
+}
+
+/** Resident and peak resident bytes of a process (Linux /proc). */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1]) * 1024;
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+export const mcpBigOneShot: BenchCase = {
+  id: 'mcp-big-one-shot',
+  title: '`procmux mcp`, one one-shot printing 50 MB: peak server RSS over idle [idle server]',
+  target: '≤ idle + 1.5 × 64 MiB + 100 MB',
+  async run(ctx: BenchContext): Promise<Measured> {
+    const bytes = ctx.quick ? 20 * MB : 50 * MB;
+    const server = await startServer(ctx.tmpDir);
+    try {
+      await server.call({ command: 'echo warm' });
+      await sleep(500);
+      const idle = memory(server.pid).rss;
+      ctx.progress(`mcp-big-one-shot: ${bytes / MB} MB through exec one_shot`);
+      const text = await server.call({ command: `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w 100` });
+      if (!text.endsWith('Process exited with code 0.')) throw new Error('the 50 MB one-shot did not finish');
+      const { peak } = memory(server.pid);
+      const growth = peak - idle;
+      const limit = 1.5 * RETAINED_CAP + 100 * MB;
+      return {
+        status: 'measured',
+        procmux: fact(`+${num(growth / MiB)} MiB over idle`, [growth / MiB], 'MiB'),
+        raw: fact(`idle ${num(idle / MiB)} MiB`, [idle / MiB], 'MiB'),
+        ratio: `${num(growth / RETAINED_CAP)}× the 64 MiB cap`,
+        pass: growth <= limit,
+        notes: [
+          `${bytes / MB} MB one-shot, reply ${text.length} characters; limit ${num(limit / MiB)} MiB over idle; peak ${num(peak / MiB)} MiB; one run`,
+          ...(ctx.quick ? ['quick mode: 20 MB instead of 50 MB'] : []),
+        ],
+      };
+    } finally {
+      await server.close();
+    }
+  },
+};
+
+export const mcpRoundTrip: BenchCase = {
+  id: 'mcp-round-trip',
+  title: '`echo hi` as exec one_shot through `procmux mcp` and the SDK client [child_process spawn]',
+  target: `≤ raw + ${ROUND_TRIP_ALLOWANCE_MS} ms`,
+  async run(ctx: BenchContext): Promise<Measured> {
+    const runs = ctx.quick ? 15 : 50;
+    const server = await startServer(ctx.tmpDir);
+    try {
+      const { a, b } = await alternate({
+        warmup: 3,
+        runs,
+        onPair: (i) => {
+          if ((i + 1) % 10 === 0) ctx.progress(`mcp-round-trip: ${i + 1}/${runs}`);
+        },
+        a: async () => {
+          const start = performance.now();
+          const text = await server.call({ command: 'echo hi' });
+          const took = performance.now() - start;
+          if (text !== 'hi\n\nProcess exited with code 0.') throw new Error(`unexpected reply: ${text}`);
+          return took;
+        },
+        b: async () => {
+          const start = performance.now();
+          let out = '';
+          const code = await rawPipe('echo hi', { onData: (chunk) => (out += chunk) }, 15_000);
+          expectSuccess(code, 'raw echo hi');
+          if (out !== 'hi\n') throw new Error(`raw echo hi printed ${JSON.stringify(out)}`);
+          return performance.now() - start;
+        },
+      });
+      const extra = median(a) - median(b);
+      return {
+        status: 'measured',
+        procmux: figure(a, 'ms'),
+        raw: figure(b, 'ms'),
+        ratio: signedMs(extra),
+        pass: extra <= ROUND_TRIP_ALLOWANCE_MS,
+        notes: [
+          `median of ${runs} calls per side after 3 warm-up pairs; raw: spawn bash -c 'echo hi' until its pipes close`,
+        ],
+      };
+    } finally {
+      await server.close();
+    }
+  },
+};
