@@ -27,8 +27,8 @@ export interface HumanControlLease extends HumanControlState {
 export function humanControlError(sessionId: string, control: HumanControlState): ProcmuxError {
   return new ProcmuxError(
     'ERR_PROCESS_STATE',
-    `a person has control of session ${sessionId} (taken in the procmux view by ${control.holder}); ` +
-      'input from the model is refused until they release it. Poll to watch what they do.',
+    `a person (${control.holder}) has control of session ${sessionId}; input from the model is ` +
+      'refused until they release it. Poll to watch what they do, or ask them.',
     { details: { sessionId } },
   );
 }
