@@ -63,6 +63,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           stdout: proc.stdout,
           maxSessions: command.maxSessions,
           pty: command.pty,
+          view: command.view,
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -3,6 +3,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Logger } from '@procmux/core-types';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
+import { serveView, type ViewServer } from '@procmux/view';
+import type { ViewRequest } from './args.js';
 import { createProcmuxServer } from './server.js';
 
 export interface ServeOptions {
@@ -13,6 +15,8 @@ export interface ServeOptions {
   pty?: boolean;
   stdin?: Readable;
   stdout?: Writable;
+  /** Also serve the live view page (see @procmux/view). */
+  view?: ViewRequest | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -39,7 +43,28 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     logger,
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
+    onEvent: (event) => {
+      // A person at the view took or gave back a session's keyboard: worth a line in the log.
+      if (event.type === 'human_control_started' || event.type === 'human_control_ended') {
+        log(`procmux mcp: ${event.type} ${event.sessionId}${event.reason ? ` (${event.reason})` : ''}`);
+      }
+    },
   });
+  let view: ViewServer | undefined;
+  if (options.view) {
+    try {
+      view = await serveView(sessions, {
+        port: options.view.port,
+        host: options.view.host,
+        allowNonLoopback: true,
+        log,
+      });
+    } catch (error) {
+      await sessions.dispose();
+      throw error;
+    }
+    log(`procmux view: ${view.url}`);
+  }
   const server = createProcmuxServer(createProcessTools(sessions));
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
@@ -49,6 +74,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const close = (reason = 'asked to stop') => {
     closing ??= (async () => {
       log(`procmux mcp: ${reason}; killing every session`);
+      await view?.close();
       await sessions.dispose();
       await server.close().catch(() => {});
       resolveClosed();

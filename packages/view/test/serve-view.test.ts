@@ -301,3 +301,12 @@ describe('what a page gets', () => {
     expect(py.humanControl).toBeNull();
   });
 });
+
+describe('listening', () => {
+  it('says which port is taken', async () => {
+    await expect(serveView(sessions, { port: view.port })).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: expect.stringMatching(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/),
+    });
+  });
+});
