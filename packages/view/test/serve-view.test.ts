@@ -181,17 +181,23 @@ describe('what a page gets', () => {
     await got.until((m) => m.type === 'sessions', 'the first list');
     const py = await startPython();
     const row = await got.until(
-      (m) => m.type === 'sessions' && (m.sessions as Array<{ id: string }>).some((s) => s.id === py.id),
+      (m) =>
+        m.type === 'sessions' &&
+        (m.sessions as Array<{ id: string; state: string }>).some(
+          (s) => s.id === py.id && s.state === 'running',
+        ),
       'the new session in the list',
     );
-    expect((row.sessions as Array<Record<string, unknown>>)[0]).toMatchObject({
-      id: py.id,
-      command: 'python3 -q -i',
-      state: 'running',
-      pty: true,
-      control: null,
-      input: null,
-    });
+    expect((row.sessions as Array<Record<string, unknown>>).find((s) => s.state === 'running')).toMatchObject(
+      {
+        id: py.id,
+        command: 'python3 -q -i',
+        state: 'running',
+        pty: true,
+        control: null,
+        input: null,
+      },
+    );
     await py.kill();
     await got.until(
       (m) => m.type === 'sessions' && (m.sessions as Array<{ state: string }>)[0]?.state === 'killed',
