@@ -50,8 +50,8 @@ describe('human control', () => {
     try {
       const py = await sessions.start({ command: 'python3', args: ['-i', '-q'], pty: true });
       await screenUntil(py, />>>$/);
-      const lease = await py.takeControl({ holder: 'a person' });
-      expect(py.humanControl).toMatchObject({ holder: 'a person' });
+      const lease = await py.takeControl({ holder: 'tab 1' });
+      expect(py.humanControl).toMatchObject({ holder: 'tab 1' });
       for (const attempt of [
         () => py.input('x'),
         () => py.paste('print(1)'),
@@ -62,12 +62,12 @@ describe('human control', () => {
       ]) {
         await expect(attempt()).rejects.toMatchObject({
           code: 'ERR_PROCESS_STATE',
-          message: expect.stringMatching(/a person has control/),
+          message: expect.stringMatching(/a person \(tab 1\) has control of session proc_/),
         });
       }
       await expect(py.takeControl({ holder: 'someone else' })).rejects.toMatchObject({
         code: 'ERR_PROCESS_STATE',
-        message: expect.stringMatching(/a person already has control/),
+        message: expect.stringMatching(/tab 1 already has control/),
       });
       await lease.write('print(6*7)\r');
       await screenUntil(py, /^42$/m);
