@@ -9,6 +9,7 @@ import { renderNew } from './render-new.js';
 import { rss } from './rss.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
+import { viewLatency } from './view-latency.js';
 
 export const CASES: readonly BenchCase[] = [
   pipeThroughput,
@@ -22,4 +23,5 @@ export const CASES: readonly BenchCase[] = [
   rss,
   outputLog,
   renderNew,
+  viewLatency,
 ];
