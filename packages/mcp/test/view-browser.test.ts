@@ -2,7 +2,7 @@
 // `procmux mcp --view 0` driven by the MCP SDK client as a model would, and the page as a
 // person would use it. Under CI a missing chromium fails this file; elsewhere it is skipped
 // with the reason (install it with `apt-get install chromium`).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,6 +216,41 @@ describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () =
     expect(await pageText()).toBe((await call('process', { action: 'log', session_id: id })).data.output);
     await waitFor(() => /human_control_ended/.test(stderr), 5_000, 'the end event in the log');
     expect((await pageState()).control).toBeNull();
+  });
+
+  it('keeps what a person types at an echo-off prompt away from the model, the log and the recording', async () => {
+    const secret = 'correct-horse-battery';
+    const started = await call('exec', {
+      command: `python3 -q -c 'import getpass; p = getpass.getpass("Password: "); print("got", len(p)); input("done? ")'`,
+      mode: 'session',
+    });
+    const id = started.data.session!.id;
+    if (!/Password:/.test(started.text))
+      await call('process', { action: 'wait_for', session_id: id, pattern: 'Password:' });
+    await page.click(`#rows tr[data-id="${id}"]`);
+    await page.waitForFunction(
+      () => (window as unknown as { procmuxView: { state: { ready: boolean } } }).procmuxView.state.ready,
+    );
+    await page.click('#take');
+    await page.waitForFunction(
+      () => (window as unknown as { procmuxView: { state: { mine: boolean } } }).procmuxView.state.mine,
+    );
+    await page.click('#terminal');
+    await page.keyboard.type(secret);
+    await page.keyboard.press('Enter');
+    await waitFor(async () => /got 21/.test(await pageText()), 10_000, 'the program to read the password');
+    await page.click('#release');
+    const seen = [
+      (await call('process', { action: 'poll', session_id: id })).text,
+      (await call('process', { action: 'log', session_id: id })).text,
+      (await call('process', { action: 'record', session_id: id, path: 'secret.cast' })).text,
+      readFileSync(join(root, 'secret.cast'), 'utf8'),
+      await pageText(),
+      stderr,
+    ].join('\n');
+    expect(seen).toContain('got 21');
+    expect(seen).not.toContain(secret);
+    await call('process', { action: 'kill', session_id: id });
   });
 
   it('refuses the page, the assets and the WebSocket without the right token', async () => {
