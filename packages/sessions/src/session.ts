@@ -51,6 +51,9 @@ export interface SessionInit {
 
 type Stream = 'stdout' | 'stderr';
 
+/** Output a pipe session's snapshot() starts with by default: the tail a viewer scrolls back through. */
+const SNAPSHOT_BYTES = 1024 * 1024;
+
 /**
  * A handle a host can give to a model's tools. Reads (output, poll, log, screen, wait,
  * metadata) work for the whole life of the record; writes and signals need a running session.
@@ -467,18 +470,28 @@ export class ProcessSession {
 
   /**
    * What a terminal attaching now should be given first: the screen as escape sequences
-   * (emulated sessions), else the retained output (`pipe: true` means bare line feeds), and
-   * the log's byte count it covers. Output with a larger watch() offset comes after it.
+   * (emulated sessions), else the last `maxBytes` (default 1 MiB) of retained output as
+   * written (a pipe's bare line feeds included), and the log's byte count it covers. Output
+   * with a larger watch() offset comes after it.
    */
-  async snapshot(): Promise<{ data: string; offset: number; emulated: boolean }> {
+  async snapshot(
+    options: { maxBytes?: number } = {},
+  ): Promise<{ data: string; offset: number; emulated: boolean }> {
     await this.#access();
+    const maxBytes = integerOption(
+      'maxBytes',
+      options.maxBytes,
+      SNAPSHOT_BYTES,
+      1,
+      this.#ctx.limits.maxOutputBytes,
+    );
     if (this.#screen) {
       const data = await this.#screen.serialize();
-      // Synchronous after the screen caught up: nothing arrived in between.
+      // Read in the same tick the screen caught up in: no output arrived in between.
       return { data, offset: this.#log.totalBytes, emulated: true };
     }
     const pages: string[] = [];
-    let cursor = this.#log.firstRetainedOffset;
+    let cursor = Math.max(this.#log.firstRetainedOffset, this.#log.totalBytes - maxBytes);
     for (;;) {
       const page = this.#log.read({ cursor });
       pages.push(page.data);

@@ -186,6 +186,8 @@ describe('live view plumbing', () => {
       const job = await sessions.start({ command: 'printf "one\\ntwo\\n"' });
       await job.wait({ timeoutMs: 20_000 });
       expect(await job.snapshot()).toMatchObject({ data: 'one\ntwo\n', emulated: false, offset: 8 });
+      expect(await job.snapshot({ maxBytes: 4 })).toMatchObject({ data: 'two\n', offset: 8 });
+      await expect(job.snapshot({ maxBytes: 0 })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
       expect(job.terminalSize).toBeUndefined();
     } finally {
       await sessions.dispose();
