@@ -26,6 +26,7 @@ const PACKAGES = [
   'mcp',
   'store-sqlite',
   'store-postgres',
+  'view',
 ];
 
 afterAll(async () => {

@@ -11,6 +11,7 @@ import { renderNew } from './render-new.js';
 import { rss } from './rss.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
+import { viewLatency } from './view-latency.js';
 
 export const CASES: readonly BenchCase[] = [
   pipeThroughput,
@@ -27,4 +28,5 @@ export const CASES: readonly BenchCase[] = [
   renderNew,
   mcpBigOneShot,
   mcpRoundTrip,
+  viewLatency,
 ];

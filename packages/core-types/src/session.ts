@@ -18,7 +18,11 @@ export type ProcessEventType =
   | 'process_killed'
   | 'process_released'
   | 'process_expired'
-  | 'process_unknown';
+  | 'process_unknown'
+  /** A person took the keyboard of the session (a view's take-control); the model's input is refused. */
+  | 'human_control_started'
+  /** The person gave it back (or their view went away). */
+  | 'human_control_ended';
 
 /**
  * What a host's onEvent sink receives. Carries the command fingerprint (SHA-256 of

@@ -14,7 +14,15 @@ export type CliCommand =
       maxSessions: number | undefined;
       maxEndedSessions: number | undefined;
       pty: boolean;
+      /** --view [port] (and --view-host): serve the live view page too. */
+      view?: ViewRequest;
     };
+
+/** Where `--view` serves the page; port 0 picks a free one. */
+export interface ViewRequest {
+  port: number;
+  host: string;
+}
 
 /** A command line that cannot run; the message says what is allowed. */
 export class CliUsageError extends Error {
@@ -28,7 +36,7 @@ export class CliUsageError extends Error {
 export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    parsed = parse(withViewValue(argv));
   } catch (error) {
     throw new CliUsageError((error as Error).message);
   }
@@ -39,7 +47,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (command === undefined)
     throw new CliUsageError('a command is required: mcp or demo (see procmux --help)');
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
-  const mcpOnly = (['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty'] as const).filter(
+  const mcpOnly = (['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const).filter(
     (name) => values[name] !== undefined,
   );
   if (command === 'demo') {
@@ -49,6 +57,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (command !== 'mcp') throw new CliUsageError(`unknown command "${command}"; use mcp or demo`);
   if (values['allow-pty'] && values['no-pty'])
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
+  const view = viewRequest(values.view, values['view-host']);
   return {
     kind: 'mcp',
     cwd: resolve(cwd, values.cwd ?? '.'),
@@ -59,7 +68,33 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       ENDED_SESSIONS_LIMIT.hard,
     ),
     pty: values['no-pty'] !== true,
+    ...(view ? { view } : {}),
   };
+}
+
+// `--view` takes an optional port: a bare `--view` (followed by nothing, an option or the
+// command) gets an empty value, which means "any free port".
+function withViewValue(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--view' && !/^\d+$/.test(argv[i + 1] ?? '')) out.push('--view=');
+    else out.push(arg);
+  }
+  return out;
+}
+
+function viewRequest(port: string | undefined, host: string | undefined): ViewRequest | undefined {
+  if (port === undefined) {
+    if (host !== undefined) throw new CliUsageError('--view-host needs --view');
+    return undefined;
+  }
+  const n = port === '' ? 0 : Number(port);
+  if (!/^\d*$/.test(port) || n > 65_535) {
+    throw new CliUsageError(`--view takes a port from 0 to 65535 (got "${port}")`);
+  }
+  if (host === '') throw new CliUsageError('--view-host needs an address');
+  return { port: n, host: host ?? '127.0.0.1' };
 }
 
 function parse(argv: readonly string[]) {
@@ -75,6 +110,8 @@ function parse(argv: readonly string[]) {
       'max-ended-sessions': { type: 'string' },
       'allow-pty': { type: 'boolean' },
       'no-pty': { type: 'boolean' },
+      view: { type: 'string' },
+      'view-host': { type: 'string' },
     },
   });
 }

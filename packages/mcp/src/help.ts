@@ -6,7 +6,7 @@ export function helpText(version: string): string {
   return `procmux ${version}: run real processes for agents
 
 Usage:
-  procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty]
+  procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
       killed when the client disconnects or the server gets SIGINT or SIGTERM.
       --cwd DIR          workspace root: commands run inside it (default: the current directory)
@@ -16,6 +16,10 @@ Usage:
                          past it the first to end are pruned first
       --allow-pty        allow terminal sessions (exec mode 'session'); the default
       --no-pty           no terminals: mode 'session' is refused, 'one_shot' and 'daemon' work
+      --view [PORT]      also serve a local web page to watch the sessions live and take control
+                         of one (port 0 or none: a free port); its URL, with a secret token, is
+                         printed on stderr as "procmux view: http://127.0.0.1:PORT/?token=..."
+      --view-host ADDR   bind the view to ADDR instead of 127.0.0.1 (exposes it; a warning says so)
   procmux demo
       Run the tools as a model would, printing every call and the text it reads back.
   procmux --help | -h

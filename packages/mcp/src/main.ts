@@ -64,6 +64,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           maxSessions: command.maxSessions,
           maxEndedSessions: command.maxEndedSessions,
           pty: command.pty,
+          view: command.view,
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -2,6 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '@procmux/core-types';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
+import { serveView, type ViewServer } from '@procmux/view';
+import type { ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { createProcmuxServer } from './server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
@@ -18,6 +20,8 @@ export interface ServeOptions {
   stdout?: Writable;
   /** Longest message read from stdin, in bytes (default 8 MiB); a longer one is answered with an error. */
   maxMessageBytes?: number;
+  /** Also serve the live view page (see @procmux/view). */
+  view?: ViewRequest | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -45,7 +49,28 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
     ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
+    onEvent: (event) => {
+      // A person at the view took or gave back a session's keyboard: worth a line in the log.
+      if (event.type === 'human_control_started' || event.type === 'human_control_ended') {
+        log(`procmux mcp: ${event.type} ${event.sessionId}${event.reason ? ` (${event.reason})` : ''}`);
+      }
+    },
   });
+  let view: ViewServer | undefined;
+  if (options.view) {
+    try {
+      view = await serveView(sessions, {
+        port: options.view.port,
+        host: options.view.host,
+        allowNonLoopback: true,
+        log,
+      });
+    } catch (error) {
+      await sessions.dispose();
+      throw error;
+    }
+    log(`procmux view: ${view.url}`);
+  }
   const tools = createProcessTools(sessions);
   const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
   for (const tool of [tools.exec, tools.process]) {
@@ -67,6 +92,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const close = (reason = 'asked to stop') => {
     closing ??= (async () => {
       log(`procmux mcp: ${reason}; killing every session`);
+      await view?.close();
       await sessions.dispose();
       await server.close().catch(() => {});
       resolveClosed();

@@ -48,6 +48,26 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('reads --view with or without a port, and --view-host', () => {
+    expect(parseCliArgs(['mcp', '--view'], '/w')).toMatchObject({ view: { port: 0, host: '127.0.0.1' } });
+    expect(parseCliArgs(['--view', 'mcp'], '/w')).toMatchObject({ kind: 'mcp', view: { port: 0 } });
+    expect(parseCliArgs(['mcp', '--view', '8080', '--no-pty'], '/w')).toMatchObject({
+      view: { port: 8080 },
+      pty: false,
+    });
+    expect(parseCliArgs(['mcp', '--view=0', '--view-host', '0.0.0.0'], '/w')).toMatchObject({
+      view: { port: 0, host: '0.0.0.0' },
+    });
+    expect(parseCliArgs(['mcp'], '/w')).not.toHaveProperty('view');
+    expect(() => parseCliArgs(['mcp', '--view=70000'], '/w')).toThrow(/--view takes a port from 0 to 65535/);
+    expect(() => parseCliArgs(['mcp', '--view=x'], '/w')).toThrow(/--view takes a port/);
+    expect(() => parseCliArgs(['mcp', '--view-host', '::'], '/w')).toThrow(/--view-host needs --view/);
+    expect(() => parseCliArgs(['mcp', '--view', '--view-host='], '/w')).toThrow(
+      /--view-host needs an address/,
+    );
+    expect(() => parseCliArgs(['demo', '--view'], '/w')).toThrow(/--view applies to procmux mcp/);
+  });
+
   it('runs the demo', () => {
     expect(parseCliArgs(['demo'], '/w')).toEqual({ kind: 'demo' });
   });

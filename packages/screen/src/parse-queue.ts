@@ -43,6 +43,11 @@ export class ParseQueue {
     });
   }
 
+  /** Whether every chunk accepted so far has been parsed, now. */
+  get isIdle(): boolean {
+    return this.parsed >= this.accepted;
+  }
+
   /** Chunks accepted but not yet handed to the parser. */
   get backlogLength(): number {
     return this.backlog.length - this.backlogHead;

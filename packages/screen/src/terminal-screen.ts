@@ -1,4 +1,5 @@
 import { ProcmuxError } from '@procmux/core-types';
+import serializeAddon from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
 import xterm from '@xterm/headless';
 import { HistoryAnchor } from './anchor.js';
@@ -33,6 +34,7 @@ export class TerminalScreen implements ScreenLike {
   private readonly terminal: XtermTerminal;
   private readonly queue: ParseQueue;
   private readonly anchor: HistoryAnchor;
+  private readonly serializer: InstanceType<typeof serializeAddon.SerializeAddon>;
   private readonly replyListeners = new Set<{ dispose(): void }>();
   private delta: DeltaState = INITIAL_DELTA_STATE;
   private disposed = false;
@@ -45,6 +47,8 @@ export class TerminalScreen implements ScreenLike {
     // (Unicode 6) say one, and the cursor would drift from where the program thinks it is.
     this.terminal.loadAddon(new unicode11.Unicode11Addon());
     this.terminal.unicode.activeVersion = '11';
+    this.serializer = new serializeAddon.SerializeAddon();
+    this.terminal.loadAddon(this.serializer);
     this.queue = new ParseQueue((chunk, done) => this.terminal.write(chunk, done), PARSER_HIGH_WATER);
     this.anchor = new HistoryAnchor(this.terminal);
     this.terminal.buffer.onBufferChange((buffer) => {
@@ -111,6 +115,26 @@ export class TerminalScreen implements ScreenLike {
     this.delta = { lines, started: delta.started, endsOnLast: delta.endsOnLast, blankLines };
     this.anchor.moveTo(next);
     return delta.text;
+  }
+
+  /**
+   * The terminal as escape sequences (scrollback, screen, colours, cursor, modes such as the
+   * alternate screen): written to an empty terminal of the same size, it shows what this one
+   * shows. Everything fed before the call is included, and nothing fed after it: the text is
+   * taken synchronously once the parser is idle.
+   */
+  async serialize(): Promise<string> {
+    // idle() waits for the chunks accepted when it was called; output that arrived meanwhile
+    // must be parsed too, or it would be both missing here and counted as already shown.
+    do await this.parsed('serialize');
+    while (!this.queue.isIdle);
+    return this.serializer.serialize();
+  }
+
+  /** Columns and rows now. */
+  get size(): { cols: number; rows: number } {
+    this.assertLive('size');
+    return { cols: this.terminal.cols, rows: this.terminal.rows };
   }
 
   /** Changes the size, reflowing wrapped lines as xterm does. Sizes as in the constructor. */

@@ -1,3 +1,4 @@
+export { type AsciicastSource, asciicast, lfToCrlf } from './asciicast.js';
 export type { BackendExit, BackendHandle } from './backend-adapter.js';
 export { resolveSessionCwd } from './cwd.js';
 export { createMemoryRecoveryStores, type MemoryRecoveryStores } from './durable/memory-store.js';
@@ -5,12 +6,14 @@ export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from '
 export type { RecoveryOutcome, RecoveryOutcomeKind, RecoveryReport } from './durable/report.js';
 export { commandFingerprint } from './fingerprint.js';
 export type { SessionLifetime } from './lifetime.js';
+export type { HumanControlLease, HumanControlState } from './human-control.js';
 export {
   PROCESS_SESSION_LIMITS,
   type ProcessSessionLimits,
   type ResolvedProcessSessionLimits,
   resolveProcessSessionLimits,
 } from './limits.js';
+export { MAX_TIMELINE_MARKS, OutputTimeline, type TimelineResize } from './output-timeline.js';
 export { type AgentIdentity, type OwnershipScope, resolveOwnerKey } from './owner.js';
 export {
   type ExecutionPolicy,
@@ -30,6 +33,7 @@ export {
 export { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSessions } from './registry.js';
 export type { ProcessSandboxBackend, SandboxProcessHandle, SandboxStartRequest } from './sandbox.js';
 export { ProcessSession } from './session.js';
+export type { SessionWatchEvent, SessionWatcher } from './session-watch.js';
 export {
   DEFAULT_SESSION_COLUMNS,
   DEFAULT_SESSION_ROWS,

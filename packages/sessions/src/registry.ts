@@ -261,6 +261,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
           maxChunkBytes: limits.maxOutputChunkBytes,
         }),
         screen,
+        terminal: plan.pty ? { columns: plan.terminal.columns, rows: plan.terminal.rows } : undefined,
         backend: sandbox ? 'sandbox' : plan.pty && !isNativePtyBackend(ptyBackend) ? 'pty-backend' : 'native',
       },
       context,

@@ -12,13 +12,22 @@ import {
 import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
 import type { OutputLog } from '@procmux/registry';
 import type { TerminalScreen } from '@procmux/screen';
+import { asciicast } from './asciicast.js';
 import type { BackendAdapter } from './backend-adapter.js';
 import { integerOption } from './checks.js';
 import type { SessionContext } from './context.js';
 import type { RecordSource } from './durable/record.js';
+import {
+  type HumanControlLease,
+  type HumanControlState,
+  holderName,
+  humanControlError,
+} from './human-control.js';
 import { LiveText } from './live-text.js';
+import { OutputTimeline } from './output-timeline.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
 import { pageTranscript, transcriptChunks } from './transcript.js';
+import { type SessionWatcher, SessionWatchers } from './session-watch.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 export interface SessionInit {
@@ -36,9 +45,14 @@ export interface SessionInit {
   log: OutputLog;
   screen: TerminalScreen | undefined;
   backend: SessionMetadata['backend'];
+  /** The terminal's size at the start (PTY sessions). */
+  terminal?: { columns: number; rows: number } | undefined;
 }
 
 type Stream = 'stdout' | 'stderr';
+
+/** Output a pipe session's snapshot() starts with by default: the tail a viewer scrolls back through. */
+const SNAPSHOT_BYTES = 1024 * 1024;
 
 /**
  * A handle a host can give to a model's tools. Reads (output, poll, log, screen, wait,
@@ -84,6 +98,11 @@ export class ProcessSession {
   #retiring: Promise<void> | undefined;
   readonly #backend: SessionMetadata['backend'];
   readonly #ctx: SessionContext;
+  readonly #timeline = new OutputTimeline();
+  readonly #watchers = new SessionWatchers();
+  #terminal: { columns: number; rows: number } | undefined;
+  readonly #initialTerminal: { columns: number; rows: number } | undefined;
+  #control: (HumanControlState & { end(reason: string): void }) | undefined;
 
   constructor(init: SessionInit, ctx: SessionContext) {
     this.id = init.id;
@@ -103,6 +122,8 @@ export class ProcessSession {
     this.#emulated = init.screen !== undefined;
     this.#backend = init.backend;
     this.#ctx = ctx;
+    this.#terminal = init.terminal ? { ...init.terminal } : undefined;
+    this.#initialTerminal = this.#terminal;
     this.#settled = new Promise((resolve) => {
       this.#resolveSettled = resolve;
     });
@@ -139,7 +160,10 @@ export class ProcessSession {
   /** Output from the supervisor (already free of answered terminal queries). */
   onOutput(stream: Stream, chunk: string): void {
     if (this.#state === 'released') return;
+    this.#timeline.mark(this.#log.totalBytes, Date.now());
     this.#log.append(stream, chunk);
+    if (this.#watchers.size > 0)
+      this.#watchers.emit({ type: 'output', data: chunk, offset: this.#log.totalBytes });
     this.#pending = true;
     // Checked here: a flood calls this per chunk, mostly with no poll waiting.
     if (this.#waiters.size > 0) this.#wake();
@@ -397,6 +421,7 @@ export class ProcessSession {
 
   /** Closes stdin: EOF for pipes, EOT (Ctrl-D) for a PTY. */
   async closeStdin(): Promise<void> {
+    if (this.#control) throw humanControlError(this.id, this.#control);
     await this.#writable('input', 0);
     this.#run!.stdin?.close();
     if (this.#stdioMode === 'pipe') this.#stdinClosed = true;
@@ -450,6 +475,7 @@ export class ProcessSession {
 
   /** Resizes the terminal where the backend can (rate-limited). */
   async resize(size: { columns: number; rows: number }): Promise<void> {
+    if (this.#control) throw humanControlError(this.id, this.#control);
     await this.#writable('input', 0);
     const resize = this.#run?.resize;
     if (this.#stdioMode !== 'pty' || !resize) {
@@ -476,6 +502,148 @@ export class ProcessSession {
     this.#resizes.push(now);
     resize.call(this.#run, size.columns, size.rows);
     this.#screen?.resize(size.columns, size.rows);
+    this.#terminal = { columns: size.columns, rows: size.rows };
+    this.#timeline.resized(now, size.columns, size.rows);
+    this.#watchers.emit({ type: 'resize', columns: size.columns, rows: size.rows });
+  }
+
+  // ---- people watching: live view, take-control, recordings ------------------------------
+
+  /** Columns and rows of the session's terminal now; undefined for a pipe session. */
+  get terminalSize(): { columns: number; rows: number } | undefined {
+    return this.#stdioMode === 'pty' && this.#terminal ? { ...this.#terminal } : undefined;
+  }
+
+  /** Who holds the keyboard instead of the model, or null. */
+  get humanControl(): HumanControlState | null {
+    return this.#control ? { holder: this.#control.holder, since: this.#control.since } : null;
+  }
+
+  /**
+   * Calls `listener` with output as it arrives, resizes, state changes and control changes,
+   * until the returned disposer runs. Pair with snapshot(): subscribe first, then keep only
+   * output whose `offset` is past the snapshot's.
+   */
+  watch(listener: SessionWatcher): () => void {
+    if (typeof listener !== 'function') {
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'watch() takes a function');
+    }
+    return this.#watchers.add(listener);
+  }
+
+  /**
+   * What a terminal attaching now should be given first: the screen as escape sequences
+   * (emulated sessions), else the last `maxBytes` (default 1 MiB) of retained output as
+   * written (a pipe's bare line feeds included), and the log's byte count it covers. Output
+   * with a larger watch() offset comes after it.
+   */
+  async snapshot(
+    options: { maxBytes?: number } = {},
+  ): Promise<{ data: string; offset: number; emulated: boolean }> {
+    await this.#access();
+    const maxBytes = integerOption(
+      'maxBytes',
+      options.maxBytes,
+      SNAPSHOT_BYTES,
+      1,
+      this.#ctx.limits.maxOutputBytes,
+    );
+    if (this.#screen) {
+      const data = await this.#screen.serialize();
+      // Read in the same tick the screen caught up in: no output arrived in between.
+      return { data, offset: this.#log.totalBytes, emulated: true };
+    }
+    const pages: string[] = [];
+    let cursor = Math.max(this.#log.firstRetainedOffset, this.#log.totalBytes - maxBytes);
+    for (;;) {
+      const page = this.#log.read({ cursor });
+      pages.push(page.data);
+      if (page.eof || page.cursor === cursor) break;
+      cursor = page.cursor;
+    }
+    return { data: pages.join(''), offset: this.#log.totalBytes, emulated: false };
+  }
+
+  /**
+   * Gives a person the keyboard of this running session until the lease is released or the
+   * session ends; meanwhile the model's input is ERR_PROCESS_STATE. Emits
+   * `human_control_started` / `human_control_ended` (never the keystrokes). A second
+   * takeControl while one is held is ERR_PROCESS_STATE.
+   */
+  async takeControl(options: { holder: string }): Promise<HumanControlLease> {
+    const holder = holderName(options?.holder);
+    await this.#writable('input', 0);
+    if (this.#control) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_STATE',
+        `${this.#control.holder} already has control of session ${this.id}; they must release it first`,
+      );
+    }
+    const since = Date.now();
+    let released = false;
+    const end = (reason: string) => {
+      if (released) return;
+      released = true;
+      if (this.#control === control) this.#control = undefined;
+      this.#controlEvent('human_control_ended', holder, reason);
+    };
+    const control = { holder, since, end };
+    this.#control = control;
+    this.#controlEvent('human_control_started', holder);
+    const write = async (data: string) => {
+      if (released) {
+        throw new ProcmuxError('ERR_PROCESS_STATE', `control of session ${this.id} was released`);
+      }
+      if (typeof data !== 'string') throw new ProcmuxError('ERR_INVALID_OPTION', 'input must be a string');
+      await this.#write(data, 'input', true, true);
+    };
+    return {
+      holder,
+      since,
+      write,
+      release: () => end('released'),
+      get released() {
+        return released;
+      },
+    };
+  }
+
+  /**
+   * The retained output as an asciicast v2 file (asciinema's format): arrival times kept,
+   * resizes as "r" events, input never. See asciicast.ts for what a capped history does.
+   */
+  async asciicast(): Promise<string> {
+    await this.#access();
+    // A pipe session has no terminal; asciinema's default size replays it.
+    const initial = this.#initialTerminal ?? { columns: 80, rows: 24 };
+    return asciicast(this.#log, this.#timeline, {
+      id: this.id,
+      command: this.command,
+      args: this.args,
+      startedAt: this.startedAt,
+      columns: initial.columns,
+      rows: initial.rows,
+      pipe: this.#stdioMode === 'pipe',
+    });
+  }
+
+  #controlEvent(type: 'human_control_started' | 'human_control_ended', holder: string, reason?: string) {
+    this.#ctx.emit({
+      type,
+      sessionId: this.id,
+      owner: this.owner,
+      fingerprint: this.fingerprint,
+      state: this.#state,
+      at: Date.now(),
+      startedAt: this.startedAt,
+      endedAt: this.#endedAt,
+      pid: this.pid,
+      stdioMode: this.#stdioMode,
+      exitCode: this.#exitCode,
+      signal: this.#signal,
+      reason: reason ?? `taken by ${holder}`,
+    });
+    this.#watchers.emit({ type: 'control', holder: type === 'human_control_started' ? holder : null });
   }
 
   // ---- internals ------------------------------------------------------------------------
@@ -518,7 +686,8 @@ export class ProcessSession {
     }
   }
 
-  async #write(data: string, action: PolicyAction, keys = false): Promise<void> {
+  async #write(data: string, action: PolicyAction, keys = false, human = false): Promise<void> {
+    if (!human && this.#control) throw humanControlError(this.id, this.#control);
     const bytes = Buffer.byteLength(data);
     if (bytes > this.#ctx.limits.maxInputBytes) {
       throw new ProcmuxError(
@@ -531,6 +700,8 @@ export class ProcessSession {
       throw new ProcmuxError('ERR_PROCESS_POLICY', 'input to a PTY session must not contain NUL bytes');
     }
     await this.#writable(action, bytes);
+    // Checked again after the awaits: a person may have taken control meanwhile.
+    if (!human && this.#control) throw humanControlError(this.id, this.#control);
     this.#run!.stdin!.write(data);
   }
 
@@ -625,6 +796,8 @@ export class ProcessSession {
       signal,
       ...(reason ? { reason } : {}),
     });
+    this.#control?.end('the session ended');
+    this.#watchers.emit({ type: 'state', state });
     this.#wake();
     // wait() and kill() resolve once the record says so too, so a host reads its own writes.
     void this.#persist(reason).then(() => this.#resolveSettled());

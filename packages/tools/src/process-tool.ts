@@ -13,6 +13,7 @@ import { echoBare } from './echo.js';
 import type { ResolvedToolOptions } from './options.js';
 import { invalid, Params } from './params.js';
 import { listAction, logAction, pollAction } from './read-actions.js';
+import { recordAction } from './record-action.js';
 import { guarded } from './results.js';
 import { PROCESS_PARAMETERS } from './schemas.js';
 import type {
@@ -43,6 +44,7 @@ const ACTIONS: Record<ProcessAction, ActionSpec> = {
   close_stdin: { params: [], needsSession: true, run: closeStdinAction },
   kill: { params: [], needsSession: true, run: killAction },
   wait_for: { params: ['pattern', 'idle_ms', 'exit', 'timeout'], needsSession: true, run: waitForAction },
+  record: { params: ['path'], needsSession: true, run: recordAction },
 };
 
 /** The `process` tool: list, read, drive and stop sessions. */

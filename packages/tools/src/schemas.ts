@@ -72,6 +72,7 @@ export const PROCESS_PARAMETERS = {
         'close_stdin',
         'kill',
         'wait_for',
+        'record',
       ],
       description: 'What to do. Every action but list needs session_id.',
     },
@@ -128,6 +129,13 @@ export const PROCESS_PARAMETERS = {
       description: 'wait_for: return once the output has been quiet this many ms.',
     },
     exit: { type: 'boolean', const: true, description: 'wait_for: wait for the process to end.' },
+    path: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'record: file to write the session as an asciicast v2 recording (output with its timing, never input), ' +
+        'relative to the workspace root and inside it. Default: <session_id>.cast at the root.',
+    },
   },
   required: ['action'],
   additionalProperties: false,

@@ -35,10 +35,14 @@ export type ToolSession = Pick<
   | 'closeStdin'
   | 'wait'
   | 'kill'
->;
+> &
+  // Optional so hosts with their own session handles need not record.
+  Partial<Pick<ProcessSession, 'asciicast'>>;
 
 /** The parts of a registry the tools use (what createProcessSessions returns satisfies it). */
 export interface ToolSessions {
+  /** The workspace root (where `process action=record` may write); record is refused without it. */
+  readonly cwd?: string;
   start(request: ProcessStartRequest): Promise<ToolSession>;
   get(id: string, owner?: string): ToolSession;
   list(owner?: string): ToolSession[];
@@ -82,7 +86,8 @@ export type ProcessAction =
   | 'send_keys'
   | 'close_stdin'
   | 'kill'
-  | 'wait_for';
+  | 'wait_for'
+  | 'record';
 
 /** The exec tool's parameters, as the JSON Schema describes them. */
 export interface ExecParams {
@@ -109,6 +114,7 @@ export interface ProcessParams {
   pattern?: string;
   idle_ms?: number;
   exit?: boolean;
+  path?: string;
 }
 
 /** One session as hosts see it in results. */
@@ -150,6 +156,8 @@ export interface ToolResultData {
   wait?: { outcome: WaitOutcomeKind; match?: string; waitedMs: number };
   /** log: the line window returned. */
   lines?: { offset: number; count: number; total: number };
+  /** record: where the asciicast file was written (absolute). */
+  recording?: { path: string };
   /** Set when isError: the ProcmuxError code (or ERR_INTERNAL) and message. */
   error?: { code: string; message: string };
 }
