@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { stripAnsi, TerminalModeTracker } from '../src/index.js';
 import { logicalLines, terminalAfter } from './helpers/xterm.js';
@@ -81,7 +82,7 @@ describe('stripAnsi against xterm.js', () => {
           terminal.dispose();
         }
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 });
@@ -146,7 +147,7 @@ describe('TerminalModeTracker against xterm.js', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

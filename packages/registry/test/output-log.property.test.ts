@@ -1,6 +1,7 @@
 // Property tests: for random chunk sequences mixing 1-, 2-, 3- and 4-byte characters (emoji
 // included) and random caps, the log's pages and drains agree with a byte-level model.
 import fc from 'fast-check';
+import { propertyRuns } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { OutputLog } from '../src/output-log.js';
 import type { OutputStream } from '../src/stream-runs.js';
@@ -86,7 +87,7 @@ describe('OutputLog properties', () => {
         expect(pages).toBe(m.bytes.subarray(first).toString('utf8'));
         expect(pages).toBe(log.text());
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -103,7 +104,7 @@ describe('OutputLog properties', () => {
         expect(page.droppedBytes).toBe(Math.max(0, first - cursor));
         expect(Buffer.from(page.data, 'utf8').equals(m.bytes.subarray(from, page.cursor))).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -131,7 +132,7 @@ describe('OutputLog properties', () => {
           expect(pages).toBe(m.textOf(first, m.bytes.length, stream));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -171,7 +172,7 @@ describe('OutputLog properties', () => {
           }
         },
       ),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -190,7 +191,7 @@ describe('OutputLog properties', () => {
           expect(log.tail).toBe([...log.text()].slice(-2000).join(''));
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });
