@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { propertyRuns } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
+import { stripAnsi, TerminalModeTracker } from '../src/index.js';
+import { logicalLines, terminalAfter } from './helpers/xterm.js';
+
+// "As a terminal would" checked against a terminal: xterm.js, which the screen package runs.
+// The generators stay inside what both models agree on by design (see README, Choices): no
+// tabs, no wide characters, no cursor movement across lines, no VT/FF, no SS2/SS3, no charset
+// switching; everything else a line-oriented program prints is fair game.
+
+// Wide enough that no generated line reaches the margin: how a terminal links wrapped rows
+// into logical lines (an erased row loses its link) is not something a text stream can show.
+// The margin itself is covered against observed xterm behaviour in strip.test.ts.
+const COLS = 400;
+
+const param = (max: number) => fc.option(fc.integer({ min: 0, max }), { nil: undefined }).map((p) => p ?? '');
+const word = fc.stringMatching(/^[a-zéüß ]{1,6}$/);
+// xterm.js aborts a DCS/SOS/PM/APC string at its first non-ASCII character and prints the
+// rest; ECMA-48 (and this package) keep the string going to its ST. Payloads are ASCII here.
+const asciiWord = fc.stringMatching(/^[a-z ]{1,6}$/);
+
+const lineToken = fc.oneof(
+  { weight: 6, arbitrary: word },
+  { weight: 3, arbitrary: fc.constantFrom('\r', '\n', '\r\n', '\b', '\b\b\b') },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.integer({ min: 0, max: 107 }), { maxLength: 3 })
+      .map((ps) => `\x1b[${ps.join(';')}m`),
+  },
+  { weight: 2, arbitrary: fc.constantFrom('', '0', '1', '2').map((p) => `\x1b[${p}K`) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(param(130), fc.constantFrom('G', '`', 'C', 'D')).map(([p, f]) => `\x1b[${p}${f}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('0', '2', '8;;', '133;A'), word, fc.constantFrom('\x07', '\x1b\\', '\x9c'))
+      .map(([kind, body, end]) => `\x1b]${kind}${body}${end}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('\x1bP', '\x1b_', '\x1b^', '\x1bX', '\x90'), asciiWord)
+      .map(([s, b]) => `${s}q${b}\x1b\\`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('\x9b1m', '\x1b=', '\x1b>', '\x1b(B', '\x1b[3\x18', '\x00', '\x07', '\x7f'),
+  },
+);
+
+const program = fc.array(lineToken, { maxLength: 40 }).map((tokens) => tokens.join(''));
+
+function withoutTrailingBlankLines(lines: string[]): string[] {
+  const out = [...lines];
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+describe('stripAnsi against xterm.js', () => {
+  it('shows each line as the terminal does', async () => {
+    await fc.assert(
+      fc.asyncProperty(program, async (input) => {
+        const terminal = await terminalAfter(input, {
+          cols: COLS,
+          rows: 80,
+          scrollback: 1000,
+          convertEol: true,
+        });
+        try {
+          const expected = withoutTrailingBlankLines(logicalLines(terminal));
+          const actual = withoutTrailingBlankLines(
+            stripAnsi(input, { maxLineLength: COLS })
+              .split('\n')
+              .map((line) => line.trimEnd()),
+          );
+          expect(actual).toEqual(expected);
+        } finally {
+          terminal.dispose();
+        }
+      }),
+      { numRuns: propertyRuns(400) },
+    );
+  });
+});
+
+const modeToken = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('\x1b[?', '\x1b[?', '\x9b?', '\x1b[', '\x1b[>', '\x1b[?:'),
+        fc.array(fc.constantFrom('1', '2004', '25', '01', '02004', '', '1:2', '2004:1', '12'), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.constantFrom('h', 'l', 'h', 'l', '$h', ' h', '$p'),
+      )
+      .map(([intro, params, final]) => `${intro}${params.join(';')}${final}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('\x1bc', '\x1b[!p', '\x1b[?!p', '\x1b(c', '\x1b\x1bc', '\x1b[!5p'),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('\x1b[?20\x1804h', '\x1b[?20\n04h', '\x1b[?2004éh', '\x1b[?20?04h'),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('\x1b]0;\x1b[?2004h', '\x1bPq\x1b[?1h', '\x1b]2;t\x07', 'text\r\n'),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.nat({ max: 40 }), fc.constantFrom('1', '2004'), fc.constantFrom('h', 'l'))
+      .map(([n, mode, final]) => `\x1b[?${'5;'.repeat(n)}${mode}${final}`),
+  },
+);
+
+describe('TerminalModeTracker against xterm.js', () => {
+  it('reports the modes xterm.js ends up in, whatever the chunking', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(modeToken, { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (tokens, cuts) => {
+          const input = tokens.join('');
+          const terminal = await terminalAfter(input, { cols: 80, rows: 24 });
+          try {
+            const tracker = new TerminalModeTracker();
+            const points = [...new Set(cuts.map((cut) => cut % (input.length + 1)))].sort((a, b) => a - b);
+            let start = 0;
+            for (const point of [...points, input.length]) {
+              tracker.feed(input.slice(start, point));
+              start = point;
+            }
+            expect({ paste: tracker.bracketedPaste, keys: tracker.applicationCursorKeys }).toEqual({
+              paste: terminal.modes.bracketedPasteMode,
+              keys: terminal.modes.applicationCursorKeysMode,
+            });
+          } finally {
+            terminal.dispose();
+          }
+        },
+      ),
+      { numRuns: propertyRuns(500) },
+    );
+  });
+});
