@@ -33,6 +33,16 @@ function testsFail() {
   return result.status !== 0;
 }
 
+// The mutant is written into the real source: put it back however this process ends, and
+// run nothing else on this worktree meanwhile.
+let restore = () => {};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    restore();
+    process.exit(130);
+  });
+}
+
 const counts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, ignored: 0, other: 0 };
 let verifiedKilled = 0;
 for (const [file, entry] of Object.entries(report.files)) {
@@ -43,6 +53,7 @@ for (const [file, entry] of Object.entries(report.files)) {
     if (status === 'Survived' && mutant.static) {
       const start = offsetOf(original, mutant.location.start);
       const end = offsetOf(original, mutant.location.end);
+      restore = () => writeFileSync(path, original);
       writeFileSync(path, original.slice(0, start) + mutant.replacement + original.slice(end));
       try {
         if (testsFail()) {
@@ -53,7 +64,8 @@ for (const [file, entry] of Object.entries(report.files)) {
           console.log(`[verify-static] survives a real run too: ${file}:${mutant.location.start.line} ${mutant.mutatorName} -> ${mutant.replacement}`);
         }
       } finally {
-        writeFileSync(path, original);
+        restore();
+        restore = () => {};
       }
     }
     if (status === 'Killed') counts.killed++;

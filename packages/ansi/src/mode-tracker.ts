@@ -74,7 +74,7 @@ export class TerminalModeTracker {
       }
       if (c === DEL) continue;
       if (c >= C1_FIRST) {
-        state = GROUND;
+        state = c === CSI ? this.beginCsi() : GROUND;
         continue;
       }
       if (state === ESCAPE) {

@@ -106,22 +106,30 @@ const paramText = fc.oneof(
   { weight: 2, arbitrary: fc.stringMatching(/^[0-9]{1,5}$/) },
   { weight: 1, arbitrary: fc.constantFrom('', '1:2', '2004:1', ':', '::2004') },
 );
+// Mostly the two CSI introducers; sometimes an ESC sequence that is not CSI, or none, in front
+// of the same body (`ESC=?2004h` is keypad mode, then text).
+const introducer = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom('\x1b[', '\x9b') },
+  { weight: 1, arbitrary: fc.constantFrom('', '\x1b', '\x1b=', '\x1b>', '\x1b]', '\x1bP', '\x1b(', '\x1b#', '\x1b ') },
+);
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, weight: number) =>
+  fc.oneof({ weight: 10 - weight, arbitrary: fc.constant(null) }, { weight, arbitrary });
 const csiSequence = fc
   .tuple(
-    fc.constantFrom('\x1b[', '\x9b'),
+    introducer,
     fc.constantFrom('', '?', '?', '?', '>', '<', '=', '??', '?>'),
     fc.array(paramText, { minLength: 0, maxLength: 4 }),
     fc.constantFrom('', '', '', '$', ' ', '!', '"', "'", '#', '$ '),
     fc.oneof({ weight: 4, arbitrary: fc.constantFrom('h', 'l') }, { weight: 2, arbitrary: char(0x40, 0x7e) }),
-    // A stray byte anywhere in the sequence (the position is a fraction of its length).
-    fc.option(fc.tuple(anyByte, fc.double({ min: 0, max: 1, noNaN: true })), { freq: 3 }),
-    // Cut off before its end.
-    fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { freq: 8 }),
+    // In three sequences of ten, a stray byte somewhere (the position is a fraction of its length).
+    sometimes(fc.tuple(anyByte, fc.double({ min: 0, max: 1, noNaN: true })), 3),
+    // In one of six, cut off before its end.
+    sometimes(fc.double({ min: 0, max: 1, noNaN: true }), 2),
   )
   .map(([intro, prefix, params, intermediate, final, stray, cut]) => {
     let text = `${intro}${prefix}${params.join(';')}${intermediate}${final}`;
-    if (stray) {
-      const at = 1 + Math.floor(stray[1] * (text.length - 1));
+    if (stray !== null) {
+      const at = Math.min(text.length, intro.length + Math.floor(stray[1] * (text.length - intro.length)));
       text = text.slice(0, at) + stray[0] + text.slice(at);
     }
     if (cut !== null) text = text.slice(0, Math.floor(cut * text.length));
