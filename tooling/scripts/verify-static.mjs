@@ -6,7 +6,7 @@
 // killed when they fail. It then prints the honest score and enforces thresholds.break.
 //   node tooling/scripts/verify-static.mjs <package-dir-name>
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -53,15 +53,24 @@ for (const [file, entry] of Object.entries(report.files)) {
     if (status === 'Survived' && mutant.static) {
       const start = offsetOf(original, mutant.location.start);
       const end = offsetOf(original, mutant.location.end);
-      restore = () => writeFileSync(path, original);
+      // The original text and times come back, so no build thinks src/ changed.
+      const { atime, mtime } = statSync(path);
+      restore = () => {
+        writeFileSync(path, original);
+        utimesSync(path, atime, mtime);
+      };
       writeFileSync(path, original.slice(0, start) + mutant.replacement + original.slice(end));
       try {
         if (testsFail()) {
           status = 'Killed';
           verifiedKilled++;
-          console.log(`[verify-static] killed on a real run: ${file}:${mutant.location.start.line} ${mutant.mutatorName} -> ${mutant.replacement}`);
+          console.log(
+            `[verify-static] killed on a real run: ${file}:${mutant.location.start.line} ${mutant.mutatorName} -> ${mutant.replacement}`,
+          );
         } else {
-          console.log(`[verify-static] survives a real run too: ${file}:${mutant.location.start.line} ${mutant.mutatorName} -> ${mutant.replacement}`);
+          console.log(
+            `[verify-static] survives a real run too: ${file}:${mutant.location.start.line} ${mutant.mutatorName} -> ${mutant.replacement}`,
+          );
         }
       } finally {
         restore();
@@ -85,6 +94,8 @@ console.log(
   `[verify-static] ${name}: ${score.toFixed(2)}% (killed ${counts.killed}, timeout ${counts.timeout}, survived ${counts.survived}, no coverage ${counts.noCoverage}, ignored ${counts.ignored}, errors ${counts.other}; ${verifiedKilled} static survivors killed on a real run) floor ${floor}%`,
 );
 if (score < floor) {
-  console.error(`[verify-static] ${name}: mutation score ${score.toFixed(2)}% is below the floor of ${floor}%`);
+  console.error(
+    `[verify-static] ${name}: mutation score ${score.toFixed(2)}% is below the floor of ${floor}%`,
+  );
   process.exit(1);
 }

@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AnsiStripOptions, createAnsiStripper, stripAnsi } from '../src/index.js';
 

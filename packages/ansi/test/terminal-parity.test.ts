@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stripAnsi, TerminalModeTracker } from '../src/index.js';
 import { logicalLines, terminalAfter } from './helpers/xterm.js';
@@ -91,7 +91,8 @@ describe('stripAnsi against xterm.js', () => {
 // only well-formed DECSET: every digit, every prefix, intermediate and final byte, C0, DEL, C1
 // and non-ASCII characters inside sequences, ESC restarting a sequence, sequences cut off by
 // the end of the input, and string sequences (OSC, DCS, SOS, PM, APC) around mode changes.
-const char = (from: number, to: number) => fc.integer({ min: from, max: to }).map((c) => String.fromCharCode(c));
+const char = (from: number, to: number) =>
+  fc.integer({ min: from, max: to }).map((c) => String.fromCharCode(c));
 const anyByte = fc.oneof(
   { weight: 3, arbitrary: char(0x00, 0x1f) }, // C0
   { weight: 6, arbitrary: char(0x20, 0x7e) }, // printable ASCII: intermediates, parameters, finals
@@ -102,7 +103,10 @@ const anyByte = fc.oneof(
 );
 // Parameters, weighted towards the two modes tracked and their neighbours.
 const paramText = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('1', '2004', '25', '9', '2009', '20040', '01', '02004', '65536', '67540') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom('1', '2004', '25', '9', '2009', '20040', '01', '02004', '65536', '67540'),
+  },
   { weight: 2, arbitrary: fc.stringMatching(/^[0-9]{1,5}$/) },
   { weight: 1, arbitrary: fc.constantFrom('', '1:2', '2004:1', ':', '::2004') },
 );
@@ -110,7 +114,10 @@ const paramText = fc.oneof(
 // of the same body (`ESC=?2004h` is keypad mode, then text).
 const introducer = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom('\x1b[', '\x9b') },
-  { weight: 1, arbitrary: fc.constantFrom('', '\x1b', '\x1b=', '\x1b>', '\x1b]', '\x1bP', '\x1b(', '\x1b#', '\x1b ') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '\x1b', '\x1b=', '\x1b>', '\x1b]', '\x1bP', '\x1b(', '\x1b#', '\x1b '),
+  },
 );
 const sometimes = <T>(arbitrary: fc.Arbitrary<T>, weight: number) =>
   fc.oneof({ weight: 10 - weight, arbitrary: fc.constant(null) }, { weight, arbitrary });
@@ -147,10 +154,22 @@ const modeToken = fc.oneof(
   { weight: 3, arbitrary: fc.array(anyByte, { minLength: 1, maxLength: 6 }).map((bytes) => bytes.join('')) },
   { weight: 2, arbitrary: stringSequence },
   // ESC followed by anything: ESC c (RIS), ESC = / ESC > (keypad), charset designations, ESC ESC.
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('\x1b', '\x1b\x1b', '\x1b('), anyByte).map(([a, b]) => a + b) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom('\x1b', '\x1b\x1b', '\x1b('), anyByte).map(([a, b]) => a + b),
+  },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('\x1bc', '\x1b[!p', '\x1b[?!p', '\x1b(c', '\x1b\x1bc', '\x1b[!5p', '\x1b[?1;2c', 'text\r\n'),
+    arbitrary: fc.constantFrom(
+      '\x1bc',
+      '\x1b[!p',
+      '\x1b[?!p',
+      '\x1b(c',
+      '\x1b\x1bc',
+      '\x1b[!5p',
+      '\x1b[?1;2c',
+      'text\r\n',
+    ),
   },
   {
     weight: 1,

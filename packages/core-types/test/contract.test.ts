@@ -2,7 +2,7 @@
 // limit's default and hard cap (a change here is a change to DESIGN.md), what describe()
 // says about a bad value, every refusal's details, the output channel's edge cases.
 import { throwsWith } from '@procmux/test-utils';
-import { describe as group, expect, it } from 'vitest';
+import { expect, describe as group, it } from 'vitest';
 import * as core from '../src/index.js';
 import { checkCheckpointWrite, checkLeaseCall, checkStoreKey, fenceConflict } from '../src/store-checks.js';
 import { createTreeMarker, withTreeMarker } from '../src/tree-marker.js';
@@ -132,8 +132,12 @@ group('every refusal says which option, and what is allowed', () => {
     const long = throwsWith(() => checkStoreKey('n', 'k'.repeat(257)), 'ERR_INVALID_OPTION');
     expect(long.message).toBe('key must be a string of 1 to 256 characters (got a string of 257 characters)');
     expect(long.details).toEqual({ option: 'key' });
-    expect(throwsWith(() => checkStoreKey('', 'k'), 'ERR_INVALID_OPTION').details).toEqual({ option: 'namespace' });
-    expect(throwsWith(() => checkStoreKey(3, 'k'), 'ERR_INVALID_OPTION').message).toMatch(/^namespace must be/);
+    expect(throwsWith(() => checkStoreKey('', 'k'), 'ERR_INVALID_OPTION').details).toEqual({
+      option: 'namespace',
+    });
+    expect(throwsWith(() => checkStoreKey(3, 'k'), 'ERR_INVALID_OPTION').message).toMatch(
+      /^namespace must be/,
+    );
     const token = throwsWith(() => checkLeaseCall('n', 'k', 'h', { token: -1 }), 'ERR_INVALID_OPTION');
     expect(token.message).toBe('token must be an integer of at least 0 (got -1)');
     expect(token.details).toEqual({ option: 'token' });
@@ -149,7 +153,9 @@ group('every refusal says which option, and what is allowed', () => {
     expect(fenceConflict('k', 'version', { expected: 2, actual: null }).message).toBe(
       'checkpoint k is not at version 2 (it is at none); read it again',
     );
-    expect(fenceConflict('k', 'version').message).toBe('checkpoint k is not at version ? (it is at none); read it again');
+    expect(fenceConflict('k', 'version').message).toBe(
+      'checkpoint k is not at version ? (it is at none); read it again',
+    );
     expect(fenceConflict('k', 'lease').message).toBe(
       'the lease on k is no longer held under this token; it was taken over or released',
     );
@@ -163,7 +169,11 @@ group('errors', () => {
     expect(new core.ProcmuxError('ERR_INVALID_OPTION', 'm', { cause: 0 }).cause).toBe(0);
     expect('cause' in core.abortError()).toBe(false);
     const aborted = core.abortError('why');
-    expect([aborted.name, aborted.message, aborted.cause]).toEqual(['AbortError', 'The operation was aborted', 'why']);
+    expect([aborted.name, aborted.message, aborted.cause]).toEqual([
+      'AbortError',
+      'The operation was aborted',
+      'why',
+    ]);
   });
 
   it('is recognised by its brand, and nothing else is', () => {
@@ -182,7 +192,10 @@ group('tree markers', () => {
   });
 
   it('drop variables whose value is undefined, keep empty ones', () => {
-    expect(withTreeMarker({ A: undefined, B: '', PROCMUX_TREE: 'old' }, 'new')).toEqual({ B: '', PROCMUX_TREE: 'new' });
+    expect(withTreeMarker({ A: undefined, B: '', PROCMUX_TREE: 'old' }, 'new')).toEqual({
+      B: '',
+      PROCMUX_TREE: 'new',
+    });
   });
 });
 

@@ -112,7 +112,9 @@ describe('modifiers a terminal cannot send', () => {
     expect(keyError('M-C-S-Tab').message).toBe(
       'key "M-C-S-Tab": a terminal has no code for C-S-Tab; Tab takes M- or S-',
     );
-    expect(keyError('C-Enter').message).toBe('key "C-Enter": a terminal has no code for C-Enter; Enter takes M-');
+    expect(keyError('C-Enter').message).toBe(
+      'key "C-Enter": a terminal has no code for C-Enter; Enter takes M-',
+    );
   });
 
   it('still sends the one-modifier forms of those keys', () => {

@@ -4,8 +4,11 @@ import { encodeKeySequence, keyNames } from '../src/index.js';
 import { nearestKeyName, rewriteCommonSpelling } from '../src/suggest.js';
 
 const suggestionFor = (token: string) =>
-  (throwsWith(() => encodeKeySequence({ keys: [token] }), 'ERR_INVALID_KEY').details as { suggestion?: string })
-    .suggestion;
+  (
+    throwsWith(() => encodeKeySequence({ keys: [token] }), 'ERR_INVALID_KEY').details as {
+      suggestion?: string;
+    }
+  ).suggestion;
 
 describe('how far a suggestion may be', () => {
   it('allows one edit for names of up to 4 characters', () => {

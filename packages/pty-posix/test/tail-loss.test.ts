@@ -28,7 +28,11 @@ interface Tally {
 }
 
 /** Runs `once` up to `runs` times, two at a time; stops early once `untilLost` runs lost the tail. */
-async function tally(runs: number, once: () => Promise<string>, untilLost = Number.POSITIVE_INFINITY): Promise<Tally> {
+async function tally(
+  runs: number,
+  once: () => Promise<string>,
+  untilLost = Number.POSITIVE_INFINITY,
+): Promise<Tally> {
   const result: Tally = { runs: 0, lost: 0, wrong: 0 };
   let started = 0;
   const worker = async () => {
@@ -81,7 +85,10 @@ describe('zero tail loss at exit', () => {
       `tail loss over node-pty: ours ${ours.lost}/${ours.runs} lost (${ours.wrong} inexact); ` +
         `raw node-pty ${raw.lost}/${raw.runs} lost`,
     );
-    expect(raw.lost, `raw node-pty lost no tail in ${raw.runs} runs: this run cannot show the fix`).toBeGreaterThan(0);
+    expect(
+      raw.lost,
+      `raw node-pty lost no tail in ${raw.runs} runs: this run cannot show the fix`,
+    ).toBeGreaterThan(0);
     expect(ours).toEqual({ runs: RUNS, lost: 0, wrong: 0 });
   });
 

@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteStore, isContinuation } from '../src/byte-store.js';
 

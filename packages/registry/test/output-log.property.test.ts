@@ -1,7 +1,8 @@
 // Property tests: for random chunk sequences mixing 1-, 2-, 3- and 4-byte characters (emoji
 // included) and random caps, the log's pages and drains agree with a byte-level model.
-import fc from 'fast-check';
+
 import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutputLog } from '../src/output-log.js';
 import type { OutputStream } from '../src/stream-runs.js';

@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { TerminalScreen } from '../src/index.js';
 

@@ -34,7 +34,10 @@ const cases: [string, string][] = [
 
 describe(`TerminalScreen against tmux${skipped}`, () => {
   it.runIf(mustHaveTmux)('has tmux under CI', () => {
-    expect(hasTmux, 'tmux is not installed under CI: .ci/run (apt-get) and the workflow must install it').toBe(true);
+    expect(
+      hasTmux,
+      'tmux is not installed under CI: .ci/run (apt-get) and the workflow must install it',
+    ).toBe(true);
   });
 
   it.skipIf(!hasTmux).each(cases)('renders %s (up to %s) as tmux does', async (name, mark) => {

@@ -23,7 +23,9 @@ export function resolveShell(name?: string): WindowsShell {
 
 /** `C:\\…\\PowerShell.exe` → `powershell`: the file's name, lowercase, without `.exe`. */
 function shellName(path: string): string {
-  return baseName(path).toLowerCase().replace(/\.exe$/, '');
+  return baseName(path)
+    .toLowerCase()
+    .replace(/\.exe$/, '');
 }
 
 /** The default Windows shell: `PROCMUX_WINDOWS_SHELL` from `env` resolved, else cmd. */

@@ -2,16 +2,24 @@
 // mutation run showed unasserted.
 import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { defaultWindowsShell, hasExecutableOnPath, resolveShell, shellWrap, windowsPtySpec } from '../src/index.js';
+import {
+  defaultWindowsShell,
+  hasExecutableOnPath,
+  resolveShell,
+  shellWrap,
+  windowsPtySpec,
+} from '../src/index.js';
 
 const linux = { platform: 'linux' as const, hasExecutable: () => true };
 const win = { platform: 'win32' as const, env: {} };
 
 describe('what each refusal says, in details', () => {
   it('names the command option for a non-string, an empty and a NUL-carrying command', () => {
-    expect(throwsWith(() => shellWrap(42 as unknown as string, linux), 'ERR_INVALID_OPTION').details).toEqual({
-      option: 'command',
-    });
+    expect(throwsWith(() => shellWrap(42 as unknown as string, linux), 'ERR_INVALID_OPTION').details).toEqual(
+      {
+        option: 'command',
+      },
+    );
     const empty = throwsWith(() => shellWrap('  ', linux), 'ERR_INVALID_OPTION');
     expect(empty.message).toBe('command must contain something to run, not only whitespace (got "  ")');
     expect(empty.details).toEqual({ option: 'command' });
@@ -22,14 +30,20 @@ describe('what each refusal says, in details', () => {
 
   it('names the shell option for an empty or non-string shell', () => {
     for (const shell of ['', ' ', 5]) {
-      const error = throwsWith(() => shellWrap('echo', { ...linux, shell: shell as string }), 'ERR_INVALID_OPTION');
+      const error = throwsWith(
+        () => shellWrap('echo', { ...linux, shell: shell as string }),
+        'ERR_INVALID_OPTION',
+      );
       expect(error.message).toMatch(/^shell must be a non-empty string naming a shell or its path \(got /);
       expect(error.details).toEqual({ option: 'shell' });
     }
   });
 
   it('says how to fix a multi-line cmd command', () => {
-    for (const make of [() => shellWrap('echo a\necho b', win), () => windowsPtySpec('echo a\r\necho b', { env: {} })]) {
+    for (const make of [
+      () => shellWrap('echo a\necho b', win),
+      () => windowsPtySpec('echo a\r\necho b', { env: {} }),
+    ]) {
       const error = throwsWith(make, 'ERR_INVALID_OPTION');
       expect(error.message).toBe(
         'command for cmd must be a single line: cmd runs only up to the first line break. ' +
@@ -40,7 +54,10 @@ describe('what each refusal says, in details', () => {
   });
 
   it('gives the limit and the shell for a command line that is too long', () => {
-    const error = throwsWith(() => shellWrap('x'.repeat(13_000), { ...win, shell: 'pwsh' }), 'ERR_INVALID_OPTION');
+    const error = throwsWith(
+      () => shellWrap('x'.repeat(13_000), { ...win, shell: 'pwsh' }),
+      'ERR_INVALID_OPTION',
+    );
     expect(error.message).toMatch(
       /^command is too long for a Windows command line: \d+ characters once wrapped for pwsh \(at most 32766; PowerShell's encoding makes a command about 2\.7 times longer\)$/,
     );
@@ -71,12 +88,16 @@ describe('edge cases of choosing a shell', () => {
     );
     // An unknown shell at a path falls back to cmd, which is not that path (this once ran
     // bash.exe with cmd's arguments).
-    expect(shellWrap('echo', { ...win, shell: 'C:\\tools\\bash.exe', comspec: 'C:\\cmd.exe' }).file).toBe('C:\\cmd.exe');
+    expect(shellWrap('echo', { ...win, shell: 'C:\\tools\\bash.exe', comspec: 'C:\\cmd.exe' }).file).toBe(
+      'C:\\cmd.exe',
+    );
   });
 
   it('reads Windows environment names in any case, skipping empty values', () => {
     expect(defaultWindowsShell({ procmux_windows_shell: 'pwsh' })).toBe('pwsh');
-    expect(defaultWindowsShell({ PROCMUX_WINDOWS_SHELL: '', Procmux_Windows_Shell: 'powershell' })).toBe('powershell');
+    expect(defaultWindowsShell({ PROCMUX_WINDOWS_SHELL: '', Procmux_Windows_Shell: 'powershell' })).toBe(
+      'powershell',
+    );
     expect(defaultWindowsShell({ OTHER: 'pwsh' })).toBe('cmd');
     expect(defaultWindowsShell({ PROCMUX_WINDOWS_SHELL: undefined })).toBe('cmd');
   });

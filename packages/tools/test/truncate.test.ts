@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyOutputBudget, ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS } from '../src/truncate.js';
 

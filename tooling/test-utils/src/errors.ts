@@ -7,7 +7,8 @@ const BRAND = Symbol.for('procmux.error');
 
 function check(caught: unknown, threw: boolean, code: string): Error & { code: string; details?: unknown } {
   expect(threw, `expected a ProcmuxError ${code}, but nothing was thrown`).toBe(true);
-  const branded = typeof caught === 'object' && caught !== null && (caught as Record<symbol, unknown>)[BRAND] === true;
+  const branded =
+    typeof caught === 'object' && caught !== null && (caught as Record<symbol, unknown>)[BRAND] === true;
   expect(branded, `expected a ProcmuxError ${code}, got ${String(caught)}`).toBe(true);
   expect((caught as { code: string }).code).toBe(code);
   return caught as Error & { code: string; details?: unknown };
