@@ -35,7 +35,8 @@ export function packageTestConfig(options: PackageTestOptions = {}) {
   return defineConfig({
     resolve: { alias: options.useBuilt ? [] : sourceAliases() },
     test: {
-      include: options.include ?? ['test/**/*.test.ts'],
+      // Mutation runs (tooling/stryker.shared.mjs) narrow the suite to the tests of the mutated files.
+      include: process.env.PROCMUX_TEST_INCLUDE?.split(',') ?? options.include ?? ['test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 60_000,
       reporters: ['default', ['json', { outputFile: options.resultFile ?? 'test-results/unit.json' }]],

@@ -1,4 +1,5 @@
 import { isProcmuxError } from '@procmux/core-types';
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -100,7 +101,7 @@ describe('createDsrStripper', () => {
         );
         expect(streamed(chunks)).toEqual(stripDsrRequests(input));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

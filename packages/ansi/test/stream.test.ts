@@ -1,3 +1,4 @@
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AnsiStripOptions, createAnsiStripper, stripAnsi } from '../src/index.js';
@@ -75,7 +76,7 @@ describe('createAnsiStripper', () => {
       fc.property(input, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
         expect(streamed(split(text, cuts))).toBe(stripAnsi(text));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -90,7 +91,7 @@ describe('createAnsiStripper', () => {
           expect(streamed(split(text, cuts), options)).toBe(stripAnsi(text, options));
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -99,7 +100,7 @@ describe('createAnsiStripper', () => {
       fc.property(input, (text) => {
         expect(streamed(text.split(''))).toBe(stripAnsi(text));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -108,7 +109,7 @@ describe('createAnsiStripper', () => {
       fc.property(input, (text) => {
         expect(stripAnsi(text)).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 

@@ -1,3 +1,4 @@
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stripAnsi, TerminalModeTracker } from '../src/index.js';
@@ -81,36 +82,94 @@ describe('stripAnsi against xterm.js', () => {
           terminal.dispose();
         }
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 });
 
+// The mode tracker's generator covers the whole input space a VT parser distinguishes, not
+// only well-formed DECSET: every digit, every prefix, intermediate and final byte, C0, DEL, C1
+// and non-ASCII characters inside sequences, ESC restarting a sequence, sequences cut off by
+// the end of the input, and string sequences (OSC, DCS, SOS, PM, APC) around mode changes.
+const char = (from: number, to: number) =>
+  fc.integer({ min: from, max: to }).map((c) => String.fromCharCode(c));
+const anyByte = fc.oneof(
+  { weight: 3, arbitrary: char(0x00, 0x1f) }, // C0
+  { weight: 6, arbitrary: char(0x20, 0x7e) }, // printable ASCII: intermediates, parameters, finals
+  { weight: 1, arbitrary: fc.constant('\x7f') }, // DEL
+  { weight: 2, arbitrary: char(0x80, 0x9f) }, // C1
+  { weight: 1, arbitrary: char(0xa0, 0xff) },
+  { weight: 1, arbitrary: fc.constantFrom('é', '€', '中', '\u{1f600}') },
+);
+// Parameters, weighted towards the two modes tracked and their neighbours.
+const paramText = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom('1', '2004', '25', '9', '2009', '20040', '01', '02004', '65536', '67540'),
+  },
+  { weight: 2, arbitrary: fc.stringMatching(/^[0-9]{1,5}$/) },
+  { weight: 1, arbitrary: fc.constantFrom('', '1:2', '2004:1', ':', '::2004') },
+);
+// Mostly the two CSI introducers; sometimes an ESC sequence that is not CSI, or none, in front
+// of the same body (`ESC=?2004h` is keypad mode, then text).
+const introducer = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom('\x1b[', '\x9b') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '\x1b', '\x1b=', '\x1b>', '\x1b]', '\x1bP', '\x1b(', '\x1b#', '\x1b '),
+  },
+);
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, weight: number) =>
+  fc.oneof({ weight: 10 - weight, arbitrary: fc.constant(null) }, { weight, arbitrary });
+const csiSequence = fc
+  .tuple(
+    introducer,
+    fc.constantFrom('', '?', '?', '?', '>', '<', '=', '??', '?>'),
+    fc.array(paramText, { minLength: 0, maxLength: 4 }),
+    fc.constantFrom('', '', '', '$', ' ', '!', '"', "'", '#', '$ '),
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom('h', 'l') }, { weight: 2, arbitrary: char(0x40, 0x7e) }),
+    // In three sequences of ten, a stray byte somewhere (the position is a fraction of its length).
+    sometimes(fc.tuple(anyByte, fc.double({ min: 0, max: 1, noNaN: true })), 3),
+    // In one of six, cut off before its end.
+    sometimes(fc.double({ min: 0, max: 1, noNaN: true }), 2),
+  )
+  .map(([intro, prefix, params, intermediate, final, stray, cut]) => {
+    let text = `${intro}${prefix}${params.join(';')}${intermediate}${final}`;
+    if (stray !== null) {
+      const at = Math.min(text.length, intro.length + Math.floor(stray[1] * (text.length - intro.length)));
+      text = text.slice(0, at) + stray[0] + text.slice(at);
+    }
+    if (cut !== null) text = text.slice(0, Math.floor(cut * text.length));
+    return text;
+  });
+const stringSequence = fc
+  .tuple(
+    fc.constantFrom('\x1b]', '\x9d', '\x1bP', '\x90', '\x1bX', '\x98', '\x1b^', '\x9e', '\x1b_', '\x9f'),
+    fc.array(fc.oneof(anyByte, csiSequence), { maxLength: 4 }),
+    fc.constantFrom('\x07', '\x1b\\', '\x9c', ''),
+  )
+  .map(([intro, body, end]) => `${intro}${body.join('')}${end}`);
 const modeToken = fc.oneof(
+  { weight: 8, arbitrary: csiSequence },
+  { weight: 3, arbitrary: fc.array(anyByte, { minLength: 1, maxLength: 6 }).map((bytes) => bytes.join('')) },
+  { weight: 2, arbitrary: stringSequence },
+  // ESC followed by anything: ESC c (RIS), ESC = / ESC > (keypad), charset designations, ESC ESC.
   {
-    weight: 6,
-    arbitrary: fc
-      .tuple(
-        fc.constantFrom('\x1b[?', '\x1b[?', '\x9b?', '\x1b[', '\x1b[>', '\x1b[?:'),
-        fc.array(fc.constantFrom('1', '2004', '25', '01', '02004', '', '1:2', '2004:1', '12'), {
-          minLength: 1,
-          maxLength: 4,
-        }),
-        fc.constantFrom('h', 'l', 'h', 'l', '$h', ' h', '$p'),
-      )
-      .map(([intro, params, final]) => `${intro}${params.join(';')}${final}`),
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom('\x1b', '\x1b\x1b', '\x1b('), anyByte).map(([a, b]) => a + b),
   },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('\x1bc', '\x1b[!p', '\x1b[?!p', '\x1b(c', '\x1b\x1bc', '\x1b[!5p'),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom('\x1b[?20\x1804h', '\x1b[?20\n04h', '\x1b[?2004éh', '\x1b[?20?04h'),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom('\x1b]0;\x1b[?2004h', '\x1bPq\x1b[?1h', '\x1b]2;t\x07', 'text\r\n'),
+    arbitrary: fc.constantFrom(
+      '\x1bc',
+      '\x1b[!p',
+      '\x1b[?!p',
+      '\x1b(c',
+      '\x1b\x1bc',
+      '\x1b[!5p',
+      '\x1b[?1;2c',
+      'text\r\n',
+    ),
   },
   {
     weight: 1,
@@ -146,7 +205,7 @@ describe('TerminalModeTracker against xterm.js', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 });

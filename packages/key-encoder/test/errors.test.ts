@@ -87,6 +87,9 @@ describe('modifiers a terminal cannot send', () => {
     ['S-Enter', 'Enter takes M-'],
     ['C-Tab', 'Tab takes M- or S-'],
     ['C-S-Tab', 'no code for C-S-Tab'],
+    ['C-S-Space', 'no code for C-S-Space'],
+    ['C-S-Backspace', 'no code for C-S-Backspace'],
+    ['M-C-S-Space', 'no code for C-S-Space'],
     ['C-Escape', 'Escape takes M-'],
     ['S-Space', 'Space takes M- or C-'],
     ['S-Backspace', 'Backspace takes M- or C-'],
@@ -96,16 +99,41 @@ describe('modifiers a terminal cannot send', () => {
     expect(error.code).toBe('ERR_INVALID_KEY');
     expect(error.message).toContain(`key "${token}": a terminal has no code for`);
     expect(error.message).toContain(hint);
+    expect(error.details).toEqual({ token });
+  });
+
+  it('says exactly which prefixes a key takes', () => {
+    expect(keyError('C-S-Space').message).toBe(
+      'key "C-S-Space": a terminal has no code for C-S-Space; Space takes M- or C-',
+    );
+    expect(keyError('C-S-Backspace').message).toBe(
+      'key "C-S-Backspace": a terminal has no code for C-S-Backspace; Backspace takes M- or C-',
+    );
+    expect(keyError('M-C-S-Tab').message).toBe(
+      'key "M-C-S-Tab": a terminal has no code for C-S-Tab; Tab takes M- or S-',
+    );
+    expect(keyError('C-Enter').message).toBe(
+      'key "C-Enter": a terminal has no code for C-Enter; Enter takes M-',
+    );
+  });
+
+  it('still sends the one-modifier forms of those keys', () => {
+    expect(encodeKeySequence({ keys: ['C-Space', 'C-Backspace', 'S-Tab', 'M-Space', 'M-C-Space'] })).toBe(
+      '\x00\x08\x1b[Z\x1b \x1b\x00',
+    );
   });
 
   it.each(['C-1', 'C-9', 'C-0', 'C--', 'C-é', 'C-{', 'C-`', '^1'])('%s: Ctrl has no code for it', (token) => {
     const error = keyError(token);
     expect(error.message).toContain('Ctrl has no terminal code for');
     expect(error.message).toContain('Ctrl works with letters');
+    expect(error.details).toEqual({ token });
   });
 
   it.each(['S-1', 'S--', 'S-ß', 'S-✓'])('%s: Shift changes only letters', (token) => {
-    expect(keyError(token).message).toContain('Shift changes only letters');
+    const error = keyError(token);
+    expect(error.message).toContain('Shift changes only letters');
+    expect(error.details).toEqual({ token });
   });
 });
 
@@ -131,11 +159,13 @@ describe('hex bytes', () => {
     expect(error.code).toBe('ERR_INVALID_KEY');
     expect(error.message).toContain(`invalid hex byte ${JSON.stringify(token)}`);
     expect(error.message).toContain('1 or 2 hex digits');
+    expect(error.details).toEqual({ token });
   });
 
   it('refuses a non-string hex token', () => {
     const error = errorOf(() => encodeKeySequence({ hex: [4 as unknown as string] }));
     expect(error.message).toContain('invalid hex byte 4');
+    expect(error.details).toEqual({ token: undefined });
   });
 
   it.each([[['ff']], [['80']], [['e2', '9c']], [['c3']], [['ed', 'a0', '80']]])(
@@ -144,13 +174,22 @@ describe('hex bytes', () => {
       const error = errorOf(() => encodeKeySequence({ hex }));
       expect(error.code).toBe('ERR_INVALID_KEY');
       expect(error.message).toContain('are not valid UTF-8');
+      expect(error.details).toEqual({ hex: hex.map((byte) => `0x${byte}`).join(' ') });
+      expect(error.cause).toBeInstanceOf(TypeError);
     },
   );
+
+  it('shows the bytes zero-padded in the message', () => {
+    expect(errorOf(() => encodeKeySequence({ hex: ['4', 'ff'] })).message).toMatch(
+      /^hex bytes 0x04 0xff are not valid UTF-8: stdin takes text, so bytes 0x80–0xff must form whole UTF-8 characters \(bytes 0x00–0x7f are always allowed\)$/,
+    );
+  });
 });
 
 describe('request shape', () => {
   it.each([
-    [null, 'request must be an object'],
+    [null, 'request must be an object with keys, hex or literal (got null)'],
+    [42, 'request must be an object with keys, hex or literal (got 42)'],
     [{ keys: 'Enter' }, 'keys must be an array of key names (got "Enter")'],
     [{ hex: '04' }, 'hex must be an array of hex bytes (got "04")'],
     [{ literal: 5 }, 'literal must be a string (got 5)'],
@@ -161,7 +200,9 @@ describe('request shape', () => {
   ])('refuses %j with ERR_INVALID_OPTION', (request, message) => {
     const error = errorOf(() => encodeKeySequence(request as never));
     expect(error.code).toBe('ERR_INVALID_OPTION');
-    expect(error.message).toContain(message);
+    expect(error.message).toBe(message);
+    const option = typeof request === 'object' && request !== null ? Object.keys(request).at(-1) : 'request';
+    expect(error.details).toEqual({ option });
   });
 
   it('encodeKey refuses a non-string directly too', () => {
@@ -169,11 +210,13 @@ describe('request shape', () => {
   });
 
   it('encodePaste refuses a non-string text and a non-boolean bracketed', () => {
-    expect(errorOf(() => encodePaste(3 as unknown as string)).message).toBe(
-      'paste text must be a string (got 3)',
-    );
+    const text = errorOf(() => encodePaste(3 as unknown as string));
+    expect(text.message).toBe('paste text must be a string (got 3)');
+    expect(text.code).toBe('ERR_INVALID_OPTION');
+    expect(text.details).toEqual({ option: 'text' });
     const error = errorOf(() => encodePaste('x', { bracketed: 'no' as unknown as boolean }));
     expect(error.code).toBe('ERR_INVALID_OPTION');
     expect(error.message).toBe('bracketed must be true or false (got "no")');
+    expect(error.details).toEqual({ option: 'bracketed' });
   });
 });

@@ -1,3 +1,4 @@
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -47,7 +48,7 @@ describe('key encoding properties', () => {
       fc.property(validToken, fc.boolean(), (token, applicationCursorKeys) => {
         expect(encodeKeySequence({ keys: [token], applicationCursorKeys }).length).toBeGreaterThan(0);
       }),
-      { numRuns: 2_000 },
+      { numRuns: propertyRuns(2_000) },
     );
   });
 
@@ -120,7 +121,7 @@ describe('paste properties', () => {
         expect(count(out, PASTE_START)).toBe(1);
         expect(count(out, PASTE_END)).toBe(1);
       }),
-      { numRuns: 2_000 },
+      { numRuns: propertyRuns(2_000) },
     );
   });
 

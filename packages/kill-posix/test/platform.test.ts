@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, throwsWith } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killTreeWith } from '../src/kill-tree.js';
 import { killEffectsFor, tableSourceFor } from '../src/platform.js';
@@ -30,11 +30,10 @@ describe('the platform choice', () => {
 
   it('refuses win32 with ERR_PROCESS_UNSUPPORTED naming the package to use', () => {
     expect(() => killEffectsFor('win32')).toThrow(/@procmux\/kill-windows/);
-    try {
-      tableSourceFor('win32');
-    } catch (error) {
-      expect(isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
-    }
+    throwsWith(() => killEffectsFor('win32'), 'ERR_PROCESS_UNSUPPORTED');
+    const error = throwsWith(() => tableSourceFor('win32'), 'ERR_PROCESS_UNSUPPORTED');
+    expect(error.message).toMatch(/@procmux\/kill-windows/);
+    expect(error.details).toEqual({ platform: 'win32', package: '@procmux/kill-windows' });
   });
 
   it('turns an unreadable process table into ERR_PROCESS_UNSUPPORTED', async () => {

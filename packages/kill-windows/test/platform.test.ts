@@ -1,5 +1,4 @@
-import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, throwsWith } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pidExists, runFile, windowsKillEffects } from '../src/platform.js';
 
@@ -8,11 +7,9 @@ const posix = process.platform !== 'win32';
 describe('the real effects', () => {
   it('exist only on win32', () => {
     expect(() => windowsKillEffects('linux')).toThrow(/only on win32 \(this is linux\)/);
-    try {
-      windowsKillEffects('darwin');
-    } catch (error) {
-      expect(isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
-    }
+    throwsWith(() => windowsKillEffects('linux'), 'ERR_PROCESS_UNSUPPORTED');
+    const error = throwsWith(() => windowsKillEffects('darwin'), 'ERR_PROCESS_UNSUPPORTED');
+    expect(error.message).toMatch(/only on win32 \(this is darwin\)/);
     const effects = windowsKillEffects('win32', { SystemRoot: 'C:\\Windows' });
     expect(effects.selfPid).toBe(process.pid);
     expect(effects.env).toEqual({ SystemRoot: 'C:\\Windows' });

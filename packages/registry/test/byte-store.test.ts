@@ -1,3 +1,4 @@
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteStore, isContinuation } from '../src/byte-store.js';
@@ -116,7 +117,7 @@ describe('ByteStore storage', () => {
             expect(store.byteAt(offset)).toBe(all[offset]);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

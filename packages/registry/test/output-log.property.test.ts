@@ -1,5 +1,7 @@
 // Property tests: for random chunk sequences mixing 1-, 2-, 3- and 4-byte characters (emoji
 // included) and random caps, the log's pages and drains agree with a byte-level model.
+
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutputLog } from '../src/output-log.js';
@@ -86,7 +88,7 @@ describe('OutputLog properties', () => {
         expect(pages).toBe(m.bytes.subarray(first).toString('utf8'));
         expect(pages).toBe(log.text());
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -103,7 +105,7 @@ describe('OutputLog properties', () => {
         expect(page.droppedBytes).toBe(Math.max(0, first - cursor));
         expect(Buffer.from(page.data, 'utf8').equals(m.bytes.subarray(from, page.cursor))).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -131,7 +133,7 @@ describe('OutputLog properties', () => {
           expect(pages).toBe(m.textOf(first, m.bytes.length, stream));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -171,7 +173,7 @@ describe('OutputLog properties', () => {
           }
         },
       ),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -190,7 +192,7 @@ describe('OutputLog properties', () => {
           expect(log.tail).toBe([...log.text()].slice(-2000).join(''));
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

@@ -1,3 +1,4 @@
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { TerminalScreen } from '../src/index.js';
@@ -35,6 +36,6 @@ it('concatenated renderNew() deltas equal renderFull() for output that only appe
         once.dispose();
       }
     }),
-    { numRuns: 150 },
+    { numRuns: propertyRuns(150) },
   );
 });

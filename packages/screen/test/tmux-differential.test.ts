@@ -9,6 +9,9 @@ import { loadFixture } from './fixture.js';
 import { captureWithTmux, normalize } from './tmux.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+// tmux is the screen's only independent oracle: under CI a missing tmux is a failure, never a
+// skip (.ci/run and the workflow install it). It does not exist on Windows, so the skip stays there.
+const mustHaveTmux = Boolean(process.env.CI) && process.platform !== 'win32';
 const skipped = hasTmux ? '' : ' (skipped: tmux is not installed)';
 
 afterAll(async () => {
@@ -30,6 +33,13 @@ const cases: [string, string][] = [
 ];
 
 describe(`TerminalScreen against tmux${skipped}`, () => {
+  it.runIf(mustHaveTmux)('has tmux under CI', () => {
+    expect(
+      hasTmux,
+      'tmux is not installed under CI: .ci/run (apt-get) and the workflow must install it',
+    ).toBe(true);
+  });
+
   it.skipIf(!hasTmux).each(cases)('renders %s (up to %s) as tmux does', async (name, mark) => {
     const fixture = loadFixture(name);
     const chunks = mark === 'end' ? fixture.chunks : fixture.before(mark);

@@ -17,10 +17,15 @@ export const WINDOWS_SHELL_ENV = 'PROCMUX_WINDOWS_SHELL';
  * resolveShell('bash');           // 'cmd'
  */
 export function resolveShell(name?: string): WindowsShell {
-  const base = baseName(name ?? '')
+  const base = shellName(name ?? '');
+  return (WINDOWS_SHELLS as readonly string[]).includes(base) ? (base as WindowsShell) : 'cmd';
+}
+
+/** `C:\\…\\PowerShell.exe` → `powershell`: the file's name, lowercase, without `.exe`. */
+function shellName(path: string): string {
+  return baseName(path)
     .toLowerCase()
     .replace(/\.exe$/, '');
-  return (WINDOWS_SHELLS as readonly string[]).includes(base) ? (base as WindowsShell) : 'cmd';
 }
 
 /** The default Windows shell: `PROCMUX_WINDOWS_SHELL` from `env` resolved, else cmd. */
@@ -37,8 +42,9 @@ export function windowsShellFile(
   requested: string | undefined,
   comspec: string | undefined,
 ): string {
-  if (requested !== undefined && /[\\/]/.test(requested) && resolveShell(requested) === shell)
-    return requested;
+  // Only a path to that very shell: `C:\\tools\\bash.exe` falls back to cmd, and must not
+  // then be run with cmd's arguments.
+  if (requested !== undefined && /[\\/]/.test(requested) && shellName(requested) === shell) return requested;
   if (shell === 'cmd') return comspec ?? 'cmd.exe';
   return `${shell}.exe`;
 }

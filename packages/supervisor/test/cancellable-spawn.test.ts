@@ -113,18 +113,32 @@ describe('createCancellable', () => {
     expect(events).toEqual(['kill:force', 'dispose']);
   });
 
-  it('swallows a creation failure that comes after the abort', async () => {
-    const pending = deferred<ProcessAdapter>();
-    const controller = new AbortController();
-    const result = createCancellable(
-      () => pending.promise,
-      controller.signal,
-      () => {},
-    );
-    controller.abort();
-    await rejection(result);
-    pending.reject(new Error('too late to matter'));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+  it('swallows a creation failure that comes after the abort: no orphan report, no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const pending = deferred<ProcessAdapter>();
+      const controller = new AbortController();
+      const orphanErrors: unknown[] = [];
+      const result = createCancellable(
+        () => pending.promise,
+        controller.signal,
+        (e) => orphanErrors.push(e),
+      );
+      controller.abort('caller left');
+      const error = await rejection(result);
+      expect((error as Error).name).toBe('AbortError');
+      expect((error as Error).cause).toBe('caller left');
+      pending.reject(new Error('too late to matter'));
+      // Unhandled rejections are reported after a macrotask turn; wait a few.
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+      // No process was made, so there is nothing orphaned to report.
+      expect(orphanErrors).toEqual([]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('passes a creation failure through', async () => {
@@ -149,9 +163,16 @@ describe('createCancellable', () => {
     expect(thrown).toBe(failure);
   });
 
-  it('discard kills before it disposes', async () => {
+  it('discard kills before it disposes, and reports only a failed kill', async () => {
     const { adapter, events } = fakeAdapter();
-    await discard(adapter, () => {});
+    const orphanErrors: unknown[] = [];
+    await discard(adapter, (e) => orphanErrors.push(e));
     expect(events).toEqual(['kill:force', 'dispose']);
+    expect(orphanErrors).toEqual([]);
+    const failure = new Error('no such process');
+    const failing = fakeAdapter(failure);
+    await discard(failing.adapter, (e) => orphanErrors.push(e));
+    expect(failing.events).toEqual(['kill:force', 'dispose']);
+    expect(orphanErrors).toEqual([failure]);
   });
 });

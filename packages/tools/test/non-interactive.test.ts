@@ -10,7 +10,13 @@ import { type Harness, harness, lastLine } from './helpers.js';
 
 let h: Harness | undefined;
 let server: Server | undefined;
-const saved = { SSH_ASKPASS: process.env.SSH_ASKPASS, SHLVL: process.env.SHLVL, HOME: process.env.HOME };
+const saved = {
+  SSH_ASKPASS: process.env.SSH_ASKPASS,
+  SHLVL: process.env.SHLVL,
+  HOME: process.env.HOME,
+  GIT_PAGER: process.env.GIT_PAGER,
+  PAGER: process.env.PAGER,
+};
 
 afterEach(async () => {
   await h?.close();
@@ -45,6 +51,26 @@ function repoWithCommits(dir: string, count: number): void {
     env: { ...process.env, ...HERMETIC_GIT },
   });
   execFileSync('git', ['symbolic-ref', 'HEAD', 'refs/heads/main'], { cwd: dir });
+}
+
+/**
+ * Sets up `root/repo` (300 commits), a pager that never ends as the host's PAGER and GIT_PAGER,
+ * and returns a command running `git log` with a terminal as its stdout (Python's pty module,
+ * which works on Linux and macOS alike).
+ */
+function gitLogInATerminal(root: string): string {
+  repoWithCommits(join(root, 'repo'), 300);
+  const pager = join(root, 'pager.sh');
+  writeFileSync(pager, '#!/bin/sh\nexec sleep 30\n');
+  chmodSync(pager, 0o755);
+  process.env.GIT_PAGER = pager;
+  process.env.PAGER = pager;
+  const wrapper = join(root, 'in-a-terminal.py');
+  writeFileSync(
+    wrapper,
+    'import os, pty, sys\nsys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))\n',
+  );
+  return `python3 ${wrapper} git log`;
 }
 
 /** An HTTP server that asks every request for a login, as a private git host does. */
@@ -83,14 +109,27 @@ describe('one_shot non-interactive defaults', () => {
     expect(r.text).toContain('pager=[]');
   });
 
-  it('runs git log over 300 commits to the end instead of waiting on a pager', async () => {
+  // git pages only when its stdout is a terminal, and a one_shot runs on pipes: so git runs
+  // here under a terminal of its own (as `script`, `ssh -t` or `docker -t` would give it), with
+  // the host's pager set to one that never ends, as `less` waits for a key.
+  it('runs git log over 300 commits to the end under a terminal instead of waiting on a pager', async () => {
     h = harness();
-    repoWithCommits(join(h.root, 'repo'), 300);
-    const r = await h.exec({ command: 'git log', cwd: 'repo', env: HERMETIC_GIT });
+    const command = gitLogInATerminal(h.root);
+    const r = await h.exec({ command, cwd: 'repo', env: HERMETIC_GIT, timeoutMs: 60_000 });
     expect(r.data.session).toMatchObject({ state: 'exited', exitCode: 0 });
-    expect(r.text).toContain('commit number 300');
+    const text = r.text.replaceAll('\r\n', '\n');
+    expect(text).toContain('commit number 300');
     // The first commit is the last thing git prints: the whole log came through.
-    expect(r.text).toMatch(/commit number 1\n\nProcess exited with code 0\.$/);
+    expect(text).toMatch(/commit number 1\n\nProcess exited with code 0\.$/);
+  });
+
+  it('would wait on that pager without the defaults (the setup above is a real trap)', async () => {
+    h = harness({ nonInteractiveEnv: {} });
+    const command = gitLogInATerminal(h.root);
+    const r = await h.exec({ command, cwd: 'repo', env: HERMETIC_GIT, timeoutMs: 3_000 });
+    expect(r.data.session?.state).toBe('killed');
+    expect(r.text).toContain('it ran past timeoutMs (3000 ms)');
+    expect(r.text).not.toContain('commit number 1\n');
   });
 
   it('makes git fail fast at a server that asks for credentials instead of prompting', async () => {

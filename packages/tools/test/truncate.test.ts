@@ -1,3 +1,4 @@
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyOutputBudget, ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS } from '../src/truncate.js';
@@ -230,7 +231,7 @@ describe('applyOutputBudget', () => {
           expect(cut.lastOmittedLine).toBeGreaterThanOrEqual(cut.firstOmittedLine);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

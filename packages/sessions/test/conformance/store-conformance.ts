@@ -220,9 +220,10 @@ export function runStoreConformance(name: string, open: () => Promise<StoresUnde
     it('refuses a live lease to another holder and gives it up after the TTL', async () => {
       const { leases } = await fresh();
       const k = key();
-      const a = await leases.acquire(NS, k, 'replica-a', 300);
+      // A TTL of seconds: B's first try must fall inside it however loaded the machine is.
+      const a = await leases.acquire(NS, k, 'replica-a', 3_000);
       expect(a).toBeDefined();
-      expect(await leases.acquire(NS, k, 'replica-b', 300)).toBeUndefined();
+      expect(await leases.acquire(NS, k, 'replica-b', 3_000)).toBeUndefined();
       const b = (await waitFor(
         () => leases.acquire(NS, k, 'replica-b', 60_000),
         15_000,
@@ -400,7 +401,8 @@ export function runStoreConformance(name: string, open: () => Promise<StoresUnde
       const stores = await fresh();
       const warnings: string[] = [];
       const a = durable(stores, 'replica-a', {
-        recoveryLimits: { leaseTtlMs: 400 },
+        // A TTL of seconds, so a heartbeat delayed by a loaded machine still lands in time.
+        recoveryLimits: { leaseTtlMs: 2_000 },
         logger: { warn: (message: string) => warnings.push(message) },
       });
       const done = await a.start({ command: 'sh', args: ['-c', 'exit 7'] });
@@ -410,8 +412,8 @@ export function runStoreConformance(name: string, open: () => Promise<StoresUnde
 
       // Replica A is alive and its heartbeat keeps the lease: B must not touch the record,
       // even after more than a TTL.
-      const b = durable(stores, 'replica-b', { recoveryLimits: { leaseTtlMs: 400 } });
-      await pause(900);
+      const b = durable(stores, 'replica-b', { recoveryLimits: { leaseTtlMs: 2_000 } });
+      await pause(2_500);
       const held = await b.recover();
       expect(held.outcomes.find((o) => o.id === sleeper.id)).toMatchObject({
         outcome: 'unknown',
@@ -432,7 +434,7 @@ export function runStoreConformance(name: string, open: () => Promise<StoresUnde
 
       // A restarts under the same ownerId: its own lease is no obstacle, and the native
       // process behind the record cannot be re-attached, so it becomes unknown at once.
-      const a2 = durable(stores, 'replica-a', { recoveryLimits: { leaseTtlMs: 400 } });
+      const a2 = durable(stores, 'replica-a', { recoveryLimits: { leaseTtlMs: 2_000 } });
       const restarted = await a2.recover();
       expect(restarted.outcomes.find((o) => o.id === sleeper.id)).toMatchObject({
         outcome: 'unknown',

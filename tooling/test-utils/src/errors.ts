@@ -1,0 +1,38 @@
+// The shared way to assert a ProcmuxError: the assertion runs whether or not anything throws,
+// unlike an `expect` inside a `catch`, which passes when nothing is thrown at all.
+import { expect } from 'vitest';
+
+// The brand core-types stamps on every ProcmuxError (read here without importing core-types).
+const BRAND = Symbol.for('procmux.error');
+
+function check(caught: unknown, threw: boolean, code: string): Error & { code: string; details?: unknown } {
+  expect(threw, `expected a ProcmuxError ${code}, but nothing was thrown`).toBe(true);
+  const branded =
+    typeof caught === 'object' && caught !== null && (caught as Record<symbol, unknown>)[BRAND] === true;
+  expect(branded, `expected a ProcmuxError ${code}, got ${String(caught)}`).toBe(true);
+  expect((caught as { code: string }).code).toBe(code);
+  return caught as Error & { code: string; details?: unknown };
+}
+
+/** Asserts that `fn()` throws a ProcmuxError with `code`; returns the error for more checks. */
+export function throwsWith(fn: () => unknown, code: string): Error & { code: string; details?: unknown } {
+  try {
+    fn();
+  } catch (error) {
+    return check(error, true, code);
+  }
+  return check(undefined, false, code);
+}
+
+/** Asserts that `promise` rejects with a ProcmuxError with `code`; returns the error. */
+export async function rejectsWith(
+  promise: Promise<unknown>,
+  code: string,
+): Promise<Error & { code: string; details?: unknown }> {
+  try {
+    await promise;
+  } catch (error) {
+    return check(error, true, code);
+  }
+  return check(undefined, false, code);
+}
