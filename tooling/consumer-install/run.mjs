@@ -4,7 +4,16 @@
 // Exits 1 when any scenario fails. Needs built packages (`pnpm build`).
 //   node tooling/consumer-install/run.mjs [--keep]
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +37,13 @@ function publicPackages() {
 /** Runs a command with a deadline; resolves to { ok, status, output, ms }. */
 function run(cmd, args, { cwd, env, timeoutMs }) {
   const started = Date.now();
-  const result = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' });
+  const result = spawnSync(cmd, args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+  });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   const timedOut = result.error?.code === 'ETIMEDOUT';
   return {
@@ -46,7 +61,8 @@ function tail(text, lines = 25) {
 async function main() {
   const packages = publicPackages();
   const unbuilt = packages.filter(({ dir }) => !existsSync(join(dir, 'dist/index.js')));
-  if (unbuilt.length > 0) throw new Error(`build first: no dist/ in ${unbuilt.map((p) => p.manifest.name).join(', ')}`);
+  if (unbuilt.length > 0)
+    throw new Error(`build first: no dist/ in ${unbuilt.map((p) => p.manifest.name).join(', ')}`);
 
   const work = mkdtempSync(join(tmpdir(), 'procmux-consumer-'));
   const nodedir = npmConfig('nodedir');
@@ -85,13 +101,17 @@ async function main() {
       env,
       timeoutMs: 180_000,
     });
-    if (!published.ok) throw new Error(`pnpm publish failed (${published.status}):\n${tail(published.output)}`);
+    if (!published.ok)
+      throw new Error(`pnpm publish failed (${published.status}):\n${tail(published.output)}`);
     log(`published in ${published.ms} ms`);
 
     for (const scenario of SCENARIOS) {
       const dir = join(work, scenario.name);
       mkdirSync(dir);
-      writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `consumer-${scenario.name}`, private: true }, null, 2)}\n`);
+      writeFileSync(
+        join(dir, 'package.json'),
+        `${JSON.stringify({ name: `consumer-${scenario.name}`, private: true }, null, 2)}\n`,
+      );
       for (const probe of readdirSync(probes)) copyFileSync(join(probes, probe), join(dir, probe));
       log(`${scenario.name}: npm ${scenario.install.join(' ')}`);
       const install = run('npm', scenario.install, { cwd: dir, env, timeoutMs: 360_000 });
@@ -109,7 +129,8 @@ async function main() {
         result.failures.push(`npm ${scenario.install.join(' ')}: ${install.status}\n${tail(install.output)}`);
         continue;
       }
-      for (const problem of scenario.expectInstalled?.(result.procmux, dir) ?? []) result.failures.push(problem);
+      for (const problem of scenario.expectInstalled?.(result.procmux, dir) ?? [])
+        result.failures.push(problem);
       for (const check of scenario.checks) {
         const outcome = run(check.cmd, check.args, { cwd: dir, env, timeoutMs: check.timeoutMs ?? 120_000 });
         const missing = (check.expect ?? []).filter((pattern) => !pattern.test(outcome.output));

@@ -10,10 +10,13 @@ const otherPtyPackage = process.platform === 'win32' ? '@procmux/pty-posix' : '@
 function platformPackages(withPty) {
   return (installed, dir) => {
     const problems = [];
-    if (installed.includes(otherPtyPackage)) problems.push(`${otherPtyPackage} was installed on ${process.platform}`);
+    if (installed.includes(otherPtyPackage))
+      problems.push(`${otherPtyPackage} was installed on ${process.platform}`);
     if (withPty && !installed.includes(ptyPackage)) problems.push(`${ptyPackage} was not installed`);
-    if (!withPty && installed.includes(ptyPackage)) problems.push(`${ptyPackage} was installed despite --omit=optional`);
-    if (!withPty && existsSync(join(dir, 'node_modules/node-pty'))) problems.push('node-pty was installed despite --omit=optional');
+    if (!withPty && installed.includes(ptyPackage))
+      problems.push(`${ptyPackage} was installed despite --omit=optional`);
+    if (!withPty && existsSync(join(dir, 'node_modules/node-pty')))
+      problems.push('node-pty was installed despite --omit=optional');
     for (const kill of ['@procmux/kill-posix', '@procmux/kill-windows']) {
       if (!installed.includes(kill)) problems.push(`${kill} (a plain dependency) was not installed`);
     }
