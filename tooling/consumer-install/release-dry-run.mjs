@@ -32,7 +32,11 @@ for (const key of Object.keys(env)) if (/^npm_(package|lifecycle)_/.test(key)) d
 function must(cmd, args, cwd) {
   const result = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
   if (result.status !== 0) {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trimEnd().split('\n').slice(-30).join('\n');
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`
+      .split('\n')
+      .filter((line) => !line.startsWith('npm notice'))
+      .slice(-30)
+      .join('\n');
     throw new Error(
       `${cmd} ${args.join(' ')} failed (${result.status ?? result.error?.message}):\n${output}`,
     );
@@ -52,8 +56,9 @@ function copyWorkspace(into) {
         .split(/[\\/]/)
         .some((part) => SKIP.has(part)),
   });
-  // The changeset CLI and its changelog module resolve from the copy's node_modules.
-  symlinkSync(join(root, 'node_modules'), join(into, 'node_modules'), 'junction');
+  // pnpm publish resolves `workspace:` ranges through the installed links, and the changeset
+  // CLI runs from there: an offline install from the store, without build scripts.
+  must('pnpm', ['install', '--offline', '--frozen-lockfile', '--ignore-scripts', '--reporter=silent'], into);
 }
 
 function publicPackageDirs(workspace) {
@@ -71,7 +76,7 @@ function main() {
     const before = publicPackageDirs(copy).map((dir) =>
       JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')),
     );
-    must(join(root, 'node_modules/.bin/changeset'), ['version'], copy);
+    must('pnpm', ['exec', 'changeset', 'version'], copy);
     const dirs = publicPackageDirs(copy);
     const manifests = dirs.map((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
     const bumped = manifests
