@@ -13,7 +13,6 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';

@@ -2,7 +2,7 @@
 // The consumer-install test: every public package published with pnpm to a throwaway local
 // registry, then installed with npm in clean directories the way a user would, and driven.
 // Exits 1 when any scenario fails. Needs built packages (`pnpm build`).
-//   node tooling/consumer-install/run.mjs [--keep]
+//   node tooling/consumer-install/run.mjs [--keep] [--with-npx]
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -24,6 +24,7 @@ import { SCENARIOS } from './scenarios.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const probes = fileURLToPath(new URL('./probes/', import.meta.url));
 const keep = process.argv.includes('--keep');
+const scenarios = SCENARIOS.filter((s) => s.optIn === undefined || process.argv.includes(s.optIn));
 const log = (message) => process.stdout.write(`\x1b[1m[consumer-install]\x1b[0m ${message}\n`);
 
 function publicPackages() {
@@ -52,6 +53,14 @@ function run(cmd, args, { cwd, env, timeoutMs }) {
     output,
     ms: Date.now() - started,
   };
+}
+
+// npx installs into <cache>/_npx/<hash>: its packages and size, measured like a project's.
+function npxFigures(dir) {
+  const npx = join(dir, '.npm-cache/_npx');
+  const install = existsSync(npx) ? readdirSync(npx).map((name) => join(npx, name))[0] : undefined;
+  if (install === undefined) return {};
+  return { packages: packageCount(install), bytes: diskBytes(join(install, 'node_modules')) };
 }
 
 function tail(text, lines = 25) {
@@ -105,7 +114,7 @@ async function main() {
       throw new Error(`pnpm publish failed (${published.status}):\n${tail(published.output)}`);
     log(`published in ${published.ms} ms`);
 
-    for (const scenario of SCENARIOS) {
+    for (const scenario of scenarios) {
       const dir = join(work, scenario.name);
       mkdirSync(dir);
       writeFileSync(
@@ -113,11 +122,14 @@ async function main() {
         `${JSON.stringify({ name: `consumer-${scenario.name}`, private: true }, null, 2)}\n`,
       );
       for (const probe of readdirSync(probes)) copyFileSync(join(probes, probe), join(dir, probe));
-      log(`${scenario.name}: npm ${scenario.install.join(' ')}`);
-      const install = run('npm', scenario.install, { cwd: dir, env, timeoutMs: 360_000 });
+      log(`${scenario.name}: ${scenario.install ? `npm ${scenario.install.join(' ')}` : 'no install step'}`);
+      const scenarioEnv = scenario.freshCache ? { ...env, npm_config_cache: join(dir, '.npm-cache') } : env;
+      const install = scenario.install
+        ? run('npm', scenario.install, { cwd: dir, env: scenarioEnv, timeoutMs: 360_000 })
+        : { ok: true, ms: 0, status: 'skipped', output: '' };
       const result = {
         name: scenario.name,
-        install: scenario.install.join(' '),
+        install: scenario.install ? `npm ${scenario.install.join(' ')}` : '(npx)',
         ms: install.ms,
         packages: packageCount(dir),
         bytes: diskBytes(join(dir, 'node_modules')),
@@ -126,13 +138,17 @@ async function main() {
       };
       results.push(result);
       if (!install.ok) {
-        result.failures.push(`npm ${scenario.install.join(' ')}: ${install.status}\n${tail(install.output)}`);
+        result.failures.push(`${result.install}: ${install.status}\n${tail(install.output)}`);
         continue;
       }
       for (const problem of scenario.expectInstalled?.(result.procmux, dir) ?? [])
         result.failures.push(problem);
       for (const check of scenario.checks) {
-        const outcome = run(check.cmd, check.args, { cwd: dir, env, timeoutMs: check.timeoutMs ?? 120_000 });
+        const outcome = run(check.cmd, check.args, {
+          cwd: dir,
+          env: scenarioEnv,
+          timeoutMs: check.timeoutMs ?? 120_000,
+        });
         const missing = (check.expect ?? []).filter((pattern) => !pattern.test(outcome.output));
         if (!outcome.ok || missing.length > 0) {
           result.failures.push(
@@ -143,6 +159,7 @@ async function main() {
         } else {
           log(`  ${check.cmd} ${check.args.join(' ')}: ok (${outcome.ms} ms)`);
         }
+        if (!scenario.install) Object.assign(result, npxFigures(dir), { ms: outcome.ms });
       }
     }
   } finally {
@@ -154,13 +171,13 @@ async function main() {
   log('scenario | install | time | packages | node_modules | @procmux installed | result');
   for (const r of results) {
     log(
-      `${r.name} | npm ${r.install} | ${(r.ms / 1000).toFixed(1)} s | ${r.packages} | ${mib(r.bytes)} | ` +
+      `${r.name} | ${r.install} | ${(r.ms / 1000).toFixed(1)} s | ${r.packages} | ${mib(r.bytes)} | ` +
         `${r.procmux.length} | ${r.failures.length === 0 ? 'ok' : 'FAILED'}`,
     );
   }
   const failed = results.filter((r) => r.failures.length > 0);
   for (const r of failed) for (const failure of r.failures) log(`FAILED ${r.name}: ${failure}`);
-  if (failed.length > 0 || results.length < SCENARIOS.length) process.exit(1);
+  if (failed.length > 0 || results.length < scenarios.length) process.exit(1);
   log(`all ${results.length} scenarios passed`);
 }
 

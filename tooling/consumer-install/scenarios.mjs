@@ -48,6 +48,18 @@ export const SCENARIOS = [
     ],
   },
   {
+    // The README's MCP host line: no project, no install step, npx fetches into its own cache
+    // (a fresh one, so an earlier run's copy of the same version cannot stand in).
+    name: 'npx',
+    // Opt-in (--with-npx): a second full download and node-pty build, about two minutes more.
+    optIn: '--with-npx',
+    install: null,
+    freshCache: true,
+    checks: [
+      { cmd: 'npx', args: ['-y', '@procmux/mcp', 'demo'], expect: [/Demo finished/], timeoutMs: 300_000 },
+    ],
+  },
+  {
     name: 'sessions-no-optional',
     install: ['install', '--omit=optional', '@procmux/sessions'],
     expectInstalled: platformPackages(false),
