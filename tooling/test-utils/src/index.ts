@@ -1,3 +1,4 @@
+export { announcedPids, type FixtureName, fixture, fixturePath } from './fixtures.js';
 export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
 export { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';
 export { waitFor } from './wait-for.js';
