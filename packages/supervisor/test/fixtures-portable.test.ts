@@ -83,7 +83,7 @@ describe('on pipes, everywhere', () => {
     run.cancel();
     const exit = await run.wait();
     expect(exit.reason).toBe('manual-cancel');
-    expect(isAlive(run.pid)).toBe(false);
+    expect(isAlive(run.pid!)).toBe(false);
   });
 
   it('a cancel takes down the whole tree, the detached grandchild too', async () => {
