@@ -64,7 +64,7 @@ it('daemon, then kill: every process of the tree ends, the detached grandchild t
     30_000,
     'the tree',
   );
-  const pids = announcedPids(text);
+  const pids = announcedPids(text ?? '');
   for (const pid of pids.values()) trackPid(pid);
   const killed = await run('process', { action: 'kill', session_id: id });
   expect(killed.isError).toBe(false);
