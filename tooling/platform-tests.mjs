@@ -18,6 +18,11 @@ export const PLATFORM_RULES = {
       ],
       reason: `${POSIX_SHELL}; supervisor-pty also drives @procmux/pty-posix directly`,
     },
+    {
+      on: 'win32',
+      files: ['test/windows-shells.test.ts'],
+      reason: 'cmd, PowerShell, ConPTY, Ctrl-C on a console and taskkill exist only on Windows',
+    },
   ],
   'packages/sessions': [
     {
