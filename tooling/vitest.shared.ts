@@ -1,10 +1,23 @@
 // Shared vitest settings: every package's vitest.config.ts spreads this so reports and
 // coverage look the same everywhere, and the bootstrap can sum results into one line.
 import { existsSync, readdirSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { excludedOn, testPlatform } from './platform-tests.mjs';
 
 const packagesDir = fileURLToPath(new URL('../packages/', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+
+// Test files that cannot run on this OS (platform-tests.mjs), each named with its reason.
+function platformExcludes(): string[] {
+  const dir = relative(repoRoot, process.cwd()).split('\\').join('/');
+  const platform = testPlatform();
+  const excluded = excludedOn(dir, platform);
+  for (const { file, reason } of excluded)
+    console.info(`[procmux] ${dir}/${file} not run on ${platform}: ${reason}`);
+  return excluded.map(({ file }) => file);
+}
 
 // Unit tests run against the sources of sibling packages, so a change is tested without a
 // rebuild (typecheck does the same through the '@procmux/source' export condition).
@@ -37,6 +50,7 @@ export function packageTestConfig(options: PackageTestOptions = {}) {
     test: {
       // Mutation runs (tooling/stryker.shared.mjs) narrow the suite to the tests of the mutated files.
       include: process.env.PROCMUX_TEST_INCLUDE?.split(',') ?? options.include ?? ['test/**/*.test.ts'],
+      exclude: [...configDefaults.exclude, ...platformExcludes()],
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 60_000,
       reporters: ['default', ['json', { outputFile: options.resultFile ?? 'test-results/unit.json' }]],

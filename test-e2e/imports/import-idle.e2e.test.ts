@@ -2,12 +2,13 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { assertNoLeakedProcesses } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const here = new URL('.', import.meta.url).pathname;
+const here = fileURLToPath(new URL('.', import.meta.url));
 
 const PACKAGES = [
   'core-types',

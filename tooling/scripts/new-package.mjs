@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Scaffolds packages/<name> with the layout every procmux package shares:
 //   node tooling/scripts/new-package.mjs <name> "<description>" [dep ...]
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [name, description = '', ...deps] = process.argv.slice(2);
@@ -29,19 +29,26 @@ const pkg = {
   sideEffects: false,
   engines: { node: '>=20' },
   exports: {
-    '.': { '@procmux/source': './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' },
+    '.': { '@procmux/source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
     './package.json': './package.json',
   },
   main: './dist/index.js',
   types: './dist/index.d.ts',
-  files: ['dist', 'README.md'],
+  files: ['dist', 'README.md', 'LICENSE'],
   scripts: {
     build: 'tsc -p tsconfig.build.json',
     typecheck: 'tsc -p tsconfig.json --noEmit',
     test: 'vitest run',
   },
   dependencies,
-  publishConfig: { access: 'public' },
+  // Published manifests name only shipped files: no '@procmux/source' condition.
+  publishConfig: {
+    access: 'public',
+    exports: {
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    },
+  },
 };
 const write = (file, text) => writeFileSync(join(dir, file), text);
 write('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
@@ -59,4 +66,5 @@ write(
 );
 write('src/index.ts', 'export {};\n');
 write('README.md', `# @procmux/${name}\n\n${description}\n`);
+copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
 console.log(`created packages/${name}`);

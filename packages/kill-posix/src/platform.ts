@@ -2,7 +2,7 @@
 // from injectable parts, so each platform's path runs in tests on any machine.
 import { ProcmuxError, TREE_MARKER_ENV } from '@procmux/core-types';
 import { procAlive, readProcTable } from './procfs.js';
-import { parsePsOutput, runPs } from './ps.js';
+import { parsePsOutput, psEnvArgs, psReader } from './ps.js';
 import type { KillEffects, ProcessEntry, SignalOutcome, TreeSignal } from './types.js';
 
 /** Where the process table comes from: /proc (Linux, Android) or one `ps` call (the rest). */
@@ -12,8 +12,10 @@ export type TableSource = 'procfs' | 'ps';
 export interface PlatformDeps {
   /** /proc's mount point (procfs platforms). */
   procRoot?: string;
-  /** Output of `ps -A -o pid=,ppid=,pgid=,stat=` (ps platforms). */
+  /** Output of ps (ps platforms): PS_ARGS' columns, or psEnvArgs' with environments. */
   readPs?: () => Promise<string>;
+  /** The ps arguments that print environments; default psEnvArgs(platform), null for none. */
+  psEnvArgs?: readonly string[] | null;
   /** process.kill's shape: a negative pid is a process group, signal 0 only checks. */
   kill?: (pid: number, signal: TreeSignal | 0) => void;
   selfPid?: number;
@@ -80,13 +82,15 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 /**
  * The effects of a tree kill on `platform`: Linux reads /proc (state, parent, group, start
  * time and the tree marker of every process); other POSIX systems run ps once per snapshot
- * and check liveness with kill(pid, 0). Throws ERR_PROCESS_UNSUPPORTED on win32.
+ * (with environments, hence markers, where ps can print them: macOS -E, the BSDs -e) and
+ * check liveness with kill(pid, 0). Throws ERR_PROCESS_UNSUPPORTED on win32.
  */
 export function killEffectsFor(platform: NodeJS.Platform, deps: PlatformDeps = {}): KillEffects {
   const source = tableSourceFor(platform);
   const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
   const procRoot = deps.procRoot ?? '/proc';
-  const readPs = deps.readPs ?? (() => runPs());
+  const envArgs = deps.psEnvArgs === null ? undefined : (deps.psEnvArgs ?? psEnvArgs(platform));
+  const readPs = deps.readPs ?? psReader(envArgs);
   return {
     selfPid: deps.selfPid ?? process.pid,
     selfMarker: (deps.env ?? process.env)[TREE_MARKER_ENV],

@@ -1,40 +1,38 @@
 // taskkill /T, a grace watched by polling, then taskkill /T /F.
-import { type KillReport, type KillTreeOptions, ProcmuxError } from '@procmux/core-types';
+import type { KillReport, KillTreeOptions } from '@procmux/core-types';
 import { resolveGraceMs, validateOptions, validatePid } from './options.js';
-import { type ExecResult, type WindowsKillEffects, windowsKillEffects } from './platform.js';
-import { TASKKILL_NOT_FOUND, taskkillArgs, taskkillPath } from './taskkill.js';
+import { type WindowsKillEffects, windowsKillEffects } from './platform.js';
+import { KILL_SETTLE_MS, taskkill, waitGone } from './run-taskkill.js';
+import { treeIn } from './sweep.js';
+import { readTable, sortedUnique, sweepLeftovers } from './sweep-leftovers.js';
+import { TASKKILL_NOT_FOUND } from './taskkill.js';
 
-/** How long a force-killed process gets to disappear before it counts as a survivor. */
-export const KILL_SETTLE_MS = 2_000;
-const FIRST_POLL_MS = 5;
-const MAX_POLL_MS = 100;
+export { KILL_SETTLE_MS } from './run-taskkill.js';
 
-async function taskkill(effects: WindowsKillEffects, pid: number, force: boolean): Promise<ExecResult> {
-  const file = taskkillPath(effects.env);
-  try {
-    return await effects.exec(file, taskkillArgs(pid, force));
-  } catch (cause) {
-    throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `could not run ${file}, so the tree cannot be killed`, {
-      cause,
-      details: { file },
-    });
+/** taskkill on the root alone: what the root's tree kill signalled and whether the root survived. */
+async function killRoot(
+  effects: WindowsKillEffects,
+  root: number,
+  graceMs: number,
+): Promise<{ signalled: number[]; rootSurvives: boolean }> {
+  const signalled: number[] = [];
+  if (graceMs > 0) {
+    const soft = await taskkill(effects, root, false);
+    if (soft.code === TASKKILL_NOT_FOUND) return { signalled, rootSurvives: false };
+    // A refused soft kill (console programs accept only /F; access denied) asked nothing to
+    // stop, so waiting out the grace would only delay the forced kill.
+    if (soft.code === 0) {
+      signalled.push(root);
+      if (await waitGone(effects, root, graceMs)) return { signalled, rootSurvives: false };
+    }
   }
+  const hard = await taskkill(effects, root, true);
+  if (hard.code === 0 && signalled.length === 0) signalled.push(root);
+  if (hard.code === TASKKILL_NOT_FOUND) return { signalled, rootSurvives: false };
+  return { signalled, rootSurvives: !(await waitGone(effects, root, KILL_SETTLE_MS)) };
 }
 
-/** Polls until the pid is gone (true) or `ms` have passed (false). */
-async function waitGone(effects: WindowsKillEffects, pid: number, ms: number): Promise<boolean> {
-  const deadline = effects.now() + ms;
-  let delay = FIRST_POLL_MS;
-  for (;;) {
-    if (!effects.isAlive(pid)) return true;
-    const left = deadline - effects.now();
-    if (left <= 0) return false;
-    await effects.sleep(Math.min(delay, left));
-    delay = Math.min(delay * 2, MAX_POLL_MS);
-  }
-}
-
-/** killProcessTree with its effects injected (tests simulate taskkill with them). */
+/** killProcessTree with its effects injected (tests simulate taskkill and the table with them). */
 export async function killTreeWith(
   pid: number,
   options: unknown,
@@ -42,24 +40,23 @@ export async function killTreeWith(
 ): Promise<KillReport> {
   const root = validatePid(pid, effects.selfPid);
   const graceMs = resolveGraceMs(validateOptions<KillTreeOptions>(options).graceMs);
-  const signalled: number[] = [];
+  // The tree as it is before anything dies: afterwards a dead parent's children can only be
+  // told apart from strangers by what was known of it.
+  const before = await readTable(effects);
+  const rootEntry = before?.find((p) => p.pid === root);
+  const tree =
+    before !== undefined && rootEntry !== undefined
+      ? treeIn(before, [rootEntry], effects.selfPid)
+      : undefined;
 
-  if (graceMs > 0) {
-    const soft = await taskkill(effects, root, false);
-    if (soft.code === TASKKILL_NOT_FOUND) return { signalled: [], survivors: [] };
-    // A refused soft kill (console programs accept only /F; access denied) asked nothing to
-    // stop, so waiting out the grace would only delay the forced kill.
-    if (soft.code === 0) {
-      signalled.push(root);
-      if (await waitGone(effects, root, graceMs)) return { signalled, survivors: [] };
-    }
-  }
-
-  const hard = await taskkill(effects, root, true);
-  if (hard.code === 0 && signalled.length === 0) signalled.push(root);
-  if (hard.code === TASKKILL_NOT_FOUND) return { signalled, survivors: [] };
-  const gone = await waitGone(effects, root, KILL_SETTLE_MS);
-  return { signalled, survivors: gone ? [] : [root] };
+  const { signalled, rootSurvives } = await killRoot(effects, root, graceMs);
+  const survivors = rootSurvives ? [root] : [];
+  if (tree === undefined) return { signalled, survivors };
+  const swept = await sweepLeftovers(effects, tree, root);
+  return {
+    signalled: sortedUnique([...signalled, ...swept.signalled]),
+    survivors: sortedUnique([...survivors, ...swept.survivors]),
+  };
 }
 
 /**

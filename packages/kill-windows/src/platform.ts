@@ -1,6 +1,7 @@
 // The one place in kill-windows that touches the real OS; tests inject every part of it.
 import { execFile } from 'node:child_process';
 import { ProcmuxError } from '@procmux/core-types';
+import { POWERSHELL_ARGS, parseProcessTable, powershellPath, type WindowsProcess } from './process-table.js';
 
 /** How a program run ended: its exit code (null when it was killed or timed out) and output. */
 export interface ExecResult {
@@ -18,6 +19,11 @@ export interface WindowsKillEffects {
   exec(file: string, args: readonly string[]): Promise<ExecResult>;
   /** Whether a process with the pid exists. */
   isAlive(pid: number): boolean;
+  /**
+   * Every process with its parent and creation time, for the sweep after taskkill. Optional:
+   * without it (or when it rejects) the report speaks for the root only.
+   */
+  processTable?(): Promise<WindowsProcess[]>;
   sleep(ms: number): Promise<void>;
   now(): number;
 }
@@ -76,7 +82,25 @@ export function windowsKillEffects(
     env,
     exec: (file, args) => runFile(file, args),
     isAlive: (pid) => pidExists(pid),
+    processTable: () => readProcessTable(env),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,
   };
 }
+
+/** Runs the CIM query (PowerShell from under SystemRoot, no profile); rejects when it fails. */
+export async function readProcessTable(
+  env: Readonly<Record<string, string | undefined>>,
+  run: (file: string, args: readonly string[]) => Promise<ExecResult> = (file, args) =>
+    runFile(file, args, PROCESS_TABLE_TIMEOUT_MS),
+): Promise<WindowsProcess[]> {
+  const result = await run(powershellPath(env), POWERSHELL_ARGS);
+  const table = parseProcessTable(result.stdout);
+  if (result.code !== 0 || table.length === 0) {
+    throw new Error(`the process table query failed (exit ${result.code}): ${result.stderr.slice(0, 200)}`);
+  }
+  return table;
+}
+
+/** PowerShell starts in about a second on a busy CI runner; more than this means it hangs. */
+export const PROCESS_TABLE_TIMEOUT_MS = 30_000;

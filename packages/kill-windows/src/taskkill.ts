@@ -20,9 +20,13 @@ function envValue(env: Readonly<Record<string, string | undefined>>, name: strin
  * ignored in favour of C:\Windows.
  */
 export function taskkillPath(env: Readonly<Record<string, string | undefined>>): string {
+  return win32.join(systemRoot(env), 'System32', 'taskkill.exe');
+}
+
+/** %SystemRoot% when it is an absolute path, else C:\Windows. */
+export function systemRoot(env: Readonly<Record<string, string | undefined>>): string {
   const root = envValue(env, 'SystemRoot');
-  const base = root !== undefined && win32.isAbsolute(root) ? root : DEFAULT_SYSTEM_ROOT;
-  return win32.join(base, 'System32', 'taskkill.exe');
+  return root !== undefined && win32.isAbsolute(root) ? root : DEFAULT_SYSTEM_ROOT;
 }
 
 /** `/PID <pid> /T`, plus `/F` for the forced kill. */

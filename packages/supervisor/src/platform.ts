@@ -63,8 +63,9 @@ export type PlatformLoader = (platform: NodeJS.Platform) => PlatformModules;
 /** Imports a module by specifier; injectable so a missing package can be simulated. */
 export type ModuleImporter = (specifier: string) => Promise<unknown>;
 
-// The specifier is a variable on purpose: the platform packages are optional peer
-// dependencies, so neither TypeScript nor a bundler may insist that they exist.
+// The specifier is a variable on purpose: the PTY packages are optional dependencies limited
+// by `os` (only the matching one installs), so neither TypeScript nor a bundler may insist
+// that they exist.
 const nodeImport: ModuleImporter = (specifier) => import(specifier);
 
 /**

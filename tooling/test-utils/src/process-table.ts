@@ -49,20 +49,41 @@ function readLinux(): ProcessInfo[] {
   return table;
 }
 
+// macOS prints each process's environment after its command with -E (the BSDs with -e), so
+// markers, and with them setsid escapees whose parent exited, are visible there too.
+const PS_ENV_FLAG: Partial<Record<NodeJS.Platform, string>> = { darwin: '-E', freebsd: '-e', openbsd: '-e' };
+
+function runPs(): string {
+  const columns = ['-o', 'pid=,ppid=,pgid=,state=,command='];
+  const flag = PS_ENV_FLAG[process.platform];
+  if (flag !== undefined) {
+    try {
+      return execFileSync('ps', ['-A', '-ww', flag, ...columns], {
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+      });
+    } catch {
+      // This ps does not print environments: no markers, parents and groups still work.
+    }
+  }
+  return execFileSync('ps', ['-A', ...columns], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
 function readPs(): ProcessInfo[] {
-  const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,state=,command='], { encoding: 'utf8' });
-  return out
+  return runPs()
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => {
       const [pid, ppid, pgid, state, ...command] = line.trim().split(/\s+/);
+      // The environment follows the arguments, so the last marker-looking token is the real one.
+      const markers = [...line.matchAll(/(?:^|\s)PROCMUX_TREE=(\S+)/g)];
       return {
         pid: Number(pid),
         ppid: Number(ppid),
         pgid: Number(pgid),
         state: (state ?? '?').slice(0, 1),
         command: command.join(' '),
-        marker: undefined,
+        marker: markers.at(-1)?.[1],
       };
     });
 }

@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { killTreeWith } from '../src/kill-tree.js';
+import { killEffectsFor } from '../src/platform.js';
+import {
+  markerFromCommand,
+  PS_ARGS,
+  PS_ENV_COLUMNS,
+  PS_PATH,
+  parsePsOutput,
+  psEnvArgs,
+  psReader,
+} from '../src/ps.js';
+import { liveWithMarker, spawnTree, statOf, waitForValue } from './helpers.js';
+
+// procps on Linux prints environments with the BSD-style `e` flag; macOS says -E, the BSDs -e.
+// The output has the same shape, so the macOS path runs here on real processes.
+const PROCPS_ENV_ARGS = ['-A', '-ww', '-o', PS_ENV_COLUMNS, 'e'];
+
+describe('ps output with environments (macOS ps -E)', () => {
+  it('parses start time, command and the tree marker from the environment', () => {
+    const output = [
+      '  512     1   512 Ss   Tue Dec  1 11:53:35 2026 sleep 100 TERM=xterm PROCMUX_TREE=41-1-ab12 HOME=/Users/me',
+      '  513   512   512 S+   Mon Nov 30 09:05:01 2026 /usr/sbin/cfprefsd agent',
+      '    1     0     1 Ss   Mon Nov 30 09:00:00 2026 /sbin/launchd',
+    ].join('\n');
+    const [escapee, foreign, launchd] = parsePsOutput(output);
+    expect(escapee).toEqual({
+      pid: 512,
+      ppid: 1,
+      pgid: 512,
+      state: 'S',
+      startTime: Math.floor(Date.parse('Tue Dec 1 11:53:35 2026') / 1000),
+      marker: '41-1-ab12',
+    });
+    // Another user's process: ps shows its command but no environment.
+    expect(foreign?.marker).toBeUndefined();
+    expect(foreign?.startTime).toBeLessThan(escapee!.startTime!);
+    expect(launchd?.pid).toBe(1);
+  });
+
+  it('takes the last marker: the environment follows the arguments', () => {
+    expect(markerFromCommand('env PROCMUX_TREE=fake sh -c x PROCMUX_TREE=real PATH=/bin')).toBe('real');
+    expect(markerFromCommand('grep XPROCMUX_TREE=no')).toBeUndefined();
+    expect(markerFromCommand('sleep 5')).toBeUndefined();
+  });
+
+  it('still reads plain ps output (no start time, no marker)', () => {
+    expect(parsePsOutput(' 12 1 12 S')).toEqual([
+      { pid: 12, ppid: 1, pgid: 12, state: 'S', startTime: undefined, marker: undefined },
+    ]);
+  });
+
+  it('asks for environments on macOS and the BSDs only', () => {
+    expect(psEnvArgs('darwin')).toEqual(['-A', '-ww', '-E', '-o', PS_ENV_COLUMNS]);
+    expect(psEnvArgs('freebsd')).toContain('-e');
+    expect(psEnvArgs('linux')).toBeUndefined();
+    expect(psEnvArgs('sunos')).toBeUndefined();
+  });
+
+  it('falls back for good to plain columns when this ps refuses the environment option', async () => {
+    const calls: string[] = [];
+    const read = psReader(['-E'], async (args) => {
+      calls.push(args.join(' '));
+      if (args.includes('-E')) throw new Error('ps: illegal option -- E');
+      return ' 12 1 12 S\n';
+    });
+    expect(await read()).toBe(' 12 1 12 S\n');
+    expect(await read()).toBe(' 12 1 12 S\n');
+    expect(calls).toEqual(['-E', PS_ARGS.join(' '), PS_ARGS.join(' ')]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux' || !existsSync(PS_PATH))(
+  `the ps path with environments on real processes (needs Linux's procps ${PS_PATH} to stand in for macOS ps -E)`,
+  () => {
+    // The escapee's parent (a subshell) exits at once, so only the marker ties it to the tree.
+    const script = `
+      ( setsid sleep 1000 & echo "escapee $!" )
+      echo ready
+      exec sleep 1000`;
+
+    async function startTree() {
+      const tree = await spawnTree(script);
+      const escapee = tree.pids.get('escapee')!;
+      await waitForValue(
+        () => (statOf(escapee).ppid !== tree.root && statOf(escapee).sid === escapee ? true : undefined),
+        10_000,
+        'the escapee to be orphaned in its own session',
+      );
+      return { tree, escapee };
+    }
+
+    it('kills a setsid escapee whose parent already exited, found by its marker in ps output', async () => {
+      const { tree, escapee } = await startTree();
+      const effects = killEffectsFor('darwin', { psEnvArgs: PROCPS_ENV_ARGS });
+      const table = await effects.snapshot();
+      expect(table.find((p) => p.pid === escapee)?.marker).toBe(tree.marker);
+
+      const report = await killTreeWith(tree.root, { graceMs: 300 }, effects);
+      expect(report.survivors).toEqual([]);
+      expect(report.signalled).toEqual(expect.arrayContaining([tree.root, escapee]));
+      expect(isAlive(escapee)).toBe(false);
+      expect(liveWithMarker(tree.marker)).toEqual([]);
+    });
+
+    it('without environments (plain ps) the same escapee is out of reach, which is why -E is asked for', async () => {
+      const { tree, escapee } = await startTree();
+      try {
+        const report = await killTreeWith(
+          tree.root,
+          { graceMs: 300 },
+          killEffectsFor('darwin', { psEnvArgs: null }),
+        );
+        expect(report.signalled).not.toContain(escapee);
+        expect(isAlive(escapee)).toBe(true);
+      } finally {
+        process.kill(escapee, 'SIGKILL');
+        await waitForValue(() => (isAlive(escapee) ? undefined : true), 10_000, 'the escapee to die');
+      }
+    });
+  },
+);
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});

@@ -1,0 +1,94 @@
+// Which test files run on which OS, and why the others do not: the one table the vitest
+// configs (vitest.shared.ts) and the per-OS count (scripts/test-matrix.mjs) read. A file not
+// listed runs everywhere. Reasons are printed whenever a file is left out.
+
+const POSIX_SHELL =
+  'scripts POSIX shell command lines (bash -c, sh, sleep, printf, trap, setsid) and POSIX signals';
+
+/** @type {Record<string, Array<{ on: 'posix' | 'linux' | 'win32', files: string[], reason: string }>>} */
+export const PLATFORM_RULES = {
+  'packages/supervisor': [
+    {
+      on: 'posix',
+      files: [
+        'test/child-adapter.test.ts',
+        'test/supervisor-abort.test.ts',
+        'test/supervisor-pipe.test.ts',
+        'test/supervisor-pty.test.ts',
+      ],
+      reason: `${POSIX_SHELL}; supervisor-pty also drives @procmux/pty-posix directly`,
+    },
+    {
+      on: 'win32',
+      files: ['test/windows-shells.test.ts'],
+      reason: 'cmd, PowerShell, ConPTY, Ctrl-C on a console and taskkill exist only on Windows',
+    },
+  ],
+  'packages/sessions': [
+    {
+      on: 'posix',
+      files: [
+        'test/backends.test.ts',
+        'test/durable.test.ts',
+        'test/handle.test.ts',
+        'test/python-repl.test.ts',
+        'test/start.test.ts',
+      ],
+      reason: POSIX_SHELL,
+    },
+  ],
+  'packages/tools': [
+    {
+      on: 'posix',
+      files: [
+        'test/exec.test.ts',
+        'test/non-interactive.test.ts',
+        'test/process.test.ts',
+        'test/wait-for.test.ts',
+      ],
+      reason: POSIX_SHELL,
+    },
+  ],
+  'packages/mcp': [
+    {
+      on: 'posix',
+      files: [
+        'test/cli.test.ts',
+        'test/demo.test.ts',
+        'test/e2e.test.ts',
+        'test/main.test.ts',
+        'test/serve.test.ts',
+        'test/server.test.ts',
+      ],
+      reason: `${POSIX_SHELL}; the demo drives python3 -i`,
+    },
+  ],
+  'test-e2e': [
+    {
+      on: 'posix',
+      files: ['mission/five-bugs.e2e.test.ts', 'full-screen/vim-less.e2e.test.ts'],
+      reason: `${POSIX_SHELL}; vim and less are POSIX programs`,
+    },
+  ],
+  'packages/kill-posix': [
+    { on: 'linux', files: ['test/procfs.test.ts'], reason: 'reads the real /proc, which only Linux has' },
+  ],
+};
+
+/** Whether a rule's files run on `platform`. */
+export function ruleRunsOn(rule, platform) {
+  if (rule.on === 'posix') return platform !== 'win32';
+  return rule.on === platform;
+}
+
+/** The files of package `dir` (relative to the repo root) left out on `platform`, with why. */
+export function excludedOn(dir, platform) {
+  return (PLATFORM_RULES[dir] ?? [])
+    .filter((rule) => !ruleRunsOn(rule, platform))
+    .flatMap((rule) => rule.files.map((file) => ({ file, reason: `${rule.on} only: ${rule.reason}` })));
+}
+
+/** The platform the filter applies: PROCMUX_TEST_PLATFORM (to count another OS's run), else this one. */
+export function testPlatform() {
+  return process.env.PROCMUX_TEST_PLATFORM || process.platform;
+}
