@@ -26,8 +26,8 @@ import {
 import { LiveText } from './live-text.js';
 import { OutputTimeline } from './output-timeline.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
-import { pageTranscript, transcriptChunks } from './transcript.js';
 import { type SessionWatcher, SessionWatchers } from './session-watch.js';
+import { pageTranscript, transcriptChunks } from './transcript.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 export interface SessionInit {
