@@ -24,15 +24,20 @@ async function finished(command: string): Promise<string> {
 describe('process record', () => {
   it('writes an asciicast inside the workspace and returns its path', async () => {
     h = harness();
-    const id = await finished('echo one; sleep 0.1; echo two');
+    const id = await finished('echo one; sleep 0.3; echo two');
     mkdirSync(join(h.root, 'casts'));
     const r = await h.proc({ action: 'record', session_id: id, path: 'casts/run.cast' });
     const path = join(realpathSync(h.root), 'casts', 'run.cast');
     expect(r.data.recording).toEqual({ path });
-    expect(r.text.split('\n')[0]).toMatch(/^Recorded proc_\S+ to casts\/run\.cast \(asciicast v2, 2 events;/);
     const [header, ...events] = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const count = events.length;
+    expect(r.text.split('\n')[0]).toBe(
+      `Recorded ${id} to casts/run.cast (asciicast v2, ${count} event${count === 1 ? '' : 's'}; play it with asciinema play).`,
+    );
     expect(JSON.parse(header!)).toMatchObject({ version: 2, width: 80, height: 24, title: id });
-    expect(events.map((e) => (JSON.parse(e) as unknown[])[2])).toEqual(['one\r\n', 'two\r\n']);
+    // Two writes 300 ms apart are two events, unless a loaded machine read them as one chunk.
+    expect(events.map((e) => (JSON.parse(e) as unknown[])[2]).join('')).toBe('one\r\ntwo\r\n');
+    expect(count).toBeGreaterThanOrEqual(1);
 
     const byDefault = await h.proc({ action: 'record', session_id: id });
     expect(byDefault.data.recording?.path).toBe(join(realpathSync(h.root), `${id}.cast`));
