@@ -11,7 +11,7 @@ const MIN_GAP_MS = 1_000;
 let collect: (() => void) | undefined;
 
 /** V8's full collection, reached through a fresh context once `--expose-gc` is set. */
-function fullCollection(): () => void {
+export function fullCollection(): () => void {
   if (!collect) {
     setFlagsFromString('--expose-gc');
     collect = runInNewContext('gc') as () => void;
@@ -23,7 +23,10 @@ function fullCollection(): () => void {
  * Watches the registry's session ids across calls and runs a full collection after a call
  * in which some disappeared (pruned: over maxEndedSessions or past their TTL).
  */
-export function createMemoryReturn(listIds: () => readonly string[]): { afterCall(): void } {
+export function createMemoryReturn(
+  listIds: () => readonly string[],
+  collect: () => void = () => fullCollection()(),
+): { afterCall(): void } {
   let known = new Set(listIds());
   let last = 0;
   let pending: NodeJS.Timeout | undefined;
@@ -38,7 +41,7 @@ export function createMemoryReturn(listIds: () => readonly string[]): { afterCal
         () => {
           pending = undefined;
           last = Date.now();
-          fullCollection()();
+          collect();
         },
         Math.max(0, last + MIN_GAP_MS - Date.now()),
       );
