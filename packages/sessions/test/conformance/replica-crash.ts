@@ -185,10 +185,11 @@ export function runReplicaCrashSuite(name: string, options: ReplicaCrashOptions)
       expect(stale).toEqual({ write: 'ERR_RECOVERY_FENCE', conflict: 'fence', renew: 'ERR_RECOVERY_FENCE' });
       expect(await read(first!.id)).toEqual(before);
 
-      // Nothing re-spawned them and nothing probed or killed them by pid: A's processes still
-      // run, unmanaged, until the test ends them.
+      // Nothing re-spawned them. A's processes died with A (lifetime 'host': its watchdog
+      // tree-killed them when A was SIGKILLed), and B still says unknown, never an exit it
+      // did not see.
       expect(recovered.outcomes.some((o) => o.outcome === 'reattached')).toBe(false);
-      for (const s of started) expect(isAlive(s.pid)).toBe(true);
+      for (const s of started) expect(isAlive(s.pid)).toBe(false);
     } finally {
       await stores.close?.();
     }
