@@ -5,8 +5,8 @@ export { createMemoryRecoveryStores, type MemoryRecoveryStores } from './durable
 export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from './durable/options.js';
 export type { RecoveryOutcome, RecoveryOutcomeKind, RecoveryReport } from './durable/report.js';
 export { commandFingerprint } from './fingerprint.js';
-export type { SessionLifetime } from './lifetime.js';
 export type { HumanControlLease, HumanControlState } from './human-control.js';
+export type { SessionLifetime } from './lifetime.js';
 export {
   PROCESS_SESSION_LIMITS,
   type ProcessSessionLimits,

@@ -21,6 +21,7 @@ import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from '
 import { enforcePolicy } from './policy.js';
 import { isNativePtyBackend, nativePtyBackend, type ProcessPtyBackend } from './pty-backend.js';
 import { type ProcessSandboxBackend, sandboxRunning } from './sandbox.js';
+import { screenGate } from './screen-gate.js';
 import { ProcessSession } from './session.js';
 import { spawnSession } from './spawn-session.js';
 import { planStart } from './start-plan.js';
@@ -242,6 +243,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       plan.pty && request.screen !== false
         ? new TerminalScreen({ cols: plan.terminal.columns, rows: plan.terminal.rows })
         : undefined;
+    const gate = screen ? screenGate(screen) : undefined;
     const session = new ProcessSession(
       {
         id,
@@ -261,6 +263,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
           maxChunkBytes: limits.maxOutputChunkBytes,
         }),
         screen,
+        ...(gate ? { screenGate: gate } : {}),
         terminal: plan.pty ? { columns: plan.terminal.columns, rows: plan.terminal.rows } : undefined,
         backend: sandbox ? 'sandbox' : plan.pty && !isNativePtyBackend(ptyBackend) ? 'pty-backend' : 'native',
       },
@@ -286,7 +289,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         session,
         plan,
         request,
-        screen,
+        gate?.screen,
       );
       session.attach(run, adapter, metadata);
       await session.persisted;

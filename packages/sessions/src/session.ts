@@ -26,8 +26,9 @@ import {
 import { LiveText } from './live-text.js';
 import { OutputTimeline } from './output-timeline.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
-import { pageTranscript, transcriptChunks } from './transcript.js';
+import type { ScreenGate } from './screen-gate.js';
 import { type SessionWatcher, SessionWatchers } from './session-watch.js';
+import { pageTranscript, transcriptChunks } from './transcript.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 export interface SessionInit {
@@ -45,6 +46,8 @@ export interface SessionInit {
   log: OutputLog;
   screen: TerminalScreen | undefined;
   backend: SessionMetadata['backend'];
+  /** Shuts the screen off from the run (a PTY start that fell back to pipes). */
+  screenGate?: ScreenGate;
   /** The terminal's size at the start (PTY sessions). */
   terminal?: { columns: number; rows: number } | undefined;
 }
@@ -92,7 +95,9 @@ export class ProcessSession {
   readonly #log: OutputLog;
   /** The live terminal emulator; disposed once the session ended and its final screen was taken. */
   #screen: TerminalScreen | undefined;
-  readonly #emulated: boolean;
+  #emulated: boolean;
+  readonly #screenGate: ScreenGate | undefined;
+  #fellBack = false;
   /** An ended session's screen as text: what poll() has not returned yet, and the whole render. */
   #finalScreen: { delta: string; full: string } | undefined;
   #retiring: Promise<void> | undefined;
@@ -120,6 +125,7 @@ export class ProcessSession {
     this.#log = init.log;
     this.#screen = init.screen;
     this.#emulated = init.screen !== undefined;
+    this.#screenGate = init.screenGate;
     this.#backend = init.backend;
     this.#ctx = ctx;
     this.#terminal = init.terminal ? { ...init.terminal } : undefined;
@@ -174,6 +180,7 @@ export class ProcessSession {
     this.#adapter = adapter;
     this.#backendMetadata = metadata;
     this.#stdioMode = run.stdioMode;
+    if (this.pty && run.stdioMode === 'pipe') this.#fallBack();
     if (this.#state === 'starting') this.#state = 'running';
     this.#persist(undefined);
     run.wait().then(
@@ -186,6 +193,19 @@ export class ProcessSession {
         void this.#retireScreen();
       },
     );
+  }
+
+  /**
+   * A PTY start that ran on pipes: from here it is a pipe session (no screen, poll and log
+   * read the streams as written) and metadata says it fell back.
+   */
+  #fallBack(): void {
+    this.#fellBack = true;
+    this.#screenGate?.close();
+    this.#screen?.dispose();
+    this.#screen = undefined;
+    this.#emulated = false;
+    this.#terminal = undefined;
   }
 
   /** Ends the record without a process (failed attach, backend lost before start). */
@@ -373,6 +393,7 @@ export class ProcessSession {
       signal: this.#signal,
       stdioMode: this.#stdioMode,
       pty: this.pty,
+      ptyFellBack: this.#fellBack,
       emulated: this.emulated,
       backend: this.#backend,
       endReason: this.#endReason,

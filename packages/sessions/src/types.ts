@@ -121,6 +121,8 @@ export interface SessionMetadata {
   signal: SignalName | null;
   stdioMode: StdioMode;
   pty: boolean;
+  /** True when a PTY was asked for (ptyFallback: 'pipe') and the run fell back to pipes. */
+  ptyFellBack: boolean;
   emulated: boolean;
   backend: 'native' | 'pty-backend' | 'sandbox';
   /**
