@@ -10,9 +10,10 @@ import {
 } from './control-actions.js';
 import { PROCESS_DESCRIPTION } from './descriptions.js';
 import { echoBare } from './echo.js';
+import { logAction } from './log-action.js';
 import type { ResolvedToolOptions } from './options.js';
 import { invalid, Params } from './params.js';
-import { listAction, logAction, pollAction } from './read-actions.js';
+import { listAction, pollAction } from './read-actions.js';
 import { recordAction } from './record-action.js';
 import { guarded } from './results.js';
 import { PROCESS_PARAMETERS } from './schemas.js';

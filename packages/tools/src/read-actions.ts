@@ -64,29 +64,3 @@ export function droppedNote(bytes: number): string | undefined {
     'process action=log has the full history.)'
   );
 }
-
-/** log: lines of the history, the last 200 by default. */
-export async function logAction(ctx: ActionContext): Promise<ToolResult> {
-  const offset = ctx.params.integer('offset', 0, Number.MAX_SAFE_INTEGER);
-  const limit = ctx.params.integer('limit', 1, 100_000);
-  const session = ctx.session();
-  const page = await session.log({
-    ...(offset !== undefined ? { offset } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-  });
-  const first = page.offset + 1;
-  const last = page.offset + page.lines;
-  let note: string | undefined;
-  if (page.totalLines === 0) note = undefined;
-  else if (page.lines === 0)
-    note = `(offset ${offset} is past the end: the log has ${page.totalLines} lines.)`;
-  else if (page.cut && offset === undefined && limit === undefined) {
-    note = `(Showing the last ${page.lines} of ${page.totalLines} lines. Earlier lines: pass offset and limit; offset 0 is the first line.)`;
-  } else if (page.cut) note = `(Lines ${first}-${last} of ${page.totalLines}.)`;
-  return sessionReply(ctx, session, {
-    body: page.totalLines === 0 ? '(no output yet)' : page.text,
-    notes: [note],
-    firstLine: page.offset,
-    data: { lines: { offset: page.offset, count: page.lines, total: page.totalLines } },
-  });
-}

@@ -87,13 +87,15 @@ export const PROCESS_PARAMETERS = {
       type: 'integer',
       minimum: 0,
       description:
-        'log: first line to return, 0-based. Without offset and limit, log returns the last 200 lines.',
+        'log: first line to return, 0-based. Without offset, log returns the last `limit` lines (200 by default).',
     },
     limit: {
       type: 'integer',
       minimum: 1,
       maximum: 100_000,
-      description: 'log: how many lines (default 200).',
+      description:
+        'log: how many lines (default 200): from offset, or the last ones without offset. A page too long for the ' +
+        'output budget is shortened to whole lines; its footer gives the exact next call.',
     },
     data: {
       type: 'string',

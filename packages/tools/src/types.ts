@@ -155,7 +155,15 @@ export interface ToolResultData {
   /** wait_for: how the wait ended, the matched text, how long it waited. */
   wait?: { outcome: WaitOutcomeKind; match?: string; waitedMs: number };
   /** log: the line window returned. */
-  lines?: { offset: number; count: number; total: number };
+  lines?: {
+    offset: number;
+    count: number;
+    total: number;
+    /** The call that reads on (earlier lines for a tail), when there is more. */
+    next?: { offset: number; limit: number };
+    /** Lines the page had before it was shortened to fit the output budget. */
+    shortenedFrom?: number;
+  };
   /** record: where the asciicast file was written (absolute). */
   recording?: { path: string };
   /** Set when isError: the ProcmuxError code (or ERR_INTERNAL) and message. */
