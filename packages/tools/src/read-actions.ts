@@ -2,8 +2,11 @@ import { type ActionContext, sessionReply, tailStartLine } from './action-contex
 import { duration, shownCommand } from './describe-session.js';
 import { gather } from './gather.js';
 import { MAX_WAIT_MS } from './options.js';
-import { summarize } from './results.js';
+import { endShown, summarize } from './results.js';
 import type { SessionSummary, ToolResult } from './types.js';
+
+/** Lines of an ended session shown again when a poll finds nothing new and its end is news. */
+const LAST_LINES = 10;
 
 /** A burst (a result, then the prompt after it) comes back in one poll. */
 const POLL_SETTLE = { quietMs: 100, maxMs: 1_000 };
@@ -41,6 +44,24 @@ export async function pollAction(ctx: ActionContext): Promise<ToolResult> {
   const session = ctx.session();
   const got = await gather(session, { waitMs: used, settle: POLL_SETTLE, signal: ctx.signal });
   const body = got.output.text();
+  // The model read every line but never heard of the end: say so once, with the last lines
+  // for context, marked as delivered before so nothing is counted twice.
+  if (body === '' && session.metadata().endedAt !== null && !endShown(session)) {
+    const last = await session.log({ limit: LAST_LINES });
+    if (last.lines > 0) {
+      return sessionReply(ctx, session, {
+        body:
+          `(no new output: the process has ended. Its last ${last.lines} line${last.lines === 1 ? '' : 's'}, ` +
+          `already delivered by an earlier call, not new:)\n${last.text}`,
+        notes: [droppedNote(got.output.droppedBytes + got.output.trimmedBytes)],
+        data: {
+          timeout: { requested, used },
+          droppedBytes: got.output.droppedBytes,
+          alreadyDelivered: { offset: last.offset, count: last.lines },
+        },
+      });
+    }
+  }
   const notes = [
     requested >= 0 && requested <= MAX_WAIT_MS
       ? undefined

@@ -155,6 +155,8 @@ export interface ToolResultData {
   /** wait_for: how the wait ended, the matched text, how long it waited. */
   wait?: { outcome: WaitOutcomeKind; match?: string; waitedMs: number };
   /** log: the line window returned. */
+  /** poll of an ended session with nothing new: log lines shown again for context, not new. */
+  alreadyDelivered?: { offset: number; count: number };
   lines?: {
     offset: number;
     count: number;

@@ -59,6 +59,38 @@ describe('process list', () => {
 });
 
 describe('process poll', () => {
+  it('tells once that a session ended when its end was never shown, with its last lines marked as delivered', async () => {
+    h = harness();
+    const started = await h.exec({ command: 'seq 1 3; sleep 1', mode: 'daemon' });
+    expect(started.text).toMatch(/^1\n2\n3$/m);
+    expect(started.text).toMatch(/Process still running\.$/);
+    const id = idOf(started);
+    // It ends while the model is not looking.
+    await h.sessions.get(id).wait({ timeoutMs: 10_000 });
+    const first = await h.proc({ action: 'poll', session_id: id });
+    expect(first.text).toBe(
+      '(no new output: the process has ended. Its last 3 lines, already delivered by an earlier call, not new:)\n' +
+        '1\n2\n3\n\nProcess exited with code 0.',
+    );
+    expect(first.data.alreadyDelivered).toEqual({ offset: 0, count: 3 });
+    const again = await h.proc({ action: 'poll', session_id: id });
+    expect(again.text).toBe('(no new output)\n\nProcess exited with code 0.');
+    expect(again.data.alreadyDelivered).toBeUndefined();
+  });
+
+  it('a line shown twice is only ever shown again marked as delivered', async () => {
+    h = harness({ startupWaitMs: 0 });
+    const id = await daemon('sleep 0.3; echo last');
+    const r = await h.proc({ action: 'poll', session_id: id, timeout: 10_000 });
+    expect(r.text).toMatch(/^last$/m);
+    if (!r.text.includes('exited')) {
+      // It ended after this poll: the next one says so, the line marked as delivered before.
+      const end = await h.proc({ action: 'poll', session_id: id, timeout: 10_000 });
+      expect(end.data.alreadyDelivered).toEqual({ offset: 0, count: 1 });
+    }
+    const after = await h.proc({ action: 'poll', session_id: id });
+    expect(after.text).toBe('(no new output)\n\nProcess exited with code 0.');
+  });
   it('returns as soon as output arrives, long before the timeout', async () => {
     h = harness({ startupWaitMs: 0 });
     const id = await daemon('sleep 0.3; echo late; sleep 30');
