@@ -17,6 +17,7 @@ import type { BackendAdapter } from './backend-adapter.js';
 import { integerOption } from './checks.js';
 import type { SessionContext } from './context.js';
 import type { RecordSource } from './durable/record.js';
+import { hangUp } from './hang-up.js';
 import {
   type HumanControlLease,
   type HumanControlState,
@@ -53,6 +54,9 @@ export interface SessionInit {
 }
 
 type Stream = 'stdout' | 'stderr';
+
+/** How long a hung-up terminal session gets to end before the tree kill (SIGTERM, then SIGKILL). */
+const HANG_UP_WAIT_MS = 500;
 
 /** Output a pipe session's snapshot() starts with by default: the tail a viewer scrolls back through. */
 const SNAPSHOT_BYTES = 1024 * 1024;
@@ -475,9 +479,34 @@ export class ProcessSession {
   async kill(): Promise<WaitOutcome> {
     await this.#mutable('kill', { signal: 'SIGKILL' });
     this.#forced = 'killed';
+    await this.#hangUp();
     this.#run?.cancel('manual-cancel');
     await this.#settled;
     return { exitCode: this.#exitCode, signal: this.#signal, state: this.#state };
+  }
+
+  /**
+   * The graceful step for a native terminal session: hang the terminal up (SIGHUP to its
+   * foreground group and its leader, as closing a terminal window does) and give the program
+   * a moment to end. An interactive shell ignores SIGTERM, so without this it sat out the
+   * whole SIGTERM grace (3 s) before SIGKILL; the tree kill that follows reaps whatever is left.
+   */
+  async #hangUp(): Promise<void> {
+    const pid = this.pid;
+    if (this.#stdioMode !== 'pty' || this.#adapter || pid === undefined || !this.live) return;
+    try {
+      hangUp(pid);
+    } catch {
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#run!.wait().catch(() => {}),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, HANG_UP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Stops tracking; the process keeps running. Every later call is ERR_PROCESS_STATE. */
