@@ -23,6 +23,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_PATH_CHARS = 4_096;
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
 const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
+/**
+ * A daemon returns once it has been quiet this long (from its start or its last output): a
+ * silent server no longer holds the call for the whole startup wait, and early output still shows.
+ */
+export const DAEMON_SETTLE_MS = 300;
 
 interface ExecRequest {
   command: string;
@@ -220,7 +225,7 @@ async function background(
   setSession(session);
   const first = await gather(session, {
     waitMs: options.startupWaitMs,
-    settle: STARTUP_SETTLE,
+    ...(interactive ? { settle: STARTUP_SETTLE } : { quietMs: DAEMON_SETTLE_MS, settle: STARTUP_SETTLE }),
     signal: context.signal,
   });
   const kind = interactive ? 'session' : 'daemon';

@@ -180,6 +180,23 @@ describe('exec daemon', () => {
     expect(r.text).toMatch(/\n\(no output in the first \d+ ms\)\n/);
   });
 
+  it('a silent daemon returns after a short settle, not the whole startup wait; early output still shows', async () => {
+    h = harness({ startupWaitMs: 10_000 });
+    const began = Date.now();
+    const silent = await h.exec({ command: 'sleep 30', mode: 'daemon' });
+    const took = Date.now() - began;
+    console.info(`[daemon-settle] silent daemon: exec returned in ${took} ms (startup wait 10000 ms)`);
+    // Generous: only a call that sat out the 10 s startup wait fails this.
+    expect(took).toBeLessThan(8_000);
+    expect(silent.text).toMatch(/\n\(no output in the first \d+ ms\)\n/);
+    expect(lastLine(silent.text)).toBe('Process still running.');
+    const early = await h.exec({ command: 'sleep 0.1; echo listening on 8080; sleep 30', mode: 'daemon' });
+    expect(early.text).toContain('\nlistening on 8080\n');
+    // A burst is read whole: lines 150 ms apart are under the settle.
+    const burst = await h.exec({ command: 'echo a; sleep 0.15; echo b; sleep 30', mode: 'daemon' });
+    expect(burst.text).toMatch(/\na\nb\n/);
+  });
+
   it('refuses yieldMs, which only a one_shot takes', async () => {
     h = harness();
     const r = await h.tools.exec.run({ command: 'sleep 1', mode: 'daemon', yieldMs: 10 });
