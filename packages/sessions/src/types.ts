@@ -119,7 +119,20 @@ export interface SessionMetadata {
   endedAt: number | null;
   exitCode: number | null;
   signal: SignalName | null;
+  /** How the run is wired, as resolved: 'pipe' for a PTY start that fell back (see ptyFellBack). */
   stdioMode: StdioMode;
+  /** Every byte the process wrote, both streams, including what the caps dropped. */
+  totalBytes: number;
+  /** Bytes of history still held (log, transcript, output pages). */
+  retainedBytes: number;
+  /** Oldest bytes the history cap (maxOutputBytes) dropped: the history is complete when 0. */
+  droppedBytes: number;
+  /**
+   * True once any cap dropped output: the history cap, or the unread-output cap between two
+   * polls (then poll's droppedBytes said how much, while the history may still hold it).
+   */
+  truncated: boolean;
+  /** Whether a PTY was asked for. */
   pty: boolean;
   /** True when a PTY was asked for (ptyFallback: 'pipe') and the run fell back to pipes. */
   ptyFellBack: boolean;
