@@ -76,6 +76,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const sandbox = options.sandbox;
   const ptyBackend: ProcessPtyBackend | undefined =
     options.ptyBackend === undefined ? nativePtyBackend() : (options.ptyBackend ?? undefined);
+  checkPtyBackend(ptyBackend);
   const sessions = new Map<string, ProcessSession>();
   // The watchdog makes every native session die with this host, however the host ends.
   const supervisor = new ProcessSupervisor({ logger, watchdog: true });
@@ -398,6 +399,27 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       await journal?.dispose();
     },
   };
+}
+
+/**
+ * A host PTY backend must be usable before any session trusts it: without startPty every PTY
+ * start would fail after its record was made (an `unknown` record, not a clear error).
+ */
+function checkPtyBackend(backend: ProcessPtyBackend | undefined): void {
+  if (backend === undefined || isNativePtyBackend(backend)) return;
+  if (typeof backend !== 'object' || backend === null || typeof backend.startPty !== 'function') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      'ptyBackend must be an object with a startPty(request) function (or null for no PTY sessions)',
+    );
+  }
+  const resize = backend.capabilities?.resize;
+  if (resize !== undefined && typeof resize !== 'boolean') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `ptyBackend.capabilities.resize must be true or false (got ${String(resize)})`,
+    );
+  }
 }
 
 export type { ProcessSandboxBackend };

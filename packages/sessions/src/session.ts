@@ -527,6 +527,16 @@ export class ProcessSession {
     void this.#retireScreen();
   }
 
+  /**
+   * Whether resize() can work on this session: a terminal whose backend declared resize (the
+   * native backend does; a host backend through `capabilities.resize`). False for pipes, a
+   * PTY start that fell back to pipes, and before the process started. Check it instead of
+   * `'resize' in session`, which is always true (resize() is a method).
+   */
+  get canResize(): boolean {
+    return this.#stdioMode === 'pty' && this.#run?.resize !== undefined;
+  }
+
   /** Resizes the terminal where the backend can (rate-limited). */
   async resize(size: { columns: number; rows: number }): Promise<void> {
     if (this.#control) throw humanControlError(this.id, this.#control);

@@ -33,6 +33,7 @@ describe("a PTY start that falls back to pipes (ptyFallback: 'pipe')", () => {
     const meta = s.metadata();
     expect(meta).toMatchObject({ pty: true, stdioMode: 'pipe', ptyFellBack: true, emulated: false });
     expect(s.holdsScreen).toBe(false);
+    expect(s.canResize).toBe(false);
     const polled = await s.poll();
     // No stair-stepping, and stderr stays apart.
     expect(polled.stdout).toBe('hello\nworld\n');
