@@ -29,7 +29,8 @@ import { OutputTimeline } from './output-timeline.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
 import type { ScreenGate } from './screen-gate.js';
 import { type SessionWatcher, SessionWatchers } from './session-watch.js';
-import { pageTranscript, transcriptChunks } from './transcript.js';
+import { transcriptChunks } from './transcript.js';
+import { TranscriptIndex } from './transcript-index.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 export interface SessionInit {
@@ -108,6 +109,7 @@ export class ProcessSession {
   readonly #backend: SessionMetadata['backend'];
   readonly #ctx: SessionContext;
   readonly #timeline = new OutputTimeline();
+  readonly #index = new TranscriptIndex();
   readonly #watchers = new SessionWatchers();
   #terminal: { columns: number; rows: number } | undefined;
   readonly #initialTerminal: { columns: number; rows: number } | undefined;
@@ -170,8 +172,10 @@ export class ProcessSession {
   /** Output from the supervisor (already free of answered terminal queries). */
   onOutput(stream: Stream, chunk: string): void {
     if (this.#state === 'released') return;
-    this.#timeline.mark(this.#log.totalBytes, Date.now());
+    const before = this.#log.totalBytes;
+    this.#timeline.mark(before, Date.now());
     this.#log.append(stream, chunk);
+    this.#index.add(chunk, before);
     if (this.#watchers.size > 0)
       this.#watchers.emit({ type: 'output', data: chunk, offset: this.#log.totalBytes });
     this.#pending = true;
@@ -290,10 +294,15 @@ export class ProcessSession {
     return this.#collect();
   }
 
-  /** Lines of the transcript (rendered screen history for emulated sessions), last 200 by default. */
+  /**
+   * Lines of the transcript: the ANSI-stripped retained history of both streams (a terminal
+   * session's too, so nothing past the screen's scrollback is lost). Without offset the last
+   * `limit` lines (200 by default); with offset, `limit` lines from there. Lines are numbered
+   * from the first ever written; what the history cap dropped is counted, never returned.
+   */
   async log(options: { offset?: number; limit?: number } = {}): Promise<LogResult> {
     await this.#access();
-    return pageTranscript(this.#chunks(), options);
+    return this.#index.page(this.#log, options, this.#ctx.limits.maxOutputChunkBytes);
   }
 
   /**
@@ -307,12 +316,7 @@ export class ProcessSession {
   }
 
   #chunks(): AsyncGenerator<string> {
-    if (this.#emulated) return this.#screenChunks();
     return transcriptChunks(this.#log, undefined, this.#ctx.limits.maxOutputChunkBytes);
-  }
-
-  async *#screenChunks(): AsyncGenerator<string> {
-    yield await this.#renderFull();
   }
 
   /** The full render: from the live screen, or the final one an ended session kept. */

@@ -98,6 +98,13 @@ export interface LogResult {
   totalLines: number;
   /** True when lines before or after the returned range exist. */
   cut: boolean;
+  /**
+   * Lines before the first one the retained history still holds whole (the history cap,
+   * maxOutputBytes, dropped them): offsets below it return from it. 0 when nothing was dropped.
+   */
+  droppedLines: number;
+  /** Bytes of output before that line: the history cap's drop, to the next line start. */
+  droppedBytes: number;
 }
 
 export interface WaitOutcome {

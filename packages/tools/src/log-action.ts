@@ -26,6 +26,12 @@ export async function logAction(ctx: ActionContext): Promise<ToolResult> {
   });
   const total = page.totalLines;
   const notes: string[] = [];
+  if (page.droppedLines > 0) {
+    notes.push(
+      `(The history cap dropped the first ${fmt(page.droppedLines)} lines (${fmt(page.droppedBytes)} bytes); ` +
+        `line ${fmt(page.droppedLines + 1)} is the oldest still kept.)`,
+    );
+  }
   if (total === 0 || page.lines === 0) {
     if (total > 0) notes.push(`(offset ${offset} is past the end: the log has ${fmt(total)} lines.)`);
     return sessionReply(ctx, session, {

@@ -236,6 +236,18 @@ describe('process log', () => {
     expect(bad.text).toBe('Error [ERR_INVALID_OPTION]: limit must be an integer from 1 to 100000 (got 0)');
   });
 
+  it('says exactly how many lines the history cap dropped, and pages from the oldest line kept', async () => {
+    h = harness({}, { limits: { maxOutputBytes: 100_000 } });
+    const id = await daemon('seq 1 100000; sleep 30');
+    await logHas(id, 100_000);
+    const r = await h.proc({ action: 'log', session_id: id, offset: 0, limit: 2 });
+    const { offset } = r.data.lines!;
+    expect(offset).toBeGreaterThan(0);
+    expect(r.text).toContain(`(The history cap dropped the first ${offset.toLocaleString('en-US')} lines (`);
+    expect(r.text).toContain(`line ${(offset + 1).toLocaleString('en-US')} is the oldest still kept.)`);
+    expect(r.text.split('\n').slice(0, 2)).toEqual([String(offset + 1), String(offset + 2)]);
+  });
+
   it('says when there is no output yet', async () => {
     h = harness();
     const id = await daemon('sleep 30');
