@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   isProcmuxError,
   type Limit,
@@ -23,6 +22,7 @@ import { isNativePtyBackend, nativePtyBackend, type ProcessPtyBackend } from './
 import { type ProcessSandboxBackend, sandboxRunning } from './sandbox.js';
 import { screenGate } from './screen-gate.js';
 import { ProcessSession } from './session.js';
+import { newSessionId } from './session-id.js';
 import { spawnSession } from './spawn-session.js';
 import { planStart } from './start-plan.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
@@ -78,6 +78,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     options.ptyBackend === undefined ? nativePtyBackend() : (options.ptyBackend ?? undefined);
   checkPtyBackend(ptyBackend);
   const sessions = new Map<string, ProcessSession>();
+  // Every id this registry gave out, pruned sessions' too: an old id never names a new session.
+  const issued = new Set<string>();
   // The watchdog makes every native session die with this host, however the host ends.
   const supervisor = new ProcessSupervisor({ logger, watchdog: true });
   const durability = resolveDurability(options);
@@ -238,7 +240,10 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       pty: plan.pty,
     });
 
-    const id = `proc_${randomBytes(16).toString('base64url')}`;
+    const id = await newSessionId(
+      (candidate) => issued.has(candidate) || sessions.has(candidate),
+      journal ? (candidate) => journal.taken(candidate) : undefined,
+    );
     const now = Date.now();
     const screen =
       plan.pty && request.screen !== false
@@ -271,6 +276,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       context,
     );
     sessions.set(id, session);
+    issued.add(id);
     // From here the session itself counts as live.
     releaseSlot();
     if (journal) {

@@ -16,7 +16,7 @@ import { invalid, Params } from './params.js';
 import { listAction, pollAction } from './read-actions.js';
 import { recordAction } from './record-action.js';
 import { guarded } from './results.js';
-import { PROCESS_PARAMETERS } from './schemas.js';
+import { PROCESS_ALIASES, PROCESS_PARAMETERS } from './schemas.js';
 import type {
   ProcessAction,
   ProcessTool,
@@ -61,7 +61,12 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
         () => action,
         options.outputBudget,
         async (setSession) => {
-          const params = new Params(raw, Object.keys(PROCESS_PARAMETERS.properties), 'process');
+          const params = new Params(
+            raw,
+            Object.keys(PROCESS_PARAMETERS.properties),
+            'process',
+            PROCESS_ALIASES,
+          );
           action = params.oneOf('action', Object.keys(ACTIONS) as ProcessAction[]);
           if (action === undefined)
             throw invalid(`action is required; one of: ${Object.keys(ACTIONS).join(', ')}`);

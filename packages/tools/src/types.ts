@@ -95,8 +95,14 @@ export interface ExecParams {
   mode?: ExecMode;
   cwd?: string;
   env?: Record<string, string>;
+  timeout_ms?: number;
+  no_output_timeout_ms?: number;
+  yield_ms?: number;
+  /** @deprecated old name of timeout_ms, accepted until the next major release */
   timeoutMs?: number;
+  /** @deprecated old name of no_output_timeout_ms */
   noOutputTimeoutMs?: number;
+  /** @deprecated old name of yield_ms */
   yieldMs?: number;
 }
 
@@ -104,6 +110,10 @@ export interface ExecParams {
 export interface ProcessParams {
   action: ProcessAction;
   session_id?: string;
+  /** @deprecated old name of session_id, accepted until the next major release */
+  sessionId?: string;
+  /** @deprecated old name of idle_ms */
+  idleMs?: number;
   timeout?: number;
   offset?: number;
   limit?: number;

@@ -380,7 +380,11 @@ describe('process states and errors', () => {
       { action: 'send_keys', session_id: 'x', keys: [] },
       'keys must be a non-empty array of non-empty strings',
     ],
-    [{ action: 'poll', session_id: 'x', sessionId: 'x' }, 'unknown parameter "sessionId" for process'],
+    [
+      { action: 'poll', session_id: 'x', sessionId: 'x' },
+      'pass session_id or its old name sessionId, not both',
+    ],
+    [{ action: 'poll', session: 'x' }, 'unknown parameter "session" for process'],
   ])('refuses %o with an error text', async (params, message) => {
     h = harness();
     const r = await h.tools.process.run(params);
