@@ -18,7 +18,7 @@ afterAll(async () => {
 
 /** bash's prompt (root's ends in #, anyone else's in $; bash may ignore PS1 from the environment). */
 async function prompt(s: ProcessSession): Promise<void> {
-  await waitFor(async () => /[$#] *$/.test((await s.screen()).trimEnd() + ' '), 10_000, 'a bash prompt');
+  await waitFor(async () => /[$#] *$/.test(`${(await s.screen()).trimEnd()} `), 10_000, 'a bash prompt');
 }
 
 describe.skipIf(process.platform === 'win32')(
