@@ -33,7 +33,8 @@ function row(s: SessionSummary): string {
       ? `up ${duration(Date.now() - s.startedAt)}`
       : `ran ${duration(s.endedAt - s.startedAt)}`;
   const pid = s.pid === undefined ? 'no pid' : `pid ${s.pid}`;
-  const io = s.stdioMode === 'pty' ? 'terminal' : 'pipes';
+  const io =
+    s.stdioMode === 'pty' ? 'terminal' : s.ptyFellBack ? 'pipes (no terminal could be opened)' : 'pipes';
   return `- ${s.id}  ${state}  ${pid}  ${io}  ${age}  ${shownCommand(s.command)}`;
 }
 

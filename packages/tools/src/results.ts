@@ -21,6 +21,7 @@ export function summarize(session: ToolSession): SessionSummary {
     signal: m.signal,
     pid: m.pid,
     stdioMode: m.stdioMode,
+    ...(m.ptyFellBack ? { ptyFellBack: true } : {}),
     emulated: m.emulated,
     startedAt: m.startedAt,
     endedAt: m.endedAt,

@@ -136,6 +136,8 @@ export interface SessionSummary {
   signal: SignalName | null;
   pid: number | undefined;
   stdioMode: StdioMode;
+  /** Present (true) when a terminal was asked for and none could be opened: it runs on pipes. */
+  ptyFellBack?: true;
   /** Whether output is read from a terminal screen. */
   emulated: boolean;
   startedAt: number;

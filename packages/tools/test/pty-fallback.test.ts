@@ -28,7 +28,9 @@ describe('exec mode=session without a terminal', () => {
     expect(started.text).toContain('No terminal could be opened, so it runs on pipes');
     expect(started.text).toMatch(/^hello\nworld$/m);
     expect(started.text).not.toMatch(/^ +world/m);
-    expect(started.data.session).toMatchObject({ stdioMode: 'pipe' });
+    expect(started.data.session).toMatchObject({ stdioMode: 'pipe', ptyFellBack: true });
+    const list = await h.proc({ action: 'list' });
+    expect(list.text).toContain('pipes (no terminal could be opened)');
     const log = await h.proc({ action: 'log', session_id: idOf(started), offset: 0 });
     expect(log.text).toMatch(/^hello\nworld\nerr$/m);
   });
