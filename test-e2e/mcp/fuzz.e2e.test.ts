@@ -93,6 +93,10 @@ function value(key: string, spec: Record<string, unknown>, ids: string[]): unkno
       return pick([{ A: '1' }, { 'A=B': 'x' }, { A: 1 }, {}]);
     case 'timeout':
     case 'idle_ms':
+    case 'idleMs':
+    case 'yield_ms':
+    case 'timeout_ms':
+    case 'no_output_timeout_ms':
     case 'yieldMs':
     case 'timeoutMs':
     case 'noOutputTimeoutMs':
@@ -160,7 +164,7 @@ it(`survives ${CALLS} random calls over both tools' schemas (seed ${SEED})`, asy
       expect(took, `${what} took ${took} ms`).toBeLessThanOrEqual(allowed);
       expect(r.text.length, what).toBeLessThanOrEqual(BUDGET);
       expect(r.text.length, what).toBeGreaterThan(0);
-      for (const id of r.text.match(/proc_[\w-]{22}/g) ?? []) if (!ids.includes(id)) ids.push(id);
+      for (const id of r.text.match(/proc_[a-z2-9]{7}/g) ?? []) if (!ids.includes(id)) ids.push(id);
       expect(isAlive(server.pid), what).toBe(true);
     }
     console.log(

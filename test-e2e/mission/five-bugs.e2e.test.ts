@@ -73,12 +73,12 @@ it('does not hang on a hidden prompt: one_shot stdin is at EOF', async () => {
 
 it('ends the whole tree when a one_shot timeout fires', async () => {
   const { run } = setup();
-  const result = await run('exec', { command: 'sleep 300 & sleep 300; echo never', timeoutMs: 500 });
+  const result = await run('exec', { command: 'sleep 300 & sleep 300; echo never', timeout_ms: 500 });
   expect(result.text).not.toContain('never');
   expect(result.isError).toBe(false);
   // The exact note and state line a model reads (only the measured run time varies).
   expect(result.text).toMatch(
-    /\nprocmux stopped it after (\d+ ms|\d+\.\d s): it ran past timeoutMs \(500 ms\)\. Raise timeoutMs, pass yieldMs to let it go on in the background, or start it as a daemon\.\nProcess killed by SIG(TERM|KILL)\.$/,
+    /\nprocmux stopped it after (\d+ ms|\d+\.\d s): it ran past timeout_ms \(500 ms\)\. Raise timeout_ms, pass yield_ms to let it go on in the background, or start it as a daemon\.\nProcess killed by SIG(TERM|KILL)\.$/,
   );
   const session = result.data.session;
   expect(session?.state).toBe('killed');

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   isProcmuxError,
   type Limit,
@@ -21,7 +20,9 @@ import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from '
 import { enforcePolicy } from './policy.js';
 import { isNativePtyBackend, nativePtyBackend, type ProcessPtyBackend } from './pty-backend.js';
 import { type ProcessSandboxBackend, sandboxRunning } from './sandbox.js';
+import { screenGate } from './screen-gate.js';
 import { ProcessSession } from './session.js';
+import { newSessionId } from './session-id.js';
 import { spawnSession } from './spawn-session.js';
 import { planStart } from './start-plan.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
@@ -75,7 +76,10 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const sandbox = options.sandbox;
   const ptyBackend: ProcessPtyBackend | undefined =
     options.ptyBackend === undefined ? nativePtyBackend() : (options.ptyBackend ?? undefined);
+  checkPtyBackend(ptyBackend);
   const sessions = new Map<string, ProcessSession>();
+  // Every id this registry gave out, pruned sessions' too: an old id never names a new session.
+  const issued = new Set<string>();
   // The watchdog makes every native session die with this host, however the host ends.
   const supervisor = new ProcessSupervisor({ logger, watchdog: true });
   const durability = resolveDurability(options);
@@ -236,12 +240,16 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       pty: plan.pty,
     });
 
-    const id = `proc_${randomBytes(16).toString('base64url')}`;
+    const id = await newSessionId(
+      (candidate) => issued.has(candidate) || sessions.has(candidate),
+      journal ? (candidate) => journal.taken(candidate) : undefined,
+    );
     const now = Date.now();
     const screen =
       plan.pty && request.screen !== false
         ? new TerminalScreen({ cols: plan.terminal.columns, rows: plan.terminal.rows })
         : undefined;
+    const gate = screen ? screenGate(screen) : undefined;
     const session = new ProcessSession(
       {
         id,
@@ -261,12 +269,14 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
           maxChunkBytes: limits.maxOutputChunkBytes,
         }),
         screen,
+        ...(gate ? { screenGate: gate } : {}),
         terminal: plan.pty ? { columns: plan.terminal.columns, rows: plan.terminal.rows } : undefined,
         backend: sandbox ? 'sandbox' : plan.pty && !isNativePtyBackend(ptyBackend) ? 'pty-backend' : 'native',
       },
       context,
     );
     sessions.set(id, session);
+    issued.add(id);
     // From here the session itself counts as live.
     releaseSlot();
     if (journal) {
@@ -286,7 +296,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         session,
         plan,
         request,
-        screen,
+        gate?.screen,
       );
       session.attach(run, adapter, metadata);
       await session.persisted;
@@ -395,6 +405,27 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       await journal?.dispose();
     },
   };
+}
+
+/**
+ * A host PTY backend must be usable before any session trusts it: without startPty every PTY
+ * start would fail after its record was made (an `unknown` record, not a clear error).
+ */
+function checkPtyBackend(backend: ProcessPtyBackend | undefined): void {
+  if (backend === undefined || isNativePtyBackend(backend)) return;
+  if (typeof backend !== 'object' || backend === null || typeof backend.startPty !== 'function') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      'ptyBackend must be an object with a startPty(request) function (or null for no PTY sessions)',
+    );
+  }
+  const resize = backend.capabilities?.resize;
+  if (resize !== undefined && typeof resize !== 'boolean') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `ptyBackend.capabilities.resize must be true or false (got ${String(resize)})`,
+    );
+  }
 }
 
 export type { ProcessSandboxBackend };

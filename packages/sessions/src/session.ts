@@ -17,6 +17,7 @@ import type { BackendAdapter } from './backend-adapter.js';
 import { integerOption } from './checks.js';
 import type { SessionContext } from './context.js';
 import type { RecordSource } from './durable/record.js';
+import { hangUp } from './hang-up.js';
 import {
   type HumanControlLease,
   type HumanControlState,
@@ -26,8 +27,10 @@ import {
 import { LiveText } from './live-text.js';
 import { OutputTimeline } from './output-timeline.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
+import type { ScreenGate } from './screen-gate.js';
 import { type SessionWatcher, SessionWatchers } from './session-watch.js';
-import { pageTranscript, transcriptChunks } from './transcript.js';
+import { transcriptChunks } from './transcript.js';
+import { TranscriptIndex } from './transcript-index.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 export interface SessionInit {
@@ -45,11 +48,16 @@ export interface SessionInit {
   log: OutputLog;
   screen: TerminalScreen | undefined;
   backend: SessionMetadata['backend'];
+  /** Shuts the screen off from the run (a PTY start that fell back to pipes). */
+  screenGate?: ScreenGate;
   /** The terminal's size at the start (PTY sessions). */
   terminal?: { columns: number; rows: number } | undefined;
 }
 
 type Stream = 'stdout' | 'stderr';
+
+/** How long a hung-up terminal session gets to end before the tree kill (SIGTERM, then SIGKILL). */
+const HANG_UP_WAIT_MS = 500;
 
 /** Output a pipe session's snapshot() starts with by default: the tail a viewer scrolls back through. */
 const SNAPSHOT_BYTES = 1024 * 1024;
@@ -92,13 +100,16 @@ export class ProcessSession {
   readonly #log: OutputLog;
   /** The live terminal emulator; disposed once the session ended and its final screen was taken. */
   #screen: TerminalScreen | undefined;
-  readonly #emulated: boolean;
+  #emulated: boolean;
+  readonly #screenGate: ScreenGate | undefined;
+  #fellBack = false;
   /** An ended session's screen as text: what poll() has not returned yet, and the whole render. */
   #finalScreen: { delta: string; full: string } | undefined;
   #retiring: Promise<void> | undefined;
   readonly #backend: SessionMetadata['backend'];
   readonly #ctx: SessionContext;
   readonly #timeline = new OutputTimeline();
+  readonly #index = new TranscriptIndex();
   readonly #watchers = new SessionWatchers();
   #terminal: { columns: number; rows: number } | undefined;
   readonly #initialTerminal: { columns: number; rows: number } | undefined;
@@ -120,6 +131,7 @@ export class ProcessSession {
     this.#log = init.log;
     this.#screen = init.screen;
     this.#emulated = init.screen !== undefined;
+    this.#screenGate = init.screenGate;
     this.#backend = init.backend;
     this.#ctx = ctx;
     this.#terminal = init.terminal ? { ...init.terminal } : undefined;
@@ -160,8 +172,10 @@ export class ProcessSession {
   /** Output from the supervisor (already free of answered terminal queries). */
   onOutput(stream: Stream, chunk: string): void {
     if (this.#state === 'released') return;
-    this.#timeline.mark(this.#log.totalBytes, Date.now());
+    const before = this.#log.totalBytes;
+    this.#timeline.mark(before, Date.now());
     this.#log.append(stream, chunk);
+    this.#index.add(chunk, before);
     if (this.#watchers.size > 0)
       this.#watchers.emit({ type: 'output', data: chunk, offset: this.#log.totalBytes });
     this.#pending = true;
@@ -174,6 +188,7 @@ export class ProcessSession {
     this.#adapter = adapter;
     this.#backendMetadata = metadata;
     this.#stdioMode = run.stdioMode;
+    if (this.pty && run.stdioMode === 'pipe') this.#fallBack();
     if (this.#state === 'starting') this.#state = 'running';
     this.#persist(undefined);
     run.wait().then(
@@ -186,6 +201,19 @@ export class ProcessSession {
         void this.#retireScreen();
       },
     );
+  }
+
+  /**
+   * A PTY start that ran on pipes: from here it is a pipe session (no screen, poll and log
+   * read the streams as written) and metadata says it fell back.
+   */
+  #fallBack(): void {
+    this.#fellBack = true;
+    this.#screenGate?.close();
+    this.#screen?.dispose();
+    this.#screen = undefined;
+    this.#emulated = false;
+    this.#terminal = undefined;
   }
 
   /** Ends the record without a process (failed attach, backend lost before start). */
@@ -266,10 +294,15 @@ export class ProcessSession {
     return this.#collect();
   }
 
-  /** Lines of the transcript (rendered screen history for emulated sessions), last 200 by default. */
+  /**
+   * Lines of the transcript: the ANSI-stripped retained history of both streams (a terminal
+   * session's too, so nothing past the screen's scrollback is lost). Without offset the last
+   * `limit` lines (200 by default); with offset, `limit` lines from there. Lines are numbered
+   * from the first ever written; what the history cap dropped is counted, never returned.
+   */
   async log(options: { offset?: number; limit?: number } = {}): Promise<LogResult> {
     await this.#access();
-    return pageTranscript(this.#chunks(), options);
+    return this.#index.page(this.#log, options, this.#ctx.limits.maxOutputChunkBytes);
   }
 
   /**
@@ -283,12 +316,7 @@ export class ProcessSession {
   }
 
   #chunks(): AsyncGenerator<string> {
-    if (this.#emulated) return this.#screenChunks();
     return transcriptChunks(this.#log, undefined, this.#ctx.limits.maxOutputChunkBytes);
-  }
-
-  async *#screenChunks(): AsyncGenerator<string> {
-    yield await this.#renderFull();
   }
 
   /** The full render: from the live screen, or the final one an ended session kept. */
@@ -372,7 +400,12 @@ export class ProcessSession {
       exitCode: this.#exitCode,
       signal: this.#signal,
       stdioMode: this.#stdioMode,
+      totalBytes: this.#log.totalBytes,
+      retainedBytes: this.#log.retainedBytes,
+      droppedBytes: this.#log.firstRetainedOffset,
+      truncated: this.#log.truncated,
       pty: this.pty,
+      ptyFellBack: this.#fellBack,
       emulated: this.emulated,
       backend: this.#backend,
       endReason: this.#endReason,
@@ -454,9 +487,34 @@ export class ProcessSession {
   async kill(): Promise<WaitOutcome> {
     await this.#mutable('kill', { signal: 'SIGKILL' });
     this.#forced = 'killed';
+    await this.#hangUp();
     this.#run?.cancel('manual-cancel');
     await this.#settled;
     return { exitCode: this.#exitCode, signal: this.#signal, state: this.#state };
+  }
+
+  /**
+   * The graceful step for a native terminal session: hang the terminal up (SIGHUP to its
+   * foreground group and its leader, as closing a terminal window does) and give the program
+   * a moment to end. An interactive shell ignores SIGTERM, so without this it sat out the
+   * whole SIGTERM grace (3 s) before SIGKILL; the tree kill that follows reaps whatever is left.
+   */
+  async #hangUp(): Promise<void> {
+    const pid = this.pid;
+    if (this.#stdioMode !== 'pty' || this.#adapter || pid === undefined || !this.live) return;
+    try {
+      hangUp(pid);
+    } catch {
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#run!.wait().catch(() => {}),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, HANG_UP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Stops tracking; the process keeps running. Every later call is ERR_PROCESS_STATE. */
@@ -471,6 +529,16 @@ export class ProcessSession {
     if (this.#adapter?.handle.release) await this.#adapter.handle.release();
     this.#settle('released', null, null, 'released by the host');
     void this.#retireScreen();
+  }
+
+  /**
+   * Whether resize() can work on this session: a terminal whose backend declared resize (the
+   * native backend does; a host backend through `capabilities.resize`). False for pipes, a
+   * PTY start that fell back to pipes, and before the process started. Check it instead of
+   * `'resize' in session`, which is always true (resize() is a method).
+   */
+  get canResize(): boolean {
+    return this.#stdioMode === 'pty' && this.#run?.resize !== undefined;
   }
 
   /** Resizes the terminal where the backend can (rate-limited). */

@@ -1,5 +1,5 @@
 import { type ManagedRun, ProcmuxError } from '@procmux/core-types';
-import type { TerminalScreen } from '@procmux/screen';
+import type { ScreenLike } from '@procmux/screen';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
@@ -33,7 +33,7 @@ export async function spawnSession(
   session: ProcessSession,
   plan: StartPlan,
   request: ProcessStartRequest,
-  screen: TerminalScreen | undefined,
+  screen: ScreenLike | undefined,
 ): Promise<SpawnedSession> {
   const { supervisor, sandbox, ptyBackend, limits } = context;
   // Options every path shares; the built-in adapters also take where and how to run.

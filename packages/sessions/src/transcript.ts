@@ -87,5 +87,7 @@ export async function pageTranscript(
     lines: kept.length,
     totalLines: total,
     cut: start > 0 || start + kept.length < total,
+    droppedLines: 0,
+    droppedBytes: 0,
   };
 }

@@ -98,6 +98,13 @@ export interface LogResult {
   totalLines: number;
   /** True when lines before or after the returned range exist. */
   cut: boolean;
+  /**
+   * Lines before the first one the retained history still holds whole (the history cap,
+   * maxOutputBytes, dropped them): offsets below it return from it. 0 when nothing was dropped.
+   */
+  droppedLines: number;
+  /** Bytes of output before that line: the history cap's drop, to the next line start. */
+  droppedBytes: number;
 }
 
 export interface WaitOutcome {
@@ -119,8 +126,23 @@ export interface SessionMetadata {
   endedAt: number | null;
   exitCode: number | null;
   signal: SignalName | null;
+  /** How the run is wired, as resolved: 'pipe' for a PTY start that fell back (see ptyFellBack). */
   stdioMode: StdioMode;
+  /** Every byte the process wrote, both streams, including what the caps dropped. */
+  totalBytes: number;
+  /** Bytes of history still held (log, transcript, output pages). */
+  retainedBytes: number;
+  /** Oldest bytes the history cap (maxOutputBytes) dropped: the history is complete when 0. */
+  droppedBytes: number;
+  /**
+   * True once any cap dropped output: the history cap, or the unread-output cap between two
+   * polls (then poll's droppedBytes said how much, while the history may still hold it).
+   */
+  truncated: boolean;
+  /** Whether a PTY was asked for. */
   pty: boolean;
+  /** True when a PTY was asked for (ptyFallback: 'pipe') and the run fell back to pipes. */
+  ptyFellBack: boolean;
   emulated: boolean;
   backend: 'native' | 'pty-backend' | 'sandbox';
   /**

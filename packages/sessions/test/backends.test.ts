@@ -46,6 +46,35 @@ describe('host PTY backend', () => {
     expect((await s.output({ cursor: 0 })).data).toBe('xterm\ngot ping\n');
   });
 
+  it('refuses a backend without startPty when the registry is built, before any record exists', () => {
+    for (const bad of [{}, { startPty: 'yes' }, { capabilities: { resize: true } }]) {
+      const error = (() => {
+        try {
+          createProcessSessions({ cwd: workspace, ptyBackend: bad as unknown as ProcessPtyBackend });
+        } catch (caught) {
+          return caught as { code: string; message: string };
+        }
+        return undefined;
+      })();
+      expect(error?.code).toBe('ERR_INVALID_OPTION');
+      expect(error?.message).toContain('startPty(request) function');
+    }
+    const resize = { startPty: () => ({}), capabilities: { resize: 'yes' } };
+    expect(() =>
+      createProcessSessions({ cwd: workspace, ptyBackend: resize as unknown as ProcessPtyBackend }),
+    ).toThrow('ptyBackend.capabilities.resize must be true or false (got yes)');
+  });
+
+  it('canResize is true on a native terminal session and false on pipes', async () => {
+    sessions = createProcessSessions({ cwd: workspace });
+    const terminal = await sessions.start({ command: 'sleep', args: ['30'], pty: true });
+    const pipes = await sessions.start({ command: 'sleep', args: ['30'] });
+    expect(terminal.canResize).toBe(true);
+    expect(pipes.canResize).toBe(false);
+    await terminal.resize({ columns: 100, rows: 30 });
+    await rejectsWith(pipes.resize({ columns: 100, rows: 30 }), 'ERR_PROCESS_UNSUPPORTED');
+  });
+
   it('wraps a shell command line with shell-wrap for the backend', async () => {
     const backend = pipePtyBackend();
     sessions = createProcessSessions({ cwd: workspace, ptyBackend: backend });
@@ -59,6 +88,7 @@ describe('host PTY backend', () => {
     const plain = pipePtyBackend();
     sessions = createProcessSessions({ cwd: workspace, ptyBackend: plain });
     const a = await sessions.start({ command: 'sleep', args: ['30'], pty: true, screen: false });
+    expect(a.canResize).toBe(false);
     await rejectsWith(a.resize({ columns: 80, rows: 24 }), 'ERR_PROCESS_UNSUPPORTED');
     await a.signal('SIGTERM');
     expect(await a.wait({ timeoutMs: 10_000 })).toMatchObject({
@@ -71,6 +101,7 @@ describe('host PTY backend', () => {
     const resizable = pipePtyBackend({ resize: true });
     sessions = createProcessSessions({ cwd: workspace, ptyBackend: resizable });
     const b = await sessions.start({ command: 'sleep', args: ['30'], pty: true });
+    expect(b.canResize).toBe(true);
     await b.resize({ columns: 90, rows: 20 });
     expect(resizable.resizes).toEqual([[90, 20]]);
     await b.kill();

@@ -146,6 +146,6 @@ describe('fingerprint and events', () => {
     const a = await sessions.start({ command: 'true', args: [] });
     const b = await sessions.start({ command: 'true', args: [] });
     expect(a.id).not.toBe(b.id);
-    expect(a.id).toMatch(/^proc_[A-Za-z0-9_-]{20,}$/);
+    expect(a.id).toMatch(/^proc_[a-z2-9]{7}$/);
   });
 });

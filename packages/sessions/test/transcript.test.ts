@@ -25,6 +25,8 @@ function reference(text: string, options: { offset?: number; limit?: number }) {
     lines: slice.length,
     totalLines: lines.length,
     cut: start > 0 || start + slice.length < lines.length,
+    droppedLines: 0,
+    droppedBytes: 0,
   };
 }
 

@@ -5,8 +5,8 @@ export const EXEC_DESCRIPTION = [
   '',
   "mode 'one_shot' (default): runs to completion and returns its output and exit code. stdin is closed,",
   'pagers print straight through (PAGER=cat), git never prompts for credentials or an editor, and the',
-  'process tree is killed after 120 s, or after 60 s without output (change with timeoutMs /',
-  'noOutputTimeoutMs). Pass yieldMs to get a session_id back instead of waiting when it takes longer.',
+  'process tree is killed after 120 s, or after 60 s without output (change with timeout_ms /',
+  'no_output_timeout_ms). Pass yield_ms to get a session_id back instead of waiting when it takes longer.',
   "mode 'session': an interactive program in a terminal (python3 -i, node, psql, vim, top). Returns a",
   'session_id and the first screen; drive it with the process tool (paste + submit, send_keys, poll).',
   "mode 'daemon': a long-running program on pipes (dev servers, watchers, long scans). Returns a",
@@ -18,7 +18,7 @@ export const EXEC_DESCRIPTION = [
 ].join('\n');
 
 export const PROCESS_DESCRIPTION = [
-  'Watch and drive processes started by exec (mode session or daemon, or a one_shot given yieldMs).',
+  'Watch and drive processes started by exec (mode session or daemon, or a one_shot given yield_ms).',
   '',
   'list: your sessions with their state.',
   'poll {session_id, timeout?}: new output since the last read; waits up to timeout ms (max 120000) and',

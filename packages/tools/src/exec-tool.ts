@@ -5,7 +5,7 @@ import { gather } from './gather.js';
 import { MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
 import { guarded, sessionStateLine, summarize } from './results.js';
-import { EXEC_PARAMETERS } from './schemas.js';
+import { EXEC_ALIASES, EXEC_PARAMETERS } from './schemas.js';
 import { budgetTranscript } from './transcript-excerpt.js';
 import { applyOutputBudget } from './truncate.js';
 import type {
@@ -23,6 +23,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_PATH_CHARS = 4_096;
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
 const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
+/**
+ * A daemon returns once it has been quiet this long (from its start or its last output): a
+ * silent server no longer holds the call for the whole startup wait, and early output still shows.
+ */
+export const DAEMON_SETTLE_MS = 300;
 
 interface ExecRequest {
   command: string;
@@ -58,19 +63,19 @@ export function createExecTool(sessions: ToolSessions, options: ResolvedToolOpti
 }
 
 function parseExec(raw: unknown): ExecRequest {
-  const p = new Params(raw, Object.keys(EXEC_PARAMETERS.properties as object), 'exec');
+  const p = new Params(raw, Object.keys(EXEC_PARAMETERS.properties as object), 'exec', EXEC_ALIASES);
   const mode = p.oneOf('mode', MODES) ?? 'one_shot';
   const request: ExecRequest = {
     command: p.string('command', { required: true, nonEmpty: true, noNul: 'a command line' }),
     mode,
     cwd: p.string('cwd', { maxChars: MAX_PATH_CHARS, noNul: 'a path' }),
     env: p.env('env'),
-    timeoutMs: p.integer('timeoutMs', 1, DAY_MS),
-    noOutputTimeoutMs: p.integer('noOutputTimeoutMs', 1, DAY_MS),
-    yieldMs: p.integer('yieldMs', 0, MAX_WAIT_MS),
+    timeoutMs: p.integer('timeout_ms', 1, DAY_MS),
+    noOutputTimeoutMs: p.integer('no_output_timeout_ms', 1, DAY_MS),
+    yieldMs: p.integer('yield_ms', 0, MAX_WAIT_MS),
   };
   if (mode !== 'one_shot')
-    p.only(`mode ${mode}`, ['command', 'mode', 'cwd', 'env', 'timeoutMs', 'noOutputTimeoutMs']);
+    p.only(`mode ${mode}`, ['command', 'mode', 'cwd', 'env', 'timeout_ms', 'no_output_timeout_ms']);
   return request;
 }
 
@@ -189,14 +194,14 @@ function timeoutNote(session: ToolSession, timeoutMs: number, noOutputTimeoutMs:
   const ran = meta.endedAt - meta.startedAt;
   if (ran >= timeoutMs) {
     return (
-      `procmux stopped it after ${duration(ran)}: it ran past timeoutMs (${timeoutMs} ms). ` +
-      'Raise timeoutMs, pass yieldMs to let it go on in the background, or start it as a daemon.'
+      `procmux stopped it after ${duration(ran)}: it ran past timeout_ms (${timeoutMs} ms). ` +
+      'Raise timeout_ms, pass yield_ms to let it go on in the background, or start it as a daemon.'
     );
   }
   if (ran >= noOutputTimeoutMs) {
     return (
-      `procmux stopped it: it printed nothing for noOutputTimeoutMs (${noOutputTimeoutMs} ms). ` +
-      "If it was waiting for input, run it with mode 'session'; if it is slow and quiet, raise noOutputTimeoutMs."
+      `procmux stopped it: it printed nothing for no_output_timeout_ms (${noOutputTimeoutMs} ms). ` +
+      "If it was waiting for input, run it with mode 'session'; if it is slow and quiet, raise no_output_timeout_ms."
     );
   }
   return undefined;
@@ -220,7 +225,7 @@ async function background(
   setSession(session);
   const first = await gather(session, {
     waitMs: options.startupWaitMs,
-    settle: STARTUP_SETTLE,
+    ...(interactive ? { settle: STARTUP_SETTLE } : { quietMs: DAEMON_SETTLE_MS, settle: STARTUP_SETTLE }),
     signal: context.signal,
   });
   const kind = interactive ? 'session' : 'daemon';

@@ -19,17 +19,30 @@ export class Params {
    * Checks `raw` is an object whose keys are all in `known`. `null` counts as absent, because
    * some hosts send every optional field as null.
    */
-  constructor(raw: unknown, known: readonly string[], tool: string) {
+  constructor(
+    raw: unknown,
+    known: readonly string[],
+    tool: string,
+    aliases: Readonly<Record<string, string>> = {},
+  ) {
     const given = raw ?? {};
     if (typeof given !== 'object' || Array.isArray(given)) {
       throw invalid(`${tool} takes an object of named parameters (got ${describe(given)})`);
     }
     this.#values = {};
+    // Old camelCase names are read as their snake_case names, for one release.
+    const canonical = known.filter((key) => !(key in aliases));
     for (const [key, value] of Object.entries(given)) {
       if (!known.includes(key)) {
-        throw invalid(`unknown parameter ${echo(key)} for ${tool}; allowed: ${known.join(', ')}`);
+        throw invalid(`unknown parameter ${echo(key)} for ${tool}; allowed: ${canonical.join(', ')}`);
       }
-      if (value !== null && value !== undefined) this.#values[key] = value;
+      if (value === null || value === undefined) continue;
+      const name = aliases[key] ?? key;
+      if (name in this.#values) {
+        const old = Object.keys(aliases).find((a) => aliases[a] === name);
+        throw invalid(`pass ${name} or its old name ${old}, not both`);
+      }
+      this.#values[name] = value;
     }
   }
 

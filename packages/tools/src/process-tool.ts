@@ -10,12 +10,13 @@ import {
 } from './control-actions.js';
 import { PROCESS_DESCRIPTION } from './descriptions.js';
 import { echoBare } from './echo.js';
+import { logAction } from './log-action.js';
 import type { ResolvedToolOptions } from './options.js';
 import { invalid, Params } from './params.js';
-import { listAction, logAction, pollAction } from './read-actions.js';
+import { listAction, pollAction } from './read-actions.js';
 import { recordAction } from './record-action.js';
 import { guarded } from './results.js';
-import { PROCESS_PARAMETERS } from './schemas.js';
+import { PROCESS_ALIASES, PROCESS_PARAMETERS } from './schemas.js';
 import type {
   ProcessAction,
   ProcessTool,
@@ -60,7 +61,12 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
         () => action,
         options.outputBudget,
         async (setSession) => {
-          const params = new Params(raw, Object.keys(PROCESS_PARAMETERS.properties), 'process');
+          const params = new Params(
+            raw,
+            Object.keys(PROCESS_PARAMETERS.properties),
+            'process',
+            PROCESS_ALIASES,
+          );
           action = params.oneOf('action', Object.keys(ACTIONS) as ProcessAction[]);
           if (action === undefined)
             throw invalid(`action is required; one of: ${Object.keys(ACTIONS).join(', ')}`);

@@ -2,8 +2,11 @@ import { type ActionContext, sessionReply, tailStartLine } from './action-contex
 import { duration, shownCommand } from './describe-session.js';
 import { gather } from './gather.js';
 import { MAX_WAIT_MS } from './options.js';
-import { summarize } from './results.js';
+import { endShown, summarize } from './results.js';
 import type { SessionSummary, ToolResult } from './types.js';
+
+/** Lines of an ended session shown again when a poll finds nothing new and its end is news. */
+const LAST_LINES = 10;
 
 /** A burst (a result, then the prompt after it) comes back in one poll. */
 const POLL_SETTLE = { quietMs: 100, maxMs: 1_000 };
@@ -30,7 +33,8 @@ function row(s: SessionSummary): string {
       ? `up ${duration(Date.now() - s.startedAt)}`
       : `ran ${duration(s.endedAt - s.startedAt)}`;
   const pid = s.pid === undefined ? 'no pid' : `pid ${s.pid}`;
-  const io = s.stdioMode === 'pty' ? 'terminal' : 'pipes';
+  const io =
+    s.stdioMode === 'pty' ? 'terminal' : s.ptyFellBack ? 'pipes (no terminal could be opened)' : 'pipes';
   return `- ${s.id}  ${state}  ${pid}  ${io}  ${age}  ${shownCommand(s.command)}`;
 }
 
@@ -41,6 +45,24 @@ export async function pollAction(ctx: ActionContext): Promise<ToolResult> {
   const session = ctx.session();
   const got = await gather(session, { waitMs: used, settle: POLL_SETTLE, signal: ctx.signal });
   const body = got.output.text();
+  // The model read every line but never heard of the end: say so once, with the last lines
+  // for context, marked as delivered before so nothing is counted twice.
+  if (body === '' && session.metadata().endedAt !== null && !endShown(session)) {
+    const last = await session.log({ limit: LAST_LINES });
+    if (last.lines > 0) {
+      return sessionReply(ctx, session, {
+        body:
+          `(no new output: the process has ended. Its last ${last.lines} line${last.lines === 1 ? '' : 's'}, ` +
+          `already delivered by an earlier call, not new:)\n${last.text}`,
+        notes: [droppedNote(got.output.droppedBytes + got.output.trimmedBytes)],
+        data: {
+          timeout: { requested, used },
+          droppedBytes: got.output.droppedBytes,
+          alreadyDelivered: { offset: last.offset, count: last.lines },
+        },
+      });
+    }
+  }
   const notes = [
     requested >= 0 && requested <= MAX_WAIT_MS
       ? undefined
@@ -63,30 +85,4 @@ export function droppedNote(bytes: number): string | undefined {
     `(${bytes.toLocaleString('en-US')} bytes of output arrived faster than they were read and are not shown; ` +
     'process action=log has the full history.)'
   );
-}
-
-/** log: lines of the history, the last 200 by default. */
-export async function logAction(ctx: ActionContext): Promise<ToolResult> {
-  const offset = ctx.params.integer('offset', 0, Number.MAX_SAFE_INTEGER);
-  const limit = ctx.params.integer('limit', 1, 100_000);
-  const session = ctx.session();
-  const page = await session.log({
-    ...(offset !== undefined ? { offset } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-  });
-  const first = page.offset + 1;
-  const last = page.offset + page.lines;
-  let note: string | undefined;
-  if (page.totalLines === 0) note = undefined;
-  else if (page.lines === 0)
-    note = `(offset ${offset} is past the end: the log has ${page.totalLines} lines.)`;
-  else if (page.cut && offset === undefined && limit === undefined) {
-    note = `(Showing the last ${page.lines} of ${page.totalLines} lines. Earlier lines: pass offset and limit; offset 0 is the first line.)`;
-  } else if (page.cut) note = `(Lines ${first}-${last} of ${page.totalLines}.)`;
-  return sessionReply(ctx, session, {
-    body: page.totalLines === 0 ? '(no output yet)' : page.text,
-    notes: [note],
-    firstLine: page.offset,
-    data: { lines: { offset: page.offset, count: page.lines, total: page.totalLines } },
-  });
 }

@@ -21,15 +21,26 @@ export function summarize(session: ToolSession): SessionSummary {
     signal: m.signal,
     pid: m.pid,
     stdioMode: m.stdioMode,
+    ...(m.ptyFellBack ? { ptyFellBack: true } : {}),
     emulated: m.emulated,
     startedAt: m.startedAt,
     endedAt: m.endedAt,
   };
 }
 
-/** The state line of a session, from its current metadata. */
+/** Sessions whose end a result has already told the model (through its state line). */
+const endsShown = new WeakSet<ToolSession>();
+
+/** The state line of a session, from its current metadata; an ended state counts as told. */
 export function sessionStateLine(session: ToolSession): string {
-  return stateLine(session.metadata());
+  const metadata = session.metadata();
+  if (metadata.endedAt !== null) endsShown.add(session);
+  return stateLine(metadata);
+}
+
+/** Whether an earlier result already said that this session ended. */
+export function endShown(session: ToolSession): boolean {
+  return endsShown.has(session);
 }
 
 /** What codes mean for a model, where the error message alone does not say what to do next. */

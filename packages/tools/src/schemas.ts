@@ -30,19 +30,19 @@ export const EXEC_PARAMETERS = {
       additionalProperties: { type: 'string' },
       description: 'Extra environment variables, merged over the inherited ones.',
     },
-    timeoutMs: {
+    timeout_ms: {
       type: 'integer',
       minimum: 1,
       maximum: 86_400_000,
       description: 'Kill the process tree after this many ms. Default 120000 for one_shot, none otherwise.',
     },
-    noOutputTimeoutMs: {
+    no_output_timeout_ms: {
       type: 'integer',
       minimum: 1,
       maximum: 86_400_000,
       description: 'Kill it after this many ms without output. Default 60000 for one_shot, none otherwise.',
     },
-    yieldMs: {
+    yield_ms: {
       type: 'integer',
       minimum: 0,
       maximum: 120_000,
@@ -50,10 +50,32 @@ export const EXEC_PARAMETERS = {
         'one_shot only: if the command is still running after this many ms, return its session_id and the ' +
         'output so far instead of waiting; it goes on in the background.',
     },
+    timeoutMs: {
+      type: 'integer',
+      description: 'Old name of timeout_ms, accepted until the next major release.',
+    },
+    noOutputTimeoutMs: {
+      type: 'integer',
+      description: 'Old name of no_output_timeout_ms, accepted until the next major release.',
+    },
+    yieldMs: { type: 'integer', description: 'Old name of yield_ms, accepted until the next major release.' },
   },
   required: ['command'],
   additionalProperties: false,
 } as const satisfies JsonSchema;
+
+/** camelCase names the exec tool still accepts (one release), and the snake_case name each means. */
+export const EXEC_ALIASES: Readonly<Record<string, string>> = {
+  timeoutMs: 'timeout_ms',
+  noOutputTimeoutMs: 'no_output_timeout_ms',
+  yieldMs: 'yield_ms',
+};
+
+/** camelCase names the process tool still accepts (one release). */
+export const PROCESS_ALIASES: Readonly<Record<string, string>> = {
+  sessionId: 'session_id',
+  idleMs: 'idle_ms',
+};
 
 /** JSON Schema of the process tool's parameters. */
 export const PROCESS_PARAMETERS = {
@@ -87,13 +109,15 @@ export const PROCESS_PARAMETERS = {
       type: 'integer',
       minimum: 0,
       description:
-        'log: first line to return, 0-based. Without offset and limit, log returns the last 200 lines.',
+        'log: first line to return, 0-based. Without offset, log returns the last `limit` lines (200 by default).',
     },
     limit: {
       type: 'integer',
       minimum: 1,
       maximum: 100_000,
-      description: 'log: how many lines (default 200).',
+      description:
+        'log: how many lines (default 200): from offset, or the last ones without offset. A page too long for the ' +
+        'output budget is shortened to whole lines; its footer gives the exact next call.',
     },
     data: {
       type: 'string',
@@ -128,6 +152,11 @@ export const PROCESS_PARAMETERS = {
       maximum: 120_000,
       description: 'wait_for: return once the output has been quiet this many ms.',
     },
+    sessionId: {
+      type: 'string',
+      description: 'Old name of session_id, accepted until the next major release.',
+    },
+    idleMs: { type: 'integer', description: 'Old name of idle_ms, accepted until the next major release.' },
     exit: { type: 'boolean', const: true, description: 'wait_for: wait for the process to end.' },
     path: {
       type: 'string',

@@ -135,7 +135,17 @@ function cutMiddle(
   const firstOmittedLine = firstLine + body.lineIndexAt(headEnd) + 1;
   const lastOmittedLine = firstLine + body.lineIndexAt(Math.max(headEnd, tailStart - 1)) + 1;
   const omittedBytes = body.byteLength(headEnd, tailStart) - errors.keptBytes;
-  const notice = cutNotice(omittedBytes, firstOmittedLine, lastOmittedLine, errors.kept.length, sessionId);
+  // The largest log page that fits a reply like this one, at the cut lines' mean length.
+  const meanLine = (tailStart - headEnd) / (lastOmittedLine - firstOmittedLine + 1);
+  const pageLines = Math.max(1, Math.floor((room - NOTICE_RESERVE) / Math.max(1, meanLine)));
+  const notice = cutNotice(
+    omittedBytes,
+    firstOmittedLine,
+    lastOmittedLine,
+    errors.kept.length,
+    sessionId,
+    pageLines,
+  );
   const parts = [head, notice, ...errors.kept];
   if (errors.kept.length > 0) parts.push('[... end of the cut; the output goes on below ...]');
   parts.push(tail);
@@ -199,6 +209,7 @@ function cutNotice(
   last: number,
   errors: number,
   sessionId: string | undefined,
+  pageLines: number,
 ): string {
   const lines = first === last ? `line ${fmt(first)}` : `lines ${fmt(first)}-${fmt(last)}`;
   const kept =
@@ -208,7 +219,7 @@ function cutNotice(
         ? ' 1 line from it that looks like an error follows.'
         : ` ${errors} lines from it that look like errors follow.`;
   const target = sessionId === undefined ? '' : ` session_id=${sessionId}`;
-  const limit = Math.min(200, last - first + 1);
+  const limit = Math.min(pageLines, last - first + 1, 100_000);
   return (
     `[... ${fmt(bytes)} bytes left out here (${lines}).${kept}` +
     ` Read them with process action=log${target} offset=${first - 1} limit=${limit} ...]`

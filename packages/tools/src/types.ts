@@ -95,8 +95,14 @@ export interface ExecParams {
   mode?: ExecMode;
   cwd?: string;
   env?: Record<string, string>;
+  timeout_ms?: number;
+  no_output_timeout_ms?: number;
+  yield_ms?: number;
+  /** @deprecated old name of timeout_ms, accepted until the next major release */
   timeoutMs?: number;
+  /** @deprecated old name of no_output_timeout_ms */
   noOutputTimeoutMs?: number;
+  /** @deprecated old name of yield_ms */
   yieldMs?: number;
 }
 
@@ -104,6 +110,10 @@ export interface ExecParams {
 export interface ProcessParams {
   action: ProcessAction;
   session_id?: string;
+  /** @deprecated old name of session_id, accepted until the next major release */
+  sessionId?: string;
+  /** @deprecated old name of idle_ms */
+  idleMs?: number;
   timeout?: number;
   offset?: number;
   limit?: number;
@@ -126,6 +136,8 @@ export interface SessionSummary {
   signal: SignalName | null;
   pid: number | undefined;
   stdioMode: StdioMode;
+  /** Present (true) when a terminal was asked for and none could be opened: it runs on pipes. */
+  ptyFellBack?: true;
   /** Whether output is read from a terminal screen. */
   emulated: boolean;
   startedAt: number;
@@ -155,7 +167,17 @@ export interface ToolResultData {
   /** wait_for: how the wait ended, the matched text, how long it waited. */
   wait?: { outcome: WaitOutcomeKind; match?: string; waitedMs: number };
   /** log: the line window returned. */
-  lines?: { offset: number; count: number; total: number };
+  /** poll of an ended session with nothing new: log lines shown again for context, not new. */
+  alreadyDelivered?: { offset: number; count: number };
+  lines?: {
+    offset: number;
+    count: number;
+    total: number;
+    /** The call that reads on (earlier lines for a tail), when there is more. */
+    next?: { offset: number; limit: number };
+    /** Lines the page had before it was shortened to fit the output budget. */
+    shortenedFrom?: number;
+  };
   /** record: where the asciicast file was written (absolute). */
   recording?: { path: string };
   /** Set when isError: the ProcmuxError code (or ERR_INTERNAL) and message. */

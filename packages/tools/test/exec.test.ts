@@ -48,9 +48,9 @@ describe('exec one_shot', () => {
 
   it('stops a command that goes quiet past noOutputTimeoutMs, and says how to avoid it', async () => {
     h = harness();
-    const r = await h.exec({ command: 'echo waiting; sleep 30', noOutputTimeoutMs: 300 });
+    const r = await h.exec({ command: 'echo waiting; sleep 30', no_output_timeout_ms: 300 });
     expect(r.text).toContain('waiting\n');
-    expect(r.text).toContain('it printed nothing for noOutputTimeoutMs (300 ms)');
+    expect(r.text).toContain('it printed nothing for no_output_timeout_ms (300 ms)');
     expect(r.text).toContain("run it with mode 'session'");
     expect(lastLine(r.text)).toMatch(/^Process killed by SIG[A-Z]+\.$/);
     expect(r.data.session?.state).toBe('killed');
@@ -58,15 +58,15 @@ describe('exec one_shot', () => {
 
   it('stops a command that runs past timeoutMs even while it prints', async () => {
     h = harness();
-    const r = await h.exec({ command: 'while true; do echo tick; sleep 0.05; done', timeoutMs: 400 });
+    const r = await h.exec({ command: 'while true; do echo tick; sleep 0.05; done', timeout_ms: 400 });
     expect(r.text).toContain('tick');
-    expect(r.text).toContain('it ran past timeoutMs (400 ms)');
+    expect(r.text).toContain('it ran past timeout_ms (400 ms)');
     expect(lastLine(r.text)).toMatch(/^Process killed by SIG[A-Z]+\.$/);
   });
 
   it('hands a command still running after yieldMs to the background and returns its id', async () => {
     h = harness();
-    const r = await h.exec({ command: 'echo started; sleep 30', yieldMs: 300 });
+    const r = await h.exec({ command: 'echo started; sleep 30', yield_ms: 300 });
     const id = idOf(r);
     expect(r.data.backgrounded).toBe(true);
     expect(r.text).toContain('started\n');
@@ -84,7 +84,7 @@ describe('exec one_shot', () => {
 
   it('waits for a command that ends before yieldMs as usual', async () => {
     h = harness();
-    const r = await h.exec({ command: 'echo quick', yieldMs: 30_000 });
+    const r = await h.exec({ command: 'echo quick', yield_ms: 30_000 });
     expect(r.data.backgrounded).toBe(false);
     expect(r.text).toBe('quick\n\nProcess exited with code 0.');
   });
@@ -180,12 +180,42 @@ describe('exec daemon', () => {
     expect(r.text).toMatch(/\n\(no output in the first \d+ ms\)\n/);
   });
 
-  it('refuses yieldMs, which only a one_shot takes', async () => {
+  it('a silent daemon returns after a short settle, not the whole startup wait; early output still shows', async () => {
+    h = harness({ startupWaitMs: 10_000 });
+    const began = Date.now();
+    const silent = await h.exec({ command: 'sleep 30', mode: 'daemon' });
+    const took = Date.now() - began;
+    console.info(`[daemon-settle] silent daemon: exec returned in ${took} ms (startup wait 10000 ms)`);
+    // Generous: only a call that sat out the 10 s startup wait fails this.
+    expect(took).toBeLessThan(8_000);
+    expect(silent.text).toMatch(/\n\(no output in the first \d+ ms\)\n/);
+    expect(lastLine(silent.text)).toBe('Process still running.');
+    const early = await h.exec({ command: 'sleep 0.1; echo listening on 8080; sleep 30', mode: 'daemon' });
+    expect(early.text).toContain('\nlistening on 8080\n');
+    // A burst is read whole: lines 150 ms apart are under the settle.
+    const burst = await h.exec({ command: 'echo a; sleep 0.15; echo b; sleep 30', mode: 'daemon' });
+    expect(burst.text).toMatch(/\na\nb\n/);
+  });
+
+  it('still takes the old camelCase names for one release, as aliases of the snake_case ones', async () => {
     h = harness();
-    const r = await h.tools.exec.run({ command: 'sleep 1', mode: 'daemon', yieldMs: 10 });
+    const r = await h.exec({ command: 'echo waiting; sleep 30', noOutputTimeoutMs: 300 });
+    expect(r.text).toContain('it printed nothing for no_output_timeout_ms (300 ms)');
+    const id = idOf(await h.exec({ command: 'sleep 30', mode: 'daemon' }));
+    const polled = await h.proc({ action: 'poll', sessionId: id });
+    expect(polled.data.session?.id).toBe(id);
+    const schema = h.tools.exec.parameters as { properties: Record<string, { description: string }> };
+    expect(schema.properties.yieldMs!.description).toBe(
+      'Old name of yield_ms, accepted until the next major release.',
+    );
+  });
+
+  it('refuses yield_ms, which only a one_shot takes', async () => {
+    h = harness();
+    const r = await h.tools.exec.run({ command: 'sleep 1', mode: 'daemon', yield_ms: 10 });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Error [ERR_INVALID_OPTION]: yieldMs does not apply to mode daemon; it takes command, mode, cwd, env, timeoutMs, noOutputTimeoutMs',
+      'Error [ERR_INVALID_OPTION]: yield_ms does not apply to mode daemon; it takes command, mode, cwd, env, timeout_ms, no_output_timeout_ms',
     );
     expect(h.sessions.list()).toHaveLength(0);
   });
@@ -199,8 +229,10 @@ describe('exec parameters', () => {
       { command: 'ls', mode: 'background' },
       'mode must be one of one_shot, session, daemon (got "background")',
     ],
-    [{ command: 'ls', timeoutMs: 0 }, 'timeoutMs must be an integer from 1 to 86400000 (got 0)'],
-    [{ command: 'ls', yieldMs: 200_000 }, 'yieldMs must be an integer from 0 to 120000 (got 200000)'],
+    [{ command: 'ls', timeout_ms: 0 }, 'timeout_ms must be an integer from 1 to 86400000 (got 0)'],
+    [{ command: 'ls', timeoutMs: 0 }, 'timeout_ms must be an integer from 1 to 86400000 (got 0)'],
+    [{ command: 'ls', timeout_ms: 5, timeoutMs: 5 }, 'pass timeout_ms or its old name timeoutMs, not both'],
+    [{ command: 'ls', yield_ms: 200_000 }, 'yield_ms must be an integer from 0 to 120000 (got 200000)'],
     [{ command: 'ls', env: { A: 1 } }, 'env.A must be a string'],
     [{ command: 'ls', shell: true }, 'unknown parameter "shell" for exec; allowed: command, mode, cwd, env'],
     ['ls', 'exec takes an object of named parameters (got "ls")'],

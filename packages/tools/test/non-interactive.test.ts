@@ -115,7 +115,7 @@ describe('one_shot non-interactive defaults', () => {
   it('runs git log over 300 commits to the end under a terminal instead of waiting on a pager', async () => {
     h = harness();
     const command = gitLogInATerminal(h.root);
-    const r = await h.exec({ command, cwd: 'repo', env: HERMETIC_GIT, timeoutMs: 60_000 });
+    const r = await h.exec({ command, cwd: 'repo', env: HERMETIC_GIT, timeout_ms: 60_000 });
     expect(r.data.session).toMatchObject({ state: 'exited', exitCode: 0 });
     const text = r.text.replaceAll('\r\n', '\n');
     expect(text).toContain('commit number 300');
@@ -126,9 +126,9 @@ describe('one_shot non-interactive defaults', () => {
   it('would wait on that pager without the defaults (the setup above is a real trap)', async () => {
     h = harness({ nonInteractiveEnv: {} });
     const command = gitLogInATerminal(h.root);
-    const r = await h.exec({ command, cwd: 'repo', env: HERMETIC_GIT, timeoutMs: 3_000 });
+    const r = await h.exec({ command, cwd: 'repo', env: HERMETIC_GIT, timeout_ms: 3_000 });
     expect(r.data.session?.state).toBe('killed');
-    expect(r.text).toContain('it ran past timeoutMs (3000 ms)');
+    expect(r.text).toContain('it ran past timeout_ms (3000 ms)');
     expect(r.text).not.toContain('commit number 1\n');
   });
 
@@ -157,7 +157,7 @@ describe('one_shot non-interactive defaults', () => {
     process.env.SSH_ASKPASS = helper;
     const port = await authServer();
     const command = `git clone http://127.0.0.1:${port}/repo.git cloned`;
-    const r = await h.exec({ command, env: HERMETIC_GIT, timeoutMs: 20_000 });
+    const r = await h.exec({ command, env: HERMETIC_GIT, timeout_ms: 20_000 });
     expect(r.data.session?.state).toBe('exited');
     expect(r.text).toContain('terminal prompts disabled');
   });
@@ -170,9 +170,9 @@ describe('one_shot non-interactive defaults', () => {
     process.env.SSH_ASKPASS = helper;
     const port = await authServer();
     const command = `git clone http://127.0.0.1:${port}/repo.git cloned`;
-    const r = await h.exec({ command, env: HERMETIC_GIT, timeoutMs: 1_500 });
+    const r = await h.exec({ command, env: HERMETIC_GIT, timeout_ms: 1_500 });
     expect(r.data.session?.state).toBe('killed');
-    expect(r.text).toContain('it ran past timeoutMs (1500 ms)');
+    expect(r.text).toContain('it ran past timeout_ms (1500 ms)');
   });
 });
 

@@ -59,6 +59,38 @@ describe('process list', () => {
 });
 
 describe('process poll', () => {
+  it('tells once that a session ended when its end was never shown, with its last lines marked as delivered', async () => {
+    h = harness();
+    const started = await h.exec({ command: 'seq 1 3; sleep 1', mode: 'daemon' });
+    expect(started.text).toMatch(/^1\n2\n3$/m);
+    expect(started.text).toMatch(/Process still running\.$/);
+    const id = idOf(started);
+    // It ends while the model is not looking.
+    await h.sessions.get(id).wait({ timeoutMs: 10_000 });
+    const first = await h.proc({ action: 'poll', session_id: id });
+    expect(first.text).toBe(
+      '(no new output: the process has ended. Its last 3 lines, already delivered by an earlier call, not new:)\n' +
+        '1\n2\n3\n\nProcess exited with code 0.',
+    );
+    expect(first.data.alreadyDelivered).toEqual({ offset: 0, count: 3 });
+    const again = await h.proc({ action: 'poll', session_id: id });
+    expect(again.text).toBe('(no new output)\n\nProcess exited with code 0.');
+    expect(again.data.alreadyDelivered).toBeUndefined();
+  });
+
+  it('a line shown twice is only ever shown again marked as delivered', async () => {
+    h = harness({ startupWaitMs: 0 });
+    const id = await daemon('sleep 0.3; echo last');
+    const r = await h.proc({ action: 'poll', session_id: id, timeout: 10_000 });
+    expect(r.text).toMatch(/^last$/m);
+    if (!r.text.includes('exited')) {
+      // It ended after this poll: the next one says so, the line marked as delivered before.
+      const end = await h.proc({ action: 'poll', session_id: id, timeout: 10_000 });
+      expect(end.data.alreadyDelivered).toEqual({ offset: 0, count: 1 });
+    }
+    const after = await h.proc({ action: 'poll', session_id: id });
+    expect(after.text).toBe('(no new output)\n\nProcess exited with code 0.');
+  });
   it('returns as soon as output arrives, long before the timeout', async () => {
     h = harness({ startupWaitMs: 0 });
     const id = await daemon('sleep 0.3; echo late; sleep 30');
@@ -145,9 +177,45 @@ describe('process log', () => {
     expect(lines[0]).toBe('301');
     expect(lines[199]).toBe('500');
     expect(r.text).toContain(
-      '(Showing the last 200 of 500 lines. Earlier lines: pass offset and limit; offset 0 is the first line.)',
+      `(Showing the last 200 lines: lines 301-500 of 500. Earlier lines: process action=log session_id=${id} offset=100 limit=200; offset 0 is the first line.)`,
     );
-    expect(r.data.lines).toEqual({ offset: 300, count: 200, total: 500 });
+    expect(r.data.lines).toEqual({ offset: 300, count: 200, total: 500, next: { offset: 100, limit: 200 } });
+  });
+
+  it('limit without offset is the last `limit` lines, as the schema says', async () => {
+    h = harness();
+    const id = await daemon('seq 1 500; sleep 30');
+    await logHas(id, 500);
+    const r = await h.proc({ action: 'log', session_id: id, limit: 3 });
+    expect(r.text.split('\n').slice(0, 3)).toEqual(['498', '499', '500']);
+    expect(r.text).toContain('offset=494 limit=3');
+    const schema = h.tools.process.parameters as { properties: Record<string, { description: string }> };
+    expect(schema.properties.offset!.description).toContain(
+      'Without offset, log returns the last `limit` lines',
+    );
+  });
+
+  it('never cuts a page inside: it is shortened to whole lines and the footer names them and the next call', async () => {
+    h = harness({ outputBudget: 4_000 });
+    const id = await daemon('seq 1 20000; sleep 30');
+    await logHas(id, 20_000);
+    const r = await h.proc({ action: 'log', session_id: id, offset: 12_585, limit: 5_000 });
+    expect(r.text.length).toBeLessThanOrEqual(4_000);
+    expect(r.text).not.toContain('left out');
+    const { count, next } = r.data.lines!;
+    const shown = r.text.split('\n').slice(0, count);
+    expect(shown[0]).toBe('12586');
+    expect(shown.at(-1)).toBe(String(12_585 + count));
+    expect(r.text).toContain(`(Lines 12,586-${(12_585 + count).toLocaleString('en-US')} of 20,000.`);
+    expect(r.text).toContain('The 5,000-line page was shortened');
+    expect(next).toEqual({ offset: 12_585 + count, limit: count });
+    expect(r.text).toContain(
+      `Next: process action=log session_id=${id} offset=${next!.offset} limit=${next!.limit}.)`,
+    );
+    // Following the footer reads on with no line skipped.
+    const following = await h.proc({ action: 'log', session_id: id, ...next });
+    expect(following.text.split('\n')[0]).toBe(String(12_586 + count));
+    expect(following.data.lines!.count).toBe(count);
   });
 
   it('pages by offset and limit, and says where an offset past the end is', async () => {
@@ -155,11 +223,29 @@ describe('process log', () => {
     const id = await daemon('seq 1 500; sleep 30');
     await logHas(id, 500);
     const r = await h.proc({ action: 'log', session_id: id, offset: 0, limit: 3 });
-    expect(r.text).toBe('1\n2\n3\n\n(Lines 1-3 of 500.)\nProcess still running.');
+    expect(r.text).toBe(
+      `1\n2\n3\n\n(Lines 1-3 of 500. Next: process action=log session_id=${id} offset=3 limit=3.)\nProcess still running.`,
+    );
+    const end = await h.proc({ action: 'log', session_id: id, offset: 498 });
+    expect(end.text).toBe(
+      '499\n500\n\n(Lines 499-500 of 500. That is the end of the log.)\nProcess still running.',
+    );
     const past = await h.proc({ action: 'log', session_id: id, offset: 900 });
     expect(past.text).toContain('(offset 900 is past the end: the log has 500 lines.)');
     const bad = await h.tools.process.run({ action: 'log', session_id: id, limit: 0 });
     expect(bad.text).toBe('Error [ERR_INVALID_OPTION]: limit must be an integer from 1 to 100000 (got 0)');
+  });
+
+  it('says exactly how many lines the history cap dropped, and pages from the oldest line kept', async () => {
+    h = harness({}, { limits: { maxOutputBytes: 100_000 } });
+    const id = await daemon('seq 1 100000; sleep 30');
+    await logHas(id, 100_000);
+    const r = await h.proc({ action: 'log', session_id: id, offset: 0, limit: 2 });
+    const { offset } = r.data.lines!;
+    expect(offset).toBeGreaterThan(0);
+    expect(r.text).toContain(`(The history cap dropped the first ${offset.toLocaleString('en-US')} lines (`);
+    expect(r.text).toContain(`line ${(offset + 1).toLocaleString('en-US')} is the oldest still kept.)`);
+    expect(r.text.split('\n').slice(0, 2)).toEqual([String(offset + 1), String(offset + 2)]);
   });
 
   it('says when there is no output yet', async () => {
@@ -294,7 +380,11 @@ describe('process states and errors', () => {
       { action: 'send_keys', session_id: 'x', keys: [] },
       'keys must be a non-empty array of non-empty strings',
     ],
-    [{ action: 'poll', session_id: 'x', sessionId: 'x' }, 'unknown parameter "sessionId" for process'],
+    [
+      { action: 'poll', session_id: 'x', sessionId: 'x' },
+      'pass session_id or its old name sessionId, not both',
+    ],
+    [{ action: 'poll', session: 'x' }, 'unknown parameter "session" for process'],
   ])('refuses %o with an error text', async (params, message) => {
     h = harness();
     const r = await h.tools.process.run(params);

@@ -77,8 +77,36 @@ describe('applyOutputBudget', () => {
     expect(notice).toContain(`${bytes.toLocaleString('en-US')} bytes left out`);
     expect(notice).toContain(`lines ${cut!.firstOmittedLine.toLocaleString('en-US')}-`);
     expect(notice).toContain(
-      `process action=log session_id=proc_a offset=${cut!.firstOmittedLine - 1} limit=200`,
+      `process action=log session_id=proc_a offset=${cut!.firstOmittedLine - 1} limit=`,
     );
+    // The suggested page is the largest that fits this budget at these lines' length (~50
+    // chars): not a fixed 200 that would be cut again, nor a token page.
+    const limit = Number(/limit=(\d+)/.exec(notice)![1]);
+    const page = lines.slice(cut!.firstOmittedLine - 1, cut!.firstOmittedLine - 1 + limit).join('\n');
+    expect(page.length).toBeLessThanOrEqual(5000);
+    expect(page.length).toBeGreaterThan(5000 / 2 - 420);
+  });
+
+  it('suggests a page of many short lines when the lines are short', () => {
+    const body = Array.from({ length: 100_000 }, (_, i) => String(i + 1)).join('\n');
+    const { text } = applyOutputBudget({
+      body,
+      budget: 30_000,
+      status: STATUS,
+      sessionId: 'p',
+      firstLine: 0,
+    });
+    const notice = noticeOf(text);
+    const limit = Number(/limit=(\d+)/.exec(notice)![1]);
+    const offset = Number(/offset=(\d+)/.exec(notice)![1]);
+    // ~6 characters a line: thousands of lines a page, so a 94k-line gap is tens of calls, not 474.
+    expect(limit).toBeGreaterThan(3_000);
+    expect(
+      body
+        .split('\n')
+        .slice(offset, offset + limit)
+        .join('\n').length,
+    ).toBeLessThanOrEqual(30_000);
   });
 
   it('numbers lines from firstLine so the notice points into the session log', () => {

@@ -86,6 +86,12 @@ export class DurableJournal {
     }
   }
 
+  /** Whether the store holds a record under `id` (any replica's, any state). */
+  async taken(id: string): Promise<boolean> {
+    const entry = await storeCall(`look up session id ${id}`, () => this.#config.checkpoints.get(NS, id));
+    return entry !== undefined;
+  }
+
   /** Takes over a record recover() holds the lease of (a re-attached session). */
   adopt(id: string, token: number, version: number): void {
     this.#hold(id, token, version);
