@@ -5,5 +5,5 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 export default mutationConfig('tools', {
   breakAt: 0,
   mutate: ['src/truncate.ts', 'src/params.ts'],
-  tests: ['test/truncate.test.ts', 'test/params.test.ts'],
+  tests: ['test/truncate.test.ts', 'test/params.test.ts', 'test/params-bounds.test.ts'],
 });
