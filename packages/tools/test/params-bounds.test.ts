@@ -11,7 +11,9 @@ describe('Params at its edges', () => {
   it('accepts an action with exactly the parameters it takes, and says when it takes none', () => {
     expect(() => p({ a: 1 }).only('kill', ['a'])).not.toThrow();
     expect(() => p({}).only('list', [])).not.toThrow();
-    expect(message(() => p({ a: 1 }).only('list', []))).toBe('a does not apply to list; it takes no other parameters');
+    expect(message(() => p({ a: 1 }).only('list', []))).toBe(
+      'a does not apply to list; it takes no other parameters',
+    );
     expect(message(() => p({ a: 1, b: 2 }).only('kill', ['c', 'd']))).toBe(
       'a, b do not apply to kill; it takes c, d',
     );
