@@ -1,3 +1,3 @@
 import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 
-export default mutationConfig('core-types', { breakAt: 0 });
+export default mutationConfig('core-types', { breakAt: 90 });

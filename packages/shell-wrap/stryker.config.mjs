@@ -1,3 +1,3 @@
 import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 
-export default mutationConfig('shell-wrap', { breakAt: 0 });
+export default mutationConfig('shell-wrap', { breakAt: 95 });

@@ -179,7 +179,44 @@ const modeToken = fc.oneof(
   },
 );
 
+// Inputs that each tell a plausible tracker bug from the real thing, checked against xterm.js
+// whatever the property's size (it runs at a tenth under mutation testing).
+const MODE_EDGES = [
+  '\x1b[?9;2004h', // the digit 9
+  '\x1b[?1;2004h\x1b[?1;2c', // an echoed DA reply: final c changes nothing
+  '\x1b[?20\x7f04h', // DEL inside a sequence is ignored
+  '\x1b[?1\x1b[?2004h', // ESC restarts a sequence
+  '\x9b?2004h\x1b[?20\x9b?1h', // C1 CSI, also inside a sequence
+  '\x1b=?2004h', // ESC = is keypad mode, then text
+  '\x1b(?2004h\x1b#?1h', // ESC with an intermediate, then text
+  '\x1b[?2004$h\x1b[?1 h', // an intermediate makes it another sequence
+  '\x1b[?2004h\x1b[?2004;$p\x1b[!p', // soft reset after a DECRQM
+  '\x1b[?2004h\x1b[?!p\x1b[?1h\x1b[>!p', // not soft resets
+  '\x1b[?1h\x1b[1!p', // a parameter before the intermediate still resets
+  '\x1b[?2004:1h\x1b[?1:2004h', // sub-parameters
+  '\x1b[?2004h\x1b[2004l\x1b[>1h\x1b[?>2004l', // no ? or two prefixes: not DECRST
+  '\x1b[?1;2004h\x1b[?2004\x1a\x1b[?1\x18l', // SUB and CAN abort
+  '\x1b[?1;2004h\x1bc', // RIS
+  '\x1b[?1\x0a;2004h', // C0 inside is executed, the sequence goes on
+  '\x1b[?/1h\x1b[?1/h', // an intermediate before a parameter
+  '\x1b[?1h\x1b[?1;"l\x1b[?2004h\x1b[?2004$\x1b[?1l', // intermediates
+];
+
 describe('TerminalModeTracker against xterm.js', () => {
+  it.each(MODE_EDGES)('ends in the modes xterm.js does after %j', async (input) => {
+    const terminal = await terminalAfter(input, { cols: 80, rows: 24 });
+    try {
+      const tracker = new TerminalModeTracker();
+      tracker.feed(input);
+      expect({ paste: tracker.bracketedPaste, keys: tracker.applicationCursorKeys }).toEqual({
+        paste: terminal.modes.bracketedPasteMode,
+        keys: terminal.modes.applicationCursorKeysMode,
+      });
+    } finally {
+      terminal.dispose();
+    }
+  });
+
   it('reports the modes xterm.js ends up in, whatever the chunking', async () => {
     await fc.assert(
       fc.asyncProperty(

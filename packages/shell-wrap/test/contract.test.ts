@@ -4,9 +4,12 @@ import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   defaultWindowsShell,
+  encodePowerShellCommand,
   hasExecutableOnPath,
+  POWERSHELL_PIPE_FLAGS,
   resolveShell,
   shellWrap,
+  WINDOWS_COMMAND_LINE_LIMIT,
   windowsPtySpec,
 } from '../src/index.js';
 
@@ -65,6 +68,25 @@ describe('what each refusal says, in details', () => {
   });
 });
 
+describe('the PowerShell command line at its limit', () => {
+  // The whole line: the executable, a space, the flags and the encoded command joined by spaces.
+  const lineLength = (n: number) =>
+    'powershell.exe'.length +
+    1 +
+    [...POWERSHELL_PIPE_FLAGS, '-EncodedCommand', encodePowerShellCommand('x'.repeat(n))].join(' ').length;
+
+  it('accepts the longest command that fits and refuses the first that does not', () => {
+    let n = 1;
+    while (lineLength(n + 1) < WINDOWS_COMMAND_LINE_LIMIT) n++;
+    expect(() => shellWrap('x'.repeat(n), { ...win, shell: 'powershell' })).not.toThrow();
+    const error = throwsWith(
+      () => shellWrap('x'.repeat(n + 1), { ...win, shell: 'powershell' }),
+      'ERR_INVALID_OPTION',
+    );
+    expect(error.details).toMatchObject({ length: lineLength(n + 1) });
+  });
+});
+
 describe('edge cases of choosing a shell', () => {
   it('turns off rc files for bash only, not for a shell whose name merely starts with bash', () => {
     expect(shellWrap('echo', { ...linux, shell: '/usr/local/bin/bash' }).args[0]).toBe('--norc');
@@ -100,6 +122,9 @@ describe('edge cases of choosing a shell', () => {
     );
     expect(defaultWindowsShell({ OTHER: 'pwsh' })).toBe('cmd');
     expect(defaultWindowsShell({ PROCMUX_WINDOWS_SHELL: undefined })).toBe('cmd');
+    expect(defaultWindowsShell({ PROCMUX_WINDOWS_SHELL: undefined, procmux_windows_shell: 'pwsh' })).toBe(
+      'pwsh',
+    );
   });
 
   it('finds nothing on a missing PATH', () => {
