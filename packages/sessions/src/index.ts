@@ -5,8 +5,24 @@ export { createMemoryRecoveryStores, type MemoryRecoveryStores } from './durable
 export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from './durable/options.js';
 export type { RecoveryOutcome, RecoveryOutcomeKind, RecoveryReport } from './durable/report.js';
 export { commandFingerprint } from './fingerprint.js';
-export type { SessionLifetime } from './lifetime.js';
 export type { HumanControlLease, HumanControlState } from './human-control.js';
+export {
+  createInputDetector,
+  type InputConfidence,
+  type InputDetector,
+  type InputProbe,
+  type ProbeFacts,
+} from './input/detector.js';
+export { heuristicWaiting, promptLine } from './input/heuristic.js';
+export type { InputWait } from './input/input-watch.js';
+export {
+  type KernelTarget,
+  type KernelVerdict,
+  kernelWaiting,
+  type ProcEffects,
+} from './input/kernel-detect.js';
+export { linuxProcEffects } from './input/node-effects.js';
+export type { SessionLifetime } from './lifetime.js';
 export {
   PROCESS_SESSION_LIMITS,
   type ProcessSessionLimits,

@@ -1,0 +1,154 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProcessEvent } from '@procmux/core-types';
+import { createProcessSessions, type InputWait, type ProcessSession } from '@procmux/sessions';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// Kernel-grounded detection reads /proc: Linux only. Elsewhere the heuristic has its own unit tests.
+const linux = process.platform === 'linux';
+const cwd = mkdtempSync(join(tmpdir(), 'procmux-input-'));
+const events: ProcessEvent[] = [];
+const sessions = createProcessSessions({ cwd, onEvent: (e) => events.push(e) });
+
+afterAll(async () => {
+  await sessions.dispose();
+  await assertNoLeakedProcesses();
+});
+
+/** Waits (generous deadline, against hangs only) until metadata().input is set. */
+async function waiting(session: ProcessSession, deadlineMs = 20_000): Promise<InputWait> {
+  const stop = session.watchInput();
+  try {
+    const deadline = Date.now() + deadlineMs;
+    for (;;) {
+      const input = session.metadata().input;
+      if (input) return input;
+      if (!session.metadata().state.match(/running|starting/))
+        throw new Error(`ended: ${session.metadata().state}`);
+      if (Date.now() > deadline) throw new Error(`never waiting; output:\n${(await session.log()).text}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    stop();
+  }
+}
+
+/** Watches for `ms` and returns every state seen that was waiting. */
+async function neverWaiting(session: ProcessSession, ms = 3_000): Promise<InputWait[]> {
+  const seen: InputWait[] = [];
+  const stop = session.watchInput();
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const input = await session.checkInput();
+    if (input) seen.push(input);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  stop();
+  return seen;
+}
+
+describe.skipIf(!linux)('waiting for input, asked of the kernel', () => {
+  it('python getpass in a session: waiting with echo off; answering clears it', async () => {
+    const s = await sessions.start({
+      command: 'python3',
+      args: [
+        '-c',
+        "import getpass; getpass.getpass('Secret: '); print('thanks'); import time; time.sleep(30)",
+      ],
+      pty: true,
+    });
+    const input = await waiting(s);
+    expect(input).toMatchObject({ echo: false, prompt: 'Secret:', confidence: 'kernel' });
+    expect(events.some((e) => e.type === 'process_waiting_input' && e.sessionId === s.id)).toBe(true);
+    await s.input('hunter2\r');
+    const stop = s.watchInput();
+    const deadline = Date.now() + 20_000;
+    while (s.metadata().input !== null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    expect(s.metadata().input).toBeNull();
+    await s.kill();
+  });
+
+  it('python input() on pipes: waiting at its prompt', async () => {
+    const s = await sessions.start({ command: 'python3', args: ['-c', "input('name? ')"] });
+    expect(await waiting(s)).toMatchObject({ prompt: 'name?', echo: true, confidence: 'kernel' });
+    await s.input('ada\n');
+    expect((await s.wait({ timeoutMs: 20_000 })).exitCode).toBe(0);
+    expect(s.metadata().input).toBeNull();
+  });
+
+  it('bash --norc -i at its prompt (pselect on the terminal)', async () => {
+    const s = await sessions.start({ command: 'bash', args: ['--norc', '-i'], pty: true });
+    const input = await waiting(s);
+    expect(input).toMatchObject({ echo: true, confidence: 'kernel' });
+    expect(input.prompt).toMatch(/[$#]$/);
+    await s.kill();
+  });
+
+  it('read -p inside a script', async () => {
+    const script = join(cwd, 'ask.sh');
+    writeFileSync(
+      script,
+      '#!/bin/bash\necho starting\nread -p \'Continue? [y/N] \' answer\necho "got $answer"\n',
+    );
+    const s = await sessions.start({ command: 'bash', args: [script], pty: true });
+    expect(await waiting(s)).toMatchObject({ prompt: 'Continue? [y/N]', confidence: 'kernel' });
+    await s.input('y\r');
+    expect((await s.wait({ timeoutMs: 20_000 })).exitCode).toBe(0);
+  });
+
+  it('an interactive shell running sleep 2; read -p: not waiting during the sleep, waiting after', async () => {
+    const s = await sessions.start({ command: 'bash', args: ['--norc', '-i'], pty: true });
+    await waiting(s);
+    await s.input("sleep 2; read -p 'later> ' x\r");
+    const sent = Date.now();
+    // The line reaches bash a moment later; until then it still sits at its prompt.
+    await new Promise((r) => setTimeout(r, 300));
+    // Until the read starts, the foreground group is sleep's: nothing reads the terminal.
+    const during = await neverWaiting(s, 1_500);
+    expect(during).toEqual([]);
+    const input = await waiting(s);
+    expect(input.prompt).toBe('later>');
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(2_000);
+    await s.kill();
+  });
+
+  const negatives: Array<[string, { command: string; args: string[]; pty?: boolean }]> = [
+    ['sleep', { command: 'sleep', args: ['30'], pty: true }],
+    ['a busy loop', { command: 'python3', args: ['-c', 'while True: pass'], pty: true }],
+    [
+      'python http.server in accept',
+      { command: 'python3', args: ['-m', 'http.server', '0', '--bind', '127.0.0.1'], pty: true },
+    ],
+    [
+      'a program reading a socket that is not its terminal',
+      {
+        command: 'python3',
+        args: [
+          '-c',
+          "import socket; a,b=socket.socketpair(); print('reading?', end='', flush=True); a.recv(1)",
+        ],
+        pty: true,
+      },
+    ],
+    [
+      'a program reading a fifo on pipes',
+      { command: 'bash', args: ['-c', 'rm -f f; mkfifo f; printf "x? "; read x < f'] },
+    ],
+    ['a foreground child under an interactive shell', { command: 'bash', args: ['--norc', '-i'], pty: true }],
+  ];
+  for (const [name, request] of negatives) {
+    it(`never waiting over 3 s: ${name}`, async () => {
+      const s = await sessions.start({ ...request, cwd });
+      if (name.startsWith('a foreground child')) {
+        await waiting(s);
+        await s.input('sleep 30\r');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(await neverWaiting(s)).toEqual([]);
+      await s.kill();
+    });
+  }
+});
