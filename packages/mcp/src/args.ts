@@ -47,9 +47,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (command === undefined)
     throw new CliUsageError('a command is required: mcp or demo (see procmux --help)');
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
-  const mcpOnly = (['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const).filter(
-    (name) => values[name] !== undefined,
-  );
+  const mcpOnly = (
+    ['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+  ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
     if (mcpOnly.length > 0) throw new CliUsageError(`--${mcpOnly[0]} applies to procmux mcp, not demo`);
     return { kind: 'demo' };

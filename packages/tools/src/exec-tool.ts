@@ -2,6 +2,7 @@ import type { ProcessStartRequest } from '@procmux/sessions';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { EXEC_DESCRIPTION } from './descriptions.js';
 import { gather } from './gather.js';
+import { inputStopNote, watchOneShotInput } from './one-shot-input.js';
 import { MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
 import { guarded, sessionStateLine, summarize } from './results.js';
@@ -95,12 +96,42 @@ async function oneShot(
   const session = await sessions.start({
     ...startRequest(request, context),
     env: { ...options.nonInteractiveEnv, ...request.env },
-    stdin: 'closed',
+    // Open and never written: a command that reads its input blocks, and is seen doing so,
+    // instead of reading end-of-file and carrying on as if the question had been answered.
+    stdin: 'open',
     timeoutMs,
     noOutputTimeoutMs,
   });
   setSession(session);
-  const ended = await waitForEnd(session, request.yieldMs, context.signal);
+  const inputWatch = watchOneShotInput(session);
+  const ended = await Promise.race([
+    waitForEnd(session, request.yieldMs, context.signal),
+    inputWatch.waiting,
+  ]).finally(() => inputWatch.stop());
+  if (typeof ended === 'object') {
+    await session.kill().catch(() => {});
+    const shown = await budgetTranscript(session.transcript(), {
+      empty: '(no output)',
+      budget: options.outputBudget,
+      status: `${inputStopNote(ended)}\n${sessionStateLine(session)}`,
+      sessionId: session.id,
+      firstLine: 0,
+    });
+    await session.poll().catch(() => {});
+    return {
+      text: shown.text,
+      isError: true,
+      data: {
+        tool: 'exec',
+        action: 'one_shot',
+        session: summarize(session),
+        backgrounded: false,
+        waitingInput: ended,
+        output: shown.body,
+        ...(shown.cut ? { cut: shown.cut } : {}),
+      },
+    };
+  }
   if (ended === 'aborted') {
     await session.kill().catch(() => {});
     const status = `Cancelled: the command was killed before it finished.\n${sessionStateLine(session)}`;
