@@ -22,6 +22,7 @@ export {
   type ProcEffects,
 } from './input/kernel-detect.js';
 export { linuxProcEffects } from './input/node-effects.js';
+export { kernelInputDetection } from './input/session-input.js';
 export type { SessionLifetime } from './lifetime.js';
 export {
   PROCESS_SESSION_LIMITS,

@@ -142,6 +142,16 @@ describe('kernelWaiting', () => {
     expect(await kernelWaiting(pty, fakeProc(files, links, { '10@7ffd00': Uint8Array.of(1) }))).toMatchObject(
       { waiting: true },
     );
+    // Watching the terminal and a socket (ssh, script relaying): busy, not asking.
+    const both = { ...links, '/proc/10/fd/5': 'socket:[9]' };
+    expect(
+      await kernelWaiting(
+        pty,
+        fakeProc({ ...files, '/proc/10/syscall': '270 0x6 0x7ffd00 0x0 0x0 0x0 0x7ffc 0 0' }, both, {
+          '10@7ffd00': Uint8Array.of(0b100001),
+        }),
+      ),
+    ).toEqual({ waiting: false });
     // The memory is unreadable: no guess.
     expect(await kernelWaiting(pty, fakeProc(files, links))).toEqual({ waiting: false });
   });

@@ -1,4 +1,4 @@
-import type { ProcessStartRequest } from '@procmux/sessions';
+import { kernelInputDetection, type ProcessStartRequest } from '@procmux/sessions';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { EXEC_DESCRIPTION } from './descriptions.js';
 import { gather } from './gather.js';
@@ -96,9 +96,10 @@ async function oneShot(
   const session = await sessions.start({
     ...startRequest(request, context),
     env: { ...options.nonInteractiveEnv, ...request.env },
-    // Open and never written: a command that reads its input blocks, and is seen doing so,
-    // instead of reading end-of-file and carrying on as if the question had been answered.
-    stdin: 'open',
+    // Where the kernel tells (Linux), stdin stays open and unwritten: a command that reads it
+    // blocks and is stopped and reported, instead of reading end-of-file and carrying on as if
+    // the question had been answered. Elsewhere a guess could not tell, so it reads end-of-file.
+    stdin: kernelInputDetection() ? 'open' : 'closed',
     timeoutMs,
     noOutputTimeoutMs,
   });

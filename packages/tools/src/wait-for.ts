@@ -84,11 +84,13 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
       if (output.add(last)) {
         failOutput.add(last);
         lastOutputAt = now;
-        if (c.fail && (match = await failOutput.search(c.fail.pattern)) !== undefined) {
+        match = c.fail ? await failOutput.search(c.fail.pattern) : undefined;
+        if (match !== undefined) {
           fired = 'fail_pattern';
           break;
         }
-        if (c.pattern && (match = await output.search(c.pattern.pattern)) !== undefined) {
+        match = c.pattern ? await output.search(c.pattern.pattern) : undefined;
+        if (match !== undefined) {
           fired = 'pattern';
           break;
         }

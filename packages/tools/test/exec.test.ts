@@ -29,11 +29,28 @@ describe('exec one_shot', () => {
     expect(r.data.action).toBe('one_shot');
   });
 
-  it('starts with stdin at end of input, so a command reading stdin returns', async () => {
-    h = harness();
-    const r = await h.exec({ command: 'cat; echo "read done"' });
-    expect(r.text).toBe('read done\n\nProcess exited with code 0.');
-  });
+  it.runIf(process.platform === 'linux')(
+    'stops a command that reads its stdin and says so, rather than feeding it end of input',
+    async () => {
+      h = harness();
+      const r = await h.tools.exec.run({ command: 'cat; echo "read done"' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain(
+        'procmux stopped it: it was waiting for input with no prompt on its last line',
+      );
+      expect(r.text).not.toContain('read done');
+      expect(r.data.session?.state).toBe('killed');
+    },
+  );
+
+  it.skipIf(process.platform === 'linux')(
+    'starts with stdin at end of input where detection is a guess, so a command reading stdin returns',
+    async () => {
+      h = harness();
+      const r = await h.exec({ command: 'cat; echo "read done"' });
+      expect(r.text).toBe('read done\n\nProcess exited with code 0.');
+    },
+  );
 
   it('runs in a cwd inside the workspace and refuses one outside', async () => {
     h = harness();

@@ -86,12 +86,16 @@ export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Prom
     const kind = call && calls[call.nr];
     if (!call || !kind) continue;
     const fds = await watchedFds(proc.pid, kind, call, fx);
+    // A multiplexed wait counts only when every descriptor it watches is the input: ssh or
+    // script polling their input and a socket are busy relaying, not asking.
+    let inputs = 0;
     for (const fd of fds) {
       const link = await fx.readlink(`/proc/${proc.pid}/fd/${fd}`);
-      if (link !== undefined && isInput(link, proc)) {
-        const echo = target.kind === 'pty' ? await fx.terminalEcho(ptsPath(root.ttyNr)!) : true;
-        return { waiting: true, echo: echo ?? true };
-      }
+      if (link !== undefined && isInput(link, proc)) inputs++;
+    }
+    if (inputs > 0 && inputs === fds.length) {
+      const echo = target.kind === 'pty' ? await fx.terminalEcho(ptsPath(root.ttyNr)!) : true;
+      return { waiting: true, echo: echo ?? true };
     }
   }
   // Sleeping processes whose calls could not be read: the kernel did not answer.

@@ -18,3 +18,11 @@ export function defaultInputDetector(): InputDetector {
 export function promptFromTail(tail: string): string {
   return promptLine(stripAnsi(tail));
 }
+
+/**
+ * Whether this host's detection is grounded in the kernel (Linux), so a tool may act on it
+ * (stop a one-shot at a prompt) rather than only report it.
+ */
+export function kernelInputDetection(): boolean {
+  return process.platform === 'linux';
+}
