@@ -75,10 +75,16 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   let fired: WaitFired;
   try {
     for (;;) {
+      // Checked before each poll too: the program may already wait (a poll wakes only on a change).
+      if (c.input && session.metadata().input) {
+        await session.poll().then((last) => output.add(last));
+        fired = 'input';
+        break;
+      }
       let now = Date.now();
       let slice = deadline - now;
       if (c.idleMs !== undefined) slice = Math.min(slice, lastOutputAt + c.idleMs - now);
-      if (c.port !== undefined || ctx.signal || ctx.progress) slice = Math.min(slice, TICK_MS);
+      if (c.port !== undefined || c.input || ctx.signal || ctx.progress) slice = Math.min(slice, TICK_MS);
       const last = await session.poll({ timeoutMs: Math.max(0, Math.floor(slice)) });
       now = Date.now();
       if (output.add(last)) {
@@ -97,10 +103,6 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
       }
       if (last.state !== 'running' && last.state !== 'starting') {
         fired = 'exit';
-        break;
-      }
-      if (c.input && session.metadata().input) {
-        fired = 'input';
         break;
       }
       if (c.port !== undefined && (await loopbackPortOpen(c.port))) {
