@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProcessEvent } from '@procmux/core-types';
@@ -113,6 +115,47 @@ describe.skipIf(!linux)('waiting for input, asked of the kernel', () => {
     expect(input.prompt).toBe('later>');
     expect(Date.now() - sent).toBeGreaterThanOrEqual(2_000);
     await s.kill();
+  });
+
+  it('git asking for a username over HTTP (a loopback server answering 401)', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="private"', 'Content-Type': 'text/plain' });
+      res.end('login required\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const s = await sessions.start({
+        command: 'git',
+        args: ['clone', `http://127.0.0.1:${port}/repo.git`, 'cloned'],
+        pty: true,
+        env: {
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          GIT_TERMINAL_PROMPT: '1',
+          GIT_ASKPASS: '',
+          SSH_ASKPASS: '',
+        },
+      });
+      const input = await waiting(s);
+      expect(input).toMatchObject({ echo: true, confidence: 'kernel' });
+      expect(input.prompt).toBe(`Username for 'http://127.0.0.1:${port}':`);
+      await s.input('ada\r');
+      // Then the password, with echo off.
+      const stop = s.watchInput();
+      const deadline = Date.now() + 20_000;
+      while (s.metadata().input?.prompt.startsWith('Password') !== true && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      stop();
+      expect(s.metadata().input).toMatchObject({
+        echo: false,
+        prompt: `Password for 'http://ada@127.0.0.1:${port}':`,
+      });
+      await s.kill();
+    } finally {
+      server.close();
+    }
   });
 
   const negatives: Array<[string, { command: string; args: string[]; pty?: boolean }]> = [

@@ -22,7 +22,10 @@ it('a 40 s wait_for outlives a 10 s request timeout through progress, and a canc
   let progress = 0;
   const began = Date.now();
   const waited = (await server.client.callTool(
-    { name: 'process', arguments: { action: 'wait_for', session_id: id, pattern: '^ready$', timeout: 120_000 } },
+    {
+      name: 'process',
+      arguments: { action: 'wait_for', session_id: id, pattern: '^ready$', timeout: 120_000 },
+    },
     undefined,
     { timeout: 10_000, resetTimeoutOnProgress: true, onprogress: () => progress++ },
   )) as CallToolResult;
@@ -46,6 +49,11 @@ it('a 40 s wait_for outlives a 10 s request timeout through progress, and a canc
   await expect(call).rejects.toThrow();
   expect(Date.now() - (await cancelledAt)).toBeLessThan(5_000);
   // The server is still answering after the cancel; the session goes on until killed.
-  const killed = text((await server.client.callTool({ name: 'process', arguments: { action: 'kill', session_id: id } })) as CallToolResult);
+  const killed = text(
+    (await server.client.callTool({
+      name: 'process',
+      arguments: { action: 'kill', session_id: id },
+    })) as CallToolResult,
+  );
   expect(killed).toMatch(/Process (killed|exited)/);
 }, 120_000);
