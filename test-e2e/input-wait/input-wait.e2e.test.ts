@@ -73,6 +73,20 @@ describe.skipIf(!linux)('waiting for input, asked of the kernel', () => {
     await s.kill();
   });
 
+  it('a pending poll returns early when the program starts waiting, with no output to wake it', async () => {
+    // No prompt text: only the start of the read can end this poll before its timeout.
+    const s = await sessions.start({
+      command: 'python3',
+      args: ['-c', 'import time; time.sleep(1); input()'],
+    });
+    const started = Date.now();
+    const polled = await s.poll({ timeoutMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(polled).toMatchObject({ stdout: '', state: 'running' });
+    expect(s.metadata().input).toMatchObject({ prompt: '', confidence: 'kernel' });
+    await s.kill();
+  });
+
   it('python input() on pipes: waiting at its prompt', async () => {
     const s = await sessions.start({ command: 'python3', args: ['-c', "input('name? ')"] });
     expect(await waiting(s)).toMatchObject({ prompt: 'name?', echo: true, confidence: 'kernel' });
