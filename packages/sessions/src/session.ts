@@ -230,7 +230,8 @@ export class ProcessSession {
   /** What the durable record of this session is built from, as it is now. */
   recordSource(reason?: string): RecordSource {
     return {
-      metadata: this.metadata(),
+      // Internal: a durable write is not someone asking, so it starts no input checks.
+      metadata: this.#metadata(false),
       backendRef: this.backendRef,
       releaseOnCancel: this.releaseOnCancel,
       expiresAt: this.expiresAt,
@@ -375,6 +376,10 @@ export class ProcessSession {
   }
 
   metadata(): SessionMetadata {
+    return this.#metadata(true);
+  }
+
+  #metadata(ask: boolean): SessionMetadata {
     return {
       id: this.id,
       owner: this.owner,
@@ -393,7 +398,7 @@ export class ProcessSession {
       emulated: this.emulated,
       backend: this.#backend,
       endReason: this.#endReason,
-      input: this.#askInput(),
+      input: ask ? this.#askInput() : this.#input.state,
       ...(this.#backendMetadata ? { backendMetadata: this.#backendMetadata } : {}),
     };
   }
