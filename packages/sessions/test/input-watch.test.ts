@@ -60,3 +60,17 @@ describe('InputWatch', () => {
     expect(await h.watch.check()).toBeNull();
   });
 });
+
+describe('InputWatch after a write', () => {
+  it('reports nothing until a check after the write confirms the program waits again', async () => {
+    const h = harness(() => ({ waiting: true, echo: true, confidence: 'kernel' }));
+    await h.watch.check();
+    expect(h.watch.state).not.toBeNull();
+    h.watch.noteInput();
+    expect(h.watch.state).toBeNull();
+    await h.watch.check();
+    expect(h.watch.state).not.toBeNull();
+    // Confirmed with the same prompt: one wait, one change.
+    expect(h.changes.filter((c) => c !== null)).toHaveLength(1);
+  });
+});

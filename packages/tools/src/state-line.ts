@@ -46,6 +46,9 @@ const MAX_QUOTED_PROMPT = 120;
 export function waitingLine(input: { echo: boolean; prompt: string }): string {
   const prompt =
     input.prompt.length <= MAX_QUOTED_PROMPT ? input.prompt : `...${input.prompt.slice(-MAX_QUOTED_PROMPT)}`;
-  const line = `Process is waiting for input: ${JSON.stringify(prompt)}.`;
+  const line =
+    prompt === ''
+      ? 'Process is waiting for input (no prompt shown).'
+      : `Process is waiting for input: ${JSON.stringify(prompt)}.`;
   return input.echo ? line : `${line} (input is not echoed: likely a password)`;
 }

@@ -17,6 +17,9 @@ describe('stateLine', () => {
       'Process is waiting for input: "Password:". (input is not echoed: likely a password)',
     );
     expect(stateLine({ ...running, input: null })).toBe('Process still running.');
+    expect(stateLine({ ...running, input: { echo: true, prompt: '' } })).toBe(
+      'Process is waiting for input (no prompt shown).',
+    );
     // An ended process says how it ended, whatever input state was last seen.
     expect(
       stateLine({ state: 'exited', exitCode: 0, signal: null, input: { echo: true, prompt: 'x' } }),

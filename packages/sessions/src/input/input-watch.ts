@@ -31,6 +31,9 @@ export class InputWatch {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<InputWait | null> | undefined;
   #stopped = false;
+  /** Writes so far; a state found before the latest write is not reported until re-checked. */
+  #writes = 0;
+  #checkedWrites = 0;
 
   constructor(
     private readonly detect: InputDetector,
@@ -39,8 +42,9 @@ export class InputWatch {
     private readonly onChange: (state: InputWait | null, previous: InputWait | null) => void,
   ) {}
 
+  /** Null right after input was written, until a check confirms the program waits again. */
   get state(): InputWait | null {
-    return this.#state;
+    return this.#checkedWrites === this.#writes ? this.#state : null;
   }
 
   /** Output arrived: check again once it pauses, if anyone wants to know. */
@@ -51,6 +55,7 @@ export class InputWatch {
 
   /** Input was written: the wait may be over. */
   noteInput(): void {
+    this.#writes++;
     if (this.#wanted() || this.#state) this.#schedule(QUIET_BEFORE_CHECK_MS);
   }
 
@@ -95,6 +100,7 @@ export class InputWatch {
   async #probe(): Promise<InputWait | null> {
     if (this.#stopped) return null;
     const outputAt = this.#lastOutputAt;
+    const writes = this.#writes;
     const quietMs = Date.now() - outputAt;
     const facts = this.facts(quietMs);
     if (!facts) {
@@ -105,11 +111,12 @@ export class InputWatch {
     try {
       result = await this.detect({ ...facts, quietMs });
     } catch {
-      return this.#state;
+      return this.state;
     }
     if (this.#stopped) return null;
+    this.#checkedWrites = writes;
     // Output that arrived during the check may have been the program moving on.
-    if (this.#lastOutputAt !== outputAt) return this.#state;
+    if (this.#lastOutputAt !== outputAt) return this.state;
     if (!result.waiting) this.#set(null);
     else {
       const previous = this.#state;
@@ -127,7 +134,7 @@ export class InputWatch {
         });
       }
     }
-    return this.#state;
+    return this.state;
   }
 
   #set(state: InputWait | null): void {
