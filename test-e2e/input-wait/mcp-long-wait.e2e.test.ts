@@ -32,6 +32,7 @@ it('a 40 s wait_for outlives a 10 s request timeout through progress, and a canc
   expect(text(waited)).toContain('Matched /^ready$/: "ready".');
   expect(Date.now() - began).toBeGreaterThan(30_000);
   // At least one report per 10 s of the wait.
+  console.log(`progress notifications: ${progress} over ${Date.now() - began} ms`);
   expect(progress).toBeGreaterThanOrEqual(4);
 
   const controller = new AbortController();
