@@ -35,7 +35,11 @@ export function watchOneShotInput(session: ToolSession): { waiting: Promise<Inpu
 
 /** What the one-shot result says when the command was stopped at a prompt. */
 export function inputStopNote(input: InputWait): string {
-  const at = input.prompt === '' ? 'with no prompt on its last line' : `at ${JSON.stringify(input.prompt)}`;
+  // On pipes, programs that prompt only on a terminal (bash read -p, many CLIs) print nothing.
+  const at =
+    input.prompt === ''
+      ? 'with no prompt on its last line (some programs print their prompt only to a terminal)'
+      : `at ${JSON.stringify(input.prompt)}`;
   const secret = input.echo ? '' : ' (input was not echoed: likely a password)';
   return (
     `procmux stopped it: it was waiting for input ${at}${secret}, and a one_shot has no one to answer. ` +
