@@ -3,6 +3,7 @@ import type { BenchCase } from '../case.js';
 import { emulatedPty } from './emulated-pty.js';
 import { firstBytePipe, firstBytePty } from './first-byte.js';
 import { hostDeathCleanup } from './host-death.js';
+import { inputLatency } from './input-latency.js';
 import { killTree } from './kill-tree.js';
 import { mcpBigOneShot, mcpRoundTrip } from './mcp.js';
 import { outputLog } from './output-log.js';
@@ -29,4 +30,5 @@ export const CASES: readonly BenchCase[] = [
   mcpBigOneShot,
   mcpRoundTrip,
   viewLatency,
+  inputLatency,
 ];

@@ -22,7 +22,9 @@ export type ProcessEventType =
   /** A person took the keyboard of the session (a view's take-control); the model's input is refused. */
   | 'human_control_started'
   /** The person gave it back (or their view went away). */
-  | 'human_control_ended';
+  | 'human_control_ended'
+  /** The program started waiting for input (a prompt, a password); `input` says how. */
+  | 'process_waiting_input';
 
 /**
  * What a host's onEvent sink receives. Carries the command fingerprint (SHA-256 of
@@ -44,6 +46,8 @@ export interface ProcessEvent {
   signal: NodeJS.Signals | null;
   /** Why, for killed/expired/unknown ('timeout', 'cancelled', 'backend lost', ...). */
   reason?: string;
+  /** process_waiting_input only: what the program waits at. */
+  input?: { since: number; echo: boolean; prompt: string; confidence: 'kernel' | 'heuristic' };
 }
 
 export function isTerminalState(state: SessionState): boolean {

@@ -7,7 +7,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { echo, type ProcessTool, type ProcessTools } from '@procmux/tools';
+import { echo, type ProcessTool, type ProcessTools, type ToolProgress } from '@procmux/tools';
 import { packageVersion } from './version.js';
 
 /** Key under a tool result's `_meta` where hosts find the structured result (the tool's `data`). */
@@ -63,7 +63,23 @@ export function createProcmuxServer(tools: ProcessTools): Server {
         `unknown tool ${echo(request.params.name)}; this server has ${[...byName.keys()].join(', ')}`,
       );
     }
-    const result = await tool.run(request.params.arguments ?? {}, { signal: extra.signal });
+    const progressToken = request.params._meta?.progressToken;
+    const result = await tool.run(request.params.arguments ?? {}, {
+      signal: extra.signal,
+      // A client that asked for progress hears from long waits, so its timeout can reset on it.
+      ...(progressToken !== undefined
+        ? {
+            onProgress: (p: ToolProgress) => {
+              void extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken, progress: p.waitedMs, total: p.totalMs, message: p.message },
+                })
+                .catch(() => {});
+            },
+          }
+        : {}),
+    });
     return {
       content: [{ type: 'text', text: result.text }],
       isError: result.isError,

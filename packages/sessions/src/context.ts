@@ -1,5 +1,6 @@
 import type { ProcessEvent } from '@procmux/core-types';
 import type { RecordSource } from './durable/record.js';
+import type { InputDetector } from './input/detector.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
 import type { ExecutionPolicy } from './policy.js';
 
@@ -12,4 +13,6 @@ export interface SessionContext {
   sweep(): Promise<void>;
   /** Durable registries only: writes a session's state to its record (never rejects). */
   persist?(source: RecordSource): Promise<void>;
+  /** Waiting-for-input detector; the platform's own when absent. */
+  readonly inputDetector?: InputDetector;
 }

@@ -6,7 +6,24 @@ export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from '
 export type { RecoveryOutcome, RecoveryOutcomeKind, RecoveryReport } from './durable/report.js';
 export { commandFingerprint } from './fingerprint.js';
 export type { HumanControlLease, HumanControlState } from './human-control.js';
-export type { SessionLifetime } from './lifetime.js';
+export {
+  createInputDetector,
+  type InputConfidence,
+  type InputDetector,
+  type InputProbe,
+  type ProbeFacts,
+} from './input/detector.js';
+export { heuristicWaiting, promptLine } from './input/heuristic.js';
+export type { InputWait } from './input/input-watch.js';
+export {
+  type KernelTarget,
+  type KernelVerdict,
+  kernelWaiting,
+  type ProcEffects,
+} from './input/kernel-detect.js';
+export { linuxProcEffects } from './input/node-effects.js';
+export { kernelInputDetection } from './input/session-input.js';
+export type { SessionLifetime, SessionLifetime } from './lifetime.js';
 export {
   PROCESS_SESSION_LIMITS,
   type ProcessSessionLimits,

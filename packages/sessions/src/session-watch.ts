@@ -1,4 +1,5 @@
 import type { SessionState } from '@procmux/core-types';
+import type { InputWait } from './input/input-watch.js';
 
 /** What a watcher of a session (a live view) hears, in order. Never the input. */
 export type SessionWatchEvent =
@@ -7,7 +8,9 @@ export type SessionWatchEvent =
   | { type: 'resize'; columns: number; rows: number }
   | { type: 'state'; state: SessionState }
   /** Who holds the keyboard now (null: the model, as usual). */
-  | { type: 'control'; holder: string | null };
+  | { type: 'control'; holder: string | null }
+  /** The program started or stopped waiting for input (null: not waiting). */
+  | { type: 'input'; input: InputWait | null };
 
 export type SessionWatcher = (event: SessionWatchEvent) => void;
 

@@ -24,6 +24,8 @@ import {
   holderName,
   humanControlError,
 } from './human-control.js';
+import { type InputWait, InputWatch } from './input/input-watch.js';
+import { defaultInputDetector, promptFromTail } from './input/session-input.js';
 import { LiveText } from './live-text.js';
 import { OutputTimeline } from './output-timeline.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
@@ -114,6 +116,7 @@ export class ProcessSession {
   #terminal: { columns: number; rows: number } | undefined;
   readonly #initialTerminal: { columns: number; rows: number } | undefined;
   #control: (HumanControlState & { end(reason: string): void }) | undefined;
+  readonly #input: InputWatch;
 
   constructor(init: SessionInit, ctx: SessionContext) {
     this.id = init.id;
@@ -136,6 +139,11 @@ export class ProcessSession {
     this.#ctx = ctx;
     this.#terminal = init.terminal ? { ...init.terminal } : undefined;
     this.#initialTerminal = this.#terminal;
+    this.#input = new InputWatch(
+      ctx.inputDetector ?? defaultInputDetector(),
+      () => this.#inputFacts(),
+      (state, previous) => this.#inputChanged(state, previous),
+    );
     this.#settled = new Promise((resolve) => {
       this.#resolveSettled = resolve;
     });
@@ -179,6 +187,7 @@ export class ProcessSession {
     if (this.#watchers.size > 0)
       this.#watchers.emit({ type: 'output', data: chunk, offset: this.#log.totalBytes });
     this.#pending = true;
+    this.#input.noteOutput();
     // Checked here: a flood calls this per chunk, mostly with no poll waiting.
     if (this.#waiters.size > 0) this.#wake();
   }
@@ -249,7 +258,8 @@ export class ProcessSession {
   /** What the durable record of this session is built from, as it is now. */
   recordSource(reason?: string): RecordSource {
     return {
-      metadata: this.metadata(),
+      // Internal: a durable write is not someone asking, so it starts no input checks.
+      metadata: this.#metadata(false),
       backendRef: this.backendRef,
       releaseOnCancel: this.releaseOnCancel,
       expiresAt: this.expiresAt,
@@ -290,7 +300,15 @@ export class ProcessSession {
   async poll(options: { timeoutMs?: number } = {}): Promise<PollResult> {
     await this.#access();
     const timeoutMs = integerOption('timeoutMs', options.timeoutMs, 0, 0, this.#ctx.limits.maxLifetimeMs);
-    if (!this.#pending && this.live && timeoutMs > 0) await this.#nextEvent(timeoutMs);
+    if (!this.#pending && this.live && timeoutMs > 0) {
+      // A poll wants to hear when the program starts waiting for input, so checks run meanwhile.
+      const release = this.#input.want();
+      try {
+        await this.#nextEvent(timeoutMs);
+      } finally {
+        release();
+      }
+    }
     return this.#collect();
   }
 
@@ -386,6 +404,10 @@ export class ProcessSession {
   }
 
   metadata(): SessionMetadata {
+    return this.#metadata(true);
+  }
+
+  #metadata(ask: boolean): SessionMetadata {
     return {
       id: this.id,
       owner: this.owner,
@@ -409,8 +431,62 @@ export class ProcessSession {
       emulated: this.emulated,
       backend: this.#backend,
       endReason: this.#endReason,
+      input: ask ? this.#askInput() : this.#input.state,
       ...(this.#backendMetadata ? { backendMetadata: this.#backendMetadata } : {}),
     };
+  }
+
+  /**
+   * Whether the program waits for input, checked now (metadata().input is the latest answer,
+   * refreshed in the background while someone asks).
+   */
+  async checkInput(): Promise<InputWait | null> {
+    if (!this.live) return null;
+    return this.#input.check();
+  }
+
+  /**
+   * Keeps the waiting-for-input state fresh (checks on output quiescence and on a short timer)
+   * until the returned function is called: for a caller that waits on it.
+   */
+  watchInput(): () => void {
+    return this.#input.want();
+  }
+
+  #askInput(): InputWait | null {
+    if (this.live) this.#input.ask();
+    return this.#input.state;
+  }
+
+  #inputFacts(): { rootPid: number | undefined; kind: 'pty' | 'pipe'; prompt: string } | undefined {
+    if (!this.live || !this.#run) return undefined;
+    const kind = this.#stdioMode === 'pty' ? 'pty' : 'pipe';
+    if (kind === 'pipe' && (this.#stdinClosed || !this.#run.stdin)) return undefined;
+    // Only a native process's pid names a local process the kernel can describe.
+    const rootPid = this.#backend === 'native' ? this.pid : undefined;
+    return { rootPid, kind, prompt: promptFromTail(this.#log.tail) };
+  }
+
+  #inputChanged(state: InputWait | null, previous: InputWait | null): void {
+    this.#watchers.emit({ type: 'input', input: state });
+    if (state === null || previous !== null) return;
+    this.#ctx.emit({
+      type: 'process_waiting_input',
+      sessionId: this.id,
+      owner: this.owner,
+      fingerprint: this.fingerprint,
+      state: this.#state,
+      at: state.since,
+      startedAt: this.startedAt,
+      endedAt: this.#endedAt,
+      pid: this.pid,
+      stdioMode: this.#stdioMode,
+      exitCode: this.#exitCode,
+      signal: this.#signal,
+      input: state,
+    });
+    // poll() returns early when the program starts waiting.
+    this.#wake();
   }
 
   // ---- writes ---------------------------------------------------------------------------
@@ -771,6 +847,7 @@ export class ProcessSession {
     // Checked again after the awaits: a person may have taken control meanwhile.
     if (!human && this.#control) throw humanControlError(this.id, this.#control);
     this.#run!.stdin!.write(data);
+    this.#input.noteInput();
   }
 
   #bracketedPasteMode(): boolean {
@@ -865,6 +942,7 @@ export class ProcessSession {
       ...(reason ? { reason } : {}),
     });
     this.#control?.end('the session ended');
+    this.#input.stop();
     this.#watchers.emit({ type: 'state', state });
     this.#wake();
     // wait() and kill() resolve once the record says so too, so a host reads its own writes.

@@ -7,6 +7,7 @@ import type {
   StdioMode,
 } from '@procmux/core-types';
 import type { DurabilityOptions } from './durable/options.js';
+import type { InputWait } from './input/input-watch.js';
 import type { ProcessSessionLimits } from './limits.js';
 import type { AgentIdentity, OwnershipScope } from './owner.js';
 import type { ExecutionPolicy } from './policy.js';
@@ -150,5 +151,10 @@ export interface SessionMetadata {
    * 'signal', 'kill', 'lifetime', or the words of a release/unknown. Null while it lives.
    */
   endReason: string | null;
+  /**
+   * Null, or the program waits for input: since when, whether the terminal echoes, the prompt
+   * line, and whether the kernel said so ('kernel', Linux) or a guess did ('heuristic').
+   */
+  input: InputWait | null;
   backendMetadata?: Record<string, unknown>;
 }

@@ -2,7 +2,14 @@ import type { ResolvedToolOptions } from './options.js';
 import type { Params } from './params.js';
 import { sessionStateLine, summarize } from './results.js';
 import { applyOutputBudget } from './truncate.js';
-import type { ProcessAction, ToolResult, ToolResultData, ToolSession, ToolSessions } from './types.js';
+import type {
+  ProcessAction,
+  ToolProgress,
+  ToolResult,
+  ToolResultData,
+  ToolSession,
+  ToolSessions,
+} from './types.js';
 
 /** What every process action gets. */
 export interface ActionContext {
@@ -12,6 +19,8 @@ export interface ActionContext {
   params: Params;
   owner: string | undefined;
   signal: AbortSignal | undefined;
+  /** Where long waits report progress, when the caller listens. */
+  progress?: ((progress: ToolProgress) => void) | undefined;
   /** The session named by session_id (checked against the owner); remembered for error texts. */
   session(): ToolSession;
 }

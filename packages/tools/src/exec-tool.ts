@@ -1,7 +1,8 @@
-import type { ProcessStartRequest } from '@procmux/sessions';
+import { kernelInputDetection, type ProcessStartRequest } from '@procmux/sessions';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { EXEC_DESCRIPTION } from './descriptions.js';
 import { gather } from './gather.js';
+import { inputStopNote, watchOneShotInput } from './one-shot-input.js';
 import { MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
 import { guarded, sessionStateLine, summarize } from './results.js';
@@ -100,12 +101,43 @@ async function oneShot(
   const session = await sessions.start({
     ...startRequest(request, context),
     env: { ...options.nonInteractiveEnv, ...request.env },
-    stdin: 'closed',
+    // Where the kernel tells (Linux), stdin stays open and unwritten: a command that reads it
+    // blocks and is stopped and reported, instead of reading end-of-file and carrying on as if
+    // the question had been answered. Elsewhere a guess could not tell, so it reads end-of-file.
+    stdin: kernelInputDetection() ? 'open' : 'closed',
     timeoutMs,
     noOutputTimeoutMs,
   });
   setSession(session);
-  const ended = await waitForEnd(session, request.yieldMs, context.signal);
+  const inputWatch = watchOneShotInput(session);
+  const ended = await Promise.race([
+    waitForEnd(session, request.yieldMs, context.signal),
+    inputWatch.waiting,
+  ]).finally(() => inputWatch.stop());
+  if (typeof ended === 'object') {
+    await session.kill().catch(() => {});
+    const shown = await budgetTranscript(session.transcript(), {
+      empty: '(no output)',
+      budget: options.outputBudget,
+      status: `${inputStopNote(ended)}\n${sessionStateLine(session)}`,
+      sessionId: session.id,
+      firstLine: 0,
+    });
+    await session.poll().catch(() => {});
+    return {
+      text: shown.text,
+      isError: true,
+      data: {
+        tool: 'exec',
+        action: 'one_shot',
+        session: summarize(session),
+        backgrounded: false,
+        waitingInput: ended,
+        output: shown.body,
+        ...(shown.cut ? { cut: shown.cut } : {}),
+      },
+    };
+  }
   if (ended === 'aborted') {
     await session.kill().catch(() => {});
     const status = `Cancelled: the command was killed before it finished.\n${sessionStateLine(session)}`;

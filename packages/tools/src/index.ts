@@ -4,7 +4,7 @@ export { echo, MAX_ECHO_CHARS } from './echo.js';
 export { NON_INTERACTIVE_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
 export { EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
-export { type StateFacts, stateLine } from './state-line.js';
+export { type StateFacts, stateLine, waitingLine } from './state-line.js';
 export {
   applyOutputBudget,
   ERROR_LINE_PATTERN,
@@ -22,6 +22,7 @@ export type {
   ProcessParams,
   ProcessTool,
   SessionSummary,
+  ToolProgress,
   ToolResult,
   ToolResultData,
   ToolRunContext,

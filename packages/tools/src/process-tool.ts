@@ -44,7 +44,11 @@ const ACTIONS: Record<ProcessAction, ActionSpec> = {
   send_keys: { params: ['keys'], needsSession: true, run: sendKeysAction },
   close_stdin: { params: [], needsSession: true, run: closeStdinAction },
   kill: { params: [], needsSession: true, run: killAction },
-  wait_for: { params: ['pattern', 'idle_ms', 'exit', 'timeout'], needsSession: true, run: waitForAction },
+  wait_for: {
+    params: ['pattern', 'fail_pattern', 'input', 'idle_ms', 'exit', 'port', 'timeout'],
+    needsSession: true,
+    run: waitForAction,
+  },
   record: { params: ['path'], needsSession: true, run: recordAction },
 };
 
@@ -87,6 +91,7 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
             params,
             owner: context.owner,
             signal: context.signal,
+            progress: context.onProgress,
             session() {
               session ??= findSession(sessions, sessionId, context.owner);
               setSession(session);

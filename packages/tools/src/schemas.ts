@@ -103,7 +103,7 @@ export const PROCESS_PARAMETERS = {
       type: 'number',
       description:
         'poll: wait up to this many ms for new output (0-120000, default 0; values outside are clamped). ' +
-        'wait_for: give up after this many ms (1-120000, default 30000).',
+        'wait_for: give up after this many ms (1-1800000, i.e. up to 30 minutes; default 30000).',
     },
     offset: {
       type: 'integer',
@@ -149,7 +149,7 @@ export const PROCESS_PARAMETERS = {
     idle_ms: {
       type: 'integer',
       minimum: 1,
-      maximum: 120_000,
+      maximum: 1_800_000,
       description: 'wait_for: return once the output has been quiet this many ms.',
     },
     sessionId: {
@@ -158,6 +158,22 @@ export const PROCESS_PARAMETERS = {
     },
     idleMs: { type: 'integer', description: 'Old name of idle_ms, accepted until the next major release.' },
     exit: { type: 'boolean', const: true, description: 'wait_for: wait for the process to end.' },
+    input: {
+      type: 'boolean',
+      const: true,
+      description: 'wait_for: return once the program waits for input (a prompt, a password question).',
+    },
+    port: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 65_535,
+      description: 'wait_for: return once this TCP port on loopback accepts connections (a server is up).',
+    },
+    fail_pattern: {
+      type: 'string',
+      description:
+        'wait_for: regular expression (RE2) that means failure: stop early and say so when it appears in new output.',
+    },
     path: {
       type: 'string',
       minLength: 1,

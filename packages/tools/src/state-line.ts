@@ -5,6 +5,8 @@ export interface StateFacts {
   state: SessionState;
   exitCode: number | null;
   signal: SignalName | null;
+  /** Set while the program waits for input (metadata().input). */
+  input?: { echo: boolean; prompt: string } | null;
 }
 
 /**
@@ -13,11 +15,11 @@ export interface StateFacts {
  * @example
  * stateLine({ state: 'exited', exitCode: 0, signal: null }) // 'Process exited with code 0.'
  */
-export function stateLine({ state, exitCode, signal }: StateFacts): string {
+export function stateLine({ state, exitCode, signal, input }: StateFacts): string {
   switch (state) {
     case 'starting':
     case 'running':
-      return 'Process still running.';
+      return input ? waitingLine(input) : 'Process still running.';
     case 'exited':
       return `Process exited with code ${exitCode}.`;
     case 'killed':
@@ -31,4 +33,22 @@ export function stateLine({ state, exitCode, signal }: StateFacts): string {
     case 'unknown':
       return 'Process state unknown: procmux lost track of it, so how it ended is not known.';
   }
+}
+
+/** Longest prompt quoted in a state line. */
+const MAX_QUOTED_PROMPT = 120;
+
+/**
+ * @example
+ * waitingLine({ echo: false, prompt: 'Password:' })
+ * // 'Process is waiting for input: "Password:". (input is not echoed: likely a password)'
+ */
+export function waitingLine(input: { echo: boolean; prompt: string }): string {
+  const prompt =
+    input.prompt.length <= MAX_QUOTED_PROMPT ? input.prompt : `...${input.prompt.slice(-MAX_QUOTED_PROMPT)}`;
+  const line =
+    prompt === ''
+      ? 'Process is waiting for input (no prompt shown).'
+      : `Process is waiting for input: ${JSON.stringify(prompt)}.`;
+  return input.echo ? line : `${line} (input is not echoed: likely a password)`;
 }

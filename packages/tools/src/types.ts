@@ -1,5 +1,5 @@
 import type { SessionState, SignalName, StdioMode } from '@procmux/core-types';
-import type { ProcessSession, ProcessStartRequest } from '@procmux/sessions';
+import type { InputWait, ProcessSession, ProcessStartRequest } from '@procmux/sessions';
 import type { OutputCut } from './truncate.js';
 
 /** A JSON value, for JSON Schema documents. */
@@ -37,7 +37,7 @@ export type ToolSession = Pick<
   | 'kill'
 > &
   // Optional so hosts with their own session handles need not record.
-  Partial<Pick<ProcessSession, 'asciicast'>>;
+  Partial<Pick<ProcessSession, 'asciicast' | 'checkInput' | 'watchInput'>>;
 
 /** The parts of a registry the tools use (what createProcessSessions returns satisfies it). */
 export interface ToolSessions {
@@ -54,6 +54,15 @@ export interface ToolRunContext {
   owner?: string;
   /** Aborting ends a wait early; a one-shot command still running is killed. */
   signal?: AbortSignal;
+  /** Long waits (wait_for) report here at least every 5 s, e.g. as MCP progress notifications. */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+/** One progress report of a long wait. */
+export interface ToolProgress {
+  waitedMs: number;
+  totalMs: number;
+  message: string;
 }
 
 /** What a tool call returns: text for the model, data for the host. */
@@ -145,7 +154,18 @@ export interface SessionSummary {
 }
 
 /** How a wait_for call ended. */
-export type WaitOutcomeKind = 'matched' | 'quiet' | 'exited' | 'timeout' | 'cancelled';
+export type WaitOutcomeKind =
+  | 'matched'
+  | 'quiet'
+  | 'exited'
+  | 'timeout'
+  | 'cancelled'
+  /** fail_pattern matched. */
+  | 'failed'
+  /** The program waits for input. */
+  | 'input'
+  /** The loopback port accepts connections. */
+  | 'port';
 
 /** The structured side of a result, for hosts. Fields appear where they apply. */
 export interface ToolResultData {
@@ -160,12 +180,14 @@ export interface ToolResultData {
   cut?: OutputCut;
   /** Bytes the session dropped before this read because nobody read them in time. */
   droppedBytes?: number;
+  /** exec one_shot: the command was stopped because it waited for input (what at). */
+  waitingInput?: InputWait;
   /** exec one_shot: whether the command was handed to the background. */
   backgrounded?: boolean;
   /** poll: the timeout asked for and the one used (they differ when clamped). */
   timeout?: { requested: number; used: number };
   /** wait_for: how the wait ended, the matched text, how long it waited. */
-  wait?: { outcome: WaitOutcomeKind; match?: string; waitedMs: number };
+  wait?: { outcome: WaitOutcomeKind; fired?: string; match?: string; waitedMs: number };
   /** log: the line window returned. */
   /** poll of an ended session with nothing new: log lines shown again for context, not new. */
   alreadyDelivered?: { offset: number; count: number };

@@ -1,112 +1,222 @@
 import { type ActionContext, sessionReply, tailStartLine } from './action-context.js';
-import { type GatherEnd, gather } from './gather.js';
-import { MAX_WAIT_MS } from './options.js';
+import { OutputGatherer } from './gather.js';
 import { invalid } from './params.js';
 import { compilePattern, type TextPattern } from './pattern.js';
+import { loopbackPortOpen } from './port-probe.js';
 import { droppedNote } from './read-actions.js';
 import type { ToolResult, WaitOutcomeKind } from './types.js';
 
 /** How long wait_for waits when the call does not say. */
 export const DEFAULT_WAIT_FOR_MS = 30_000;
+/** Longest wait_for: 30 minutes (an MCP client keeps the call alive through progress). */
+export const MAX_WAIT_FOR_MS = 30 * 60 * 1000;
+/** Progress is reported at least this often while waiting. */
+export const PROGRESS_EVERY_MS = 5_000;
+/** Conditions the session cannot wake a poll for (a port, a cancel) are checked this often. */
+const TICK_MS = 250;
 
-/** Longest pattern repeated back whole. */
 const MAX_SHOWN_PATTERN = 80;
-
-/** Longest matched text quoted back. */
 const MAX_QUOTED_MATCH = 200;
 
-const OUTCOMES: Record<GatherEnd, WaitOutcomeKind> = {
-  matched: 'matched',
-  quiet: 'quiet',
+interface Conditions {
+  pattern?: { pattern: TextPattern; source: string };
+  fail?: { pattern: TextPattern; source: string };
+  input: boolean;
+  exit: boolean;
+  idleMs?: number;
+  port?: number;
+}
+
+/** Which condition ended the wait. */
+export type WaitFired =
+  | 'pattern'
+  | 'fail_pattern'
+  | 'input'
+  | 'exit'
+  | 'idle'
+  | 'port'
+  | 'timeout'
+  | 'cancelled';
+
+const OUTCOME: Record<WaitFired, WaitOutcomeKind> = {
+  pattern: 'matched',
+  fail_pattern: 'failed',
+  input: 'input',
   exit: 'exited',
+  idle: 'quiet',
+  port: 'port',
   timeout: 'timeout',
-  aborted: 'cancelled',
-  // wait_for never asks gather to settle; a settle would mean the output paused.
-  settled: 'quiet',
+  cancelled: 'cancelled',
 };
 
-type Target =
-  | { kind: 'pattern'; pattern: TextPattern; source: string }
-  | { kind: 'idle'; idleMs: number }
-  | { kind: 'exit' };
-
 /**
- * wait_for: one call that waits for a pattern in new output, a quiet period, or the exit, so a
- * model does not poll in a loop. "New output" is everything not yet returned by a poll, so a
- * line that arrived just before the call still counts.
+ * wait_for: one call that waits for any of several conditions (a pattern in new output, a
+ * failure pattern, the program waiting for input, the exit, a quiet period, a loopback port
+ * accepting connections) and says which fired, so a model does not poll in a loop. "New
+ * output" is everything not yet returned by a poll.
  */
 export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
-  const target = readTarget(ctx);
-  const timeout = ctx.params.integer('timeout', 1, MAX_WAIT_MS) ?? DEFAULT_WAIT_FOR_MS;
-  if (target.kind === 'idle' && target.idleMs >= timeout) {
+  const c = readConditions(ctx);
+  const timeout = ctx.params.integer('timeout', 1, MAX_WAIT_FOR_MS) ?? DEFAULT_WAIT_FOR_MS;
+  if (c.idleMs !== undefined && c.idleMs >= timeout) {
     throw invalid(
-      `idle_ms (${target.idleMs}) must be less than timeout (${timeout} ms), or the wait can only time out`,
+      `idle_ms (${c.idleMs}) must be less than timeout (${timeout} ms), or the wait can only time out`,
     );
   }
   const session = ctx.session();
-  const got = await gather(session, {
-    waitMs: timeout,
-    signal: ctx.signal,
-    ...(target.kind === 'pattern' ? { pattern: target.pattern } : {}),
-    ...(target.kind === 'idle' ? { quietMs: target.idleMs } : {}),
-  });
-  const body = got.output.text();
-  const outcome = OUTCOMES[got.end];
+  const output = new OutputGatherer();
+  const failOutput = new OutputGatherer();
+  const start = Date.now();
+  const deadline = start + timeout;
+  let lastOutputAt = start;
+  let lastProgress = start;
+  let match: string | undefined;
+  const stopInput = c.input ? session.watchInput?.() : undefined;
+  let fired: WaitFired;
+  try {
+    for (;;) {
+      // Checked before each poll too: the program may already wait (a poll wakes only on a change).
+      if (c.input && session.metadata().input) {
+        await session.poll().then((last) => output.add(last));
+        fired = 'input';
+        break;
+      }
+      let now = Date.now();
+      let slice = deadline - now;
+      if (c.idleMs !== undefined) slice = Math.min(slice, lastOutputAt + c.idleMs - now);
+      if (c.port !== undefined || c.input || ctx.signal || ctx.progress) slice = Math.min(slice, TICK_MS);
+      const last = await session.poll({ timeoutMs: Math.max(0, Math.floor(slice)) });
+      now = Date.now();
+      if (output.add(last)) {
+        failOutput.add(last);
+        lastOutputAt = now;
+        match = c.fail ? await failOutput.search(c.fail.pattern) : undefined;
+        if (match !== undefined) {
+          fired = 'fail_pattern';
+          break;
+        }
+        match = c.pattern ? await output.search(c.pattern.pattern) : undefined;
+        if (match !== undefined) {
+          fired = 'pattern';
+          break;
+        }
+      }
+      if (last.state !== 'running' && last.state !== 'starting') {
+        fired = 'exit';
+        break;
+      }
+      if (c.port !== undefined && (await loopbackPortOpen(c.port))) {
+        fired = 'port';
+        break;
+      }
+      if (ctx.signal?.aborted) {
+        fired = 'cancelled';
+        break;
+      }
+      now = Date.now();
+      if (c.idleMs !== undefined && now - lastOutputAt >= c.idleMs) {
+        fired = 'idle';
+        break;
+      }
+      if (now >= deadline) {
+        fired = 'timeout';
+        break;
+      }
+      if (ctx.progress && now - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = now;
+        ctx.progress({
+          waitedMs: now - start,
+          totalMs: timeout,
+          message: `waiting (${Math.round((now - start) / 1000)} s)`,
+        });
+      }
+    }
+  } finally {
+    stopInput?.();
+  }
+  const waitedMs = Date.now() - start;
+  const body = output.text();
   return sessionReply(ctx, session, {
     body: body === '' ? '(no new output)' : body,
-    notes: [
-      droppedNote(got.output.droppedBytes + got.output.trimmedBytes),
-      verdict(target, got.end, timeout, got.match),
-    ],
+    notes: [droppedNote(output.droppedBytes + output.trimmedBytes), verdict(c, fired, timeout, match)],
     firstLine: tailStartLine(session, body),
     data: {
-      wait: { outcome, waitedMs: got.waitedMs, ...(got.match !== undefined ? { match: got.match } : {}) },
-      droppedBytes: got.output.droppedBytes,
+      wait: { outcome: OUTCOME[fired], fired, waitedMs, ...(match !== undefined ? { match } : {}) },
+      droppedBytes: output.droppedBytes,
     },
   });
 }
 
-function readTarget(ctx: ActionContext): Target {
-  const source = ctx.params.string('pattern');
-  const idleMs = ctx.params.integer('idle_ms', 1, MAX_WAIT_MS);
-  const exit = ctx.params.boolean('exit');
-  const given = [source !== undefined, idleMs !== undefined, exit !== undefined].filter(Boolean).length;
-  if (given !== 1) {
-    throw invalid(
-      `wait_for needs exactly one of pattern (a regular expression), idle_ms (a quiet period) or exit: true (got ${
-        given === 0 ? 'none' : 'more than one'
-      })`,
-    );
-  }
+function readConditions(ctx: ActionContext): Conditions {
+  const p = ctx.params;
+  const source = p.string('pattern');
+  const failSource = p.string('fail_pattern');
+  const idleMs = p.integer('idle_ms', 1, MAX_WAIT_FOR_MS);
+  const exit = p.boolean('exit');
+  const input = p.boolean('input');
+  const port = p.integer('port', 1, 65_535);
   if (exit === false)
     throw invalid('exit must be true (wait for the process to end); leave it out otherwise');
-  if (idleMs !== undefined) return { kind: 'idle', idleMs };
-  if (source === undefined) return { kind: 'exit' };
-  if (source === '') throw invalid('pattern must not be empty');
-  return { kind: 'pattern', pattern: compilePattern(source), source };
+  if (input === false)
+    throw invalid('input must be true (wait until the program waits for input); leave it out otherwise');
+  const c: Conditions = { input: input === true, exit: exit === true };
+  if (source !== undefined) c.pattern = { pattern: checked('pattern', source), source };
+  if (failSource !== undefined) c.fail = { pattern: checked('fail_pattern', failSource), source: failSource };
+  if (idleMs !== undefined) c.idleMs = idleMs;
+  if (port !== undefined) c.port = port;
+  if (!c.pattern && !c.fail && !c.input && !c.exit && c.idleMs === undefined && c.port === undefined) {
+    throw invalid(
+      'wait_for needs at least one of pattern (a regular expression), fail_pattern, input: true, exit: true, idle_ms (a quiet period) or port (a loopback TCP port) (got none)',
+    );
+  }
+  return c;
+}
+
+function checked(name: string, source: string): TextPattern {
+  if (source === '') throw invalid(`${name} must not be empty`);
+  return compilePattern(source);
 }
 
 function verdict(
-  target: Target,
-  end: GatherEnd,
+  c: Conditions,
+  fired: WaitFired,
   timeout: number,
   match: string | undefined,
 ): string | undefined {
-  const what = target.kind === 'pattern' ? shownPattern(target.source) : '';
-  switch (end) {
-    case 'matched':
+  const what = c.pattern ? shownPattern(c.pattern.source) : '';
+  switch (fired) {
+    case 'pattern':
       return `Matched ${what}: ${JSON.stringify(quote(match ?? ''))}.`;
-    case 'quiet':
-      return target.kind === 'idle' ? `The output was quiet for ${target.idleMs} ms.` : undefined;
-    case 'exit':
-      return target.kind === 'pattern' ? `The process ended before ${what} appeared.` : undefined;
-    case 'aborted':
+    case 'fail_pattern':
+      return `Stopped early: the failure pattern ${shownPattern(c.fail!.source)} matched: ${JSON.stringify(quote(match ?? ''))}.`;
+    case 'input':
+      return 'The program is waiting for input.';
+    case 'port':
+      return `Port ${c.port} on loopback accepts connections.`;
+    case 'idle':
+      return `The output was quiet for ${c.idleMs} ms.`;
+    case 'cancelled':
       return 'Cancelled while waiting.';
-    default:
-      if (target.kind === 'pattern') return `Timed out after ${timeout} ms: ${what} did not appear.`;
-      if (target.kind === 'idle')
-        return `Timed out after ${timeout} ms: the output never went quiet for ${target.idleMs} ms.`;
-      return `Timed out after ${timeout} ms: the process has not ended.`;
+    case 'exit': {
+      if (c.exit) return undefined;
+      const awaited = [
+        c.pattern && `${what} appeared`,
+        c.input && 'it waited for input',
+        c.port !== undefined && `port ${c.port} accepted connections`,
+      ].filter((w): w is string => typeof w === 'string');
+      return awaited.length === 0 ? undefined : `The process ended before ${awaited.join(' or ')}.`;
+    }
+    case 'timeout': {
+      const missed = [
+        c.pattern && `${what} did not appear`,
+        c.input && 'the program did not wait for input',
+        c.exit && 'the process has not ended',
+        c.idleMs !== undefined && `the output never went quiet for ${c.idleMs} ms`,
+        c.port !== undefined && `port ${c.port} did not accept connections`,
+        c.fail && `${shownPattern(c.fail.source)} did not appear either`,
+      ].filter((w): w is string => typeof w === 'string');
+      return `Timed out after ${timeout} ms: ${missed.join('; ')}.`;
+    }
   }
 }
 

@@ -8,6 +8,26 @@ describe('stateLine', () => {
     expect(stateLine({ state: 'starting', exitCode: null, signal: null })).toBe('Process still running.');
   });
 
+  it('says a running process waits for input, quoting its prompt, and when input is not echoed', () => {
+    const running = { state: 'running' as const, exitCode: null, signal: null };
+    expect(stateLine({ ...running, input: { echo: true, prompt: 'name?' } })).toBe(
+      'Process is waiting for input: "name?".',
+    );
+    expect(stateLine({ ...running, input: { echo: false, prompt: 'Password:' } })).toBe(
+      'Process is waiting for input: "Password:". (input is not echoed: likely a password)',
+    );
+    expect(stateLine({ ...running, input: null })).toBe('Process still running.');
+    expect(stateLine({ ...running, input: { echo: true, prompt: '' } })).toBe(
+      'Process is waiting for input (no prompt shown).',
+    );
+    // An ended process says how it ended, whatever input state was last seen.
+    expect(
+      stateLine({ state: 'exited', exitCode: 0, signal: null, input: { echo: true, prompt: 'x' } }),
+    ).toBe('Process exited with code 0.');
+    const long = stateLine({ ...running, input: { echo: true, prompt: `${'a'.repeat(300)}"?` } });
+    expect(long).toBe(`Process is waiting for input: "...${'a'.repeat(118)}\\"?".`);
+  });
+
   it('gives the exit code of an exited process, zero or not', () => {
     expect(stateLine({ state: 'exited', exitCode: 0, signal: null })).toBe('Process exited with code 0.');
     expect(stateLine({ state: 'exited', exitCode: 127, signal: null })).toBe('Process exited with code 127.');

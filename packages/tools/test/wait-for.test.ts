@@ -142,9 +142,10 @@ describe('wait_for parameters', () => {
   it.each([
     [
       {},
-      'wait_for needs exactly one of pattern (a regular expression), idle_ms (a quiet period) or exit: true (got none)',
+      'wait_for needs at least one of pattern (a regular expression), fail_pattern, input: true, exit: true, idle_ms (a quiet period) or port (a loopback TCP port) (got none)',
     ],
-    [{ pattern: 'a', exit: true }, 'wait_for needs exactly one of pattern'],
+    [{ input: false }, 'input must be true'],
+    [{ port: 70_000 }, 'port must be an integer from 1 to 65535 (got 70000)'],
     [{ exit: false }, 'exit must be true (wait for the process to end); leave it out otherwise'],
     [{ pattern: '' }, 'pattern must not be empty'],
     [
@@ -158,7 +159,7 @@ describe('wait_for parameters', () => {
     ],
     [{ pattern: 'a'.repeat(5_000) }, 'pattern is 5,000 characters; at most 4096'],
     [{ idle_ms: 5_000, timeout: 1_000 }, 'idle_ms (5000) must be less than timeout (1000 ms)'],
-    [{ exit: true, timeout: 500_000 }, 'timeout must be an integer from 1 to 120000 (got 500000)'],
+    [{ exit: true, timeout: 2_000_000 }, 'timeout must be an integer from 1 to 1800000 (got 2000000)'],
   ])('refuses %o with an error text', async (params, message) => {
     const id = await daemon('sleep 30');
     const r = await h!.tools.process.run({ action: 'wait_for', session_id: id, ...params });

@@ -1,0 +1,46 @@
+import { heuristicWaiting } from './heuristic.js';
+import { type KernelTarget, kernelWaiting, type ProcEffects } from './kernel-detect.js';
+
+export type InputConfidence = 'kernel' | 'heuristic';
+
+export interface InputProbe {
+  waiting: boolean;
+  echo: boolean;
+  confidence: InputConfidence;
+}
+
+export interface ProbeFacts {
+  rootPid: number | undefined;
+  kind: 'pty' | 'pipe';
+  /** How long the output has been quiet. */
+  quietMs: number;
+  /** The unfinished last line of the output. */
+  prompt: string;
+}
+
+export type InputDetector = (facts: ProbeFacts) => Promise<InputProbe>;
+
+/**
+ * The detector for a platform: the kernel on Linux, falling back to the heuristic for a session
+ * whose processes the kernel will not describe (no pid, /proc unreadable); the heuristic
+ * elsewhere (macOS and Windows have no /proc to ask without native code).
+ */
+export function createInputDetector(
+  env: { platform: NodeJS.Platform; arch: string },
+  fx: ProcEffects | undefined,
+): InputDetector {
+  const heuristic = (facts: ProbeFacts): InputProbe => ({
+    ...heuristicWaiting(facts),
+    confidence: 'heuristic',
+  });
+  if (env.platform !== 'linux' || !fx) return async (facts) => heuristic(facts);
+  return async (facts) => {
+    if (facts.rootPid === undefined) return heuristic(facts);
+    const target: KernelTarget = { rootPid: facts.rootPid, kind: facts.kind, arch: env.arch };
+    const verdict = await kernelWaiting(target, fx);
+    if (verdict === null) return heuristic(facts);
+    return verdict.waiting
+      ? { waiting: true, echo: verdict.echo, confidence: 'kernel' }
+      : { waiting: false, echo: true, confidence: 'kernel' };
+  };
+}

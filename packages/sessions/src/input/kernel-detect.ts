@@ -1,0 +1,159 @@
+import {
+  type BlockedCall,
+  epollTargets,
+  fdSetMembers,
+  type ProcStat,
+  parseStat,
+  parseSyscall,
+  pollReaders,
+  ptsPath,
+} from './procfs.js';
+
+/** What the kernel detector reads; injected so the logic runs against fixtures anywhere. */
+export interface ProcEffects {
+  /** A /proc file's text, undefined when it cannot be read (gone, no permission). */
+  readFile(path: string): Promise<string | undefined>;
+  readlink(path: string): Promise<string | undefined>;
+  /** Bytes of a process's memory (/proc/<pid>/mem), undefined when not readable. */
+  readMemory(pid: number, address: bigint, length: number): Promise<Uint8Array | undefined>;
+  /** The terminal's echo flag (termios ECHO), undefined when it cannot be read. */
+  terminalEcho(path: string): Promise<boolean | undefined>;
+}
+
+/** Kinds of blocking calls that can wait on a descriptor, by number per architecture. */
+type CallKind = 'read' | 'select' | 'pselect' | 'poll' | 'ppoll' | 'epoll';
+
+const SYSCALLS: Record<string, Record<number, CallKind>> = {
+  x64: {
+    0: 'read',
+    19: 'read',
+    23: 'select',
+    270: 'pselect',
+    7: 'poll',
+    271: 'ppoll',
+    232: 'epoll',
+    281: 'epoll',
+    441: 'epoll',
+  },
+  arm64: { 63: 'read', 65: 'read', 72: 'pselect', 73: 'ppoll', 22: 'epoll', 441: 'epoll' },
+};
+
+/** The kernel's answer: null when the detector cannot see (no /proc access): use the heuristic. */
+export type KernelVerdict = { waiting: false } | { waiting: true; echo: boolean } | null;
+
+export interface KernelTarget {
+  /** The session's first process. */
+  rootPid: number;
+  kind: 'pty' | 'pipe';
+  /** process.arch: syscall numbers differ per architecture. */
+  arch: string;
+}
+
+/**
+ * Whether a session's program is blocked reading its input, asked of the kernel.
+ * PTY: a process of the terminal's foreground process group blocked in a read (or a
+ * select/poll/epoll) on the session's terminal. Pipes: a process of the tree blocked reading
+ * the stdin pipe (or socket pair) procmux gave the first process. A server in accept, a sleep, a busy loop, a
+ * read of another file or socket, or a shell whose foreground child still runs is not waiting.
+ */
+export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Promise<KernelVerdict> {
+  const calls = SYSCALLS[target.arch];
+  if (!calls) return null;
+  const root = await readStat(target.rootPid, fx);
+  if (!root) return null;
+  let isInput: (link: string, stat: ProcStat) => boolean;
+  let candidates: ProcStat[];
+  const tree = await processTree(root, fx);
+  if (target.kind === 'pty') {
+    const pts = ptsPath(root.ttyNr);
+    if (!pts || root.tpgid <= 0) return { waiting: false };
+    isInput = (link, stat) => link === pts || (link === '/dev/tty' && stat.ttyNr === root.ttyNr);
+    candidates = tree.filter((p) => p.pgrp === root.tpgid);
+  } else {
+    // Node gives a child's stdio as Unix socket pairs (libuv), other hosts as pipes.
+    const pipe = await fx.readlink(`/proc/${root.pid}/fd/0`);
+    if (!pipe || !/^(pipe|socket):\[\d+\]$/.test(pipe)) return { waiting: false };
+    isInput = (link) => link === pipe;
+    candidates = tree;
+  }
+  let sawSyscall = false;
+  for (const proc of candidates) {
+    if (proc.state !== 'S') continue;
+    const text = await fx.readFile(`/proc/${proc.pid}/syscall`);
+    if (text === undefined) continue;
+    sawSyscall = true;
+    const call = parseSyscall(text);
+    const kind = call && calls[call.nr];
+    if (!call || !kind) continue;
+    const fds = await watchedFds(proc.pid, kind, call, fx);
+    // A multiplexed wait counts only when every descriptor it watches is the input: ssh or
+    // script polling their input and a socket are busy relaying, not asking.
+    let inputs = 0;
+    for (const fd of fds) {
+      const link = await fx.readlink(`/proc/${proc.pid}/fd/${fd}`);
+      if (link !== undefined && isInput(link, proc)) inputs++;
+    }
+    if (inputs > 0 && inputs === fds.length) {
+      const echo = target.kind === 'pty' ? await fx.terminalEcho(ptsPath(root.ttyNr)!) : true;
+      return { waiting: true, echo: echo ?? true };
+    }
+  }
+  // Sleeping processes whose calls could not be read: the kernel did not answer.
+  if (!sawSyscall && candidates.some((p) => p.state === 'S')) return null;
+  return { waiting: false };
+}
+
+async function readStat(pid: number, fx: ProcEffects): Promise<ProcStat | undefined> {
+  const text = await fx.readFile(`/proc/${pid}/stat`);
+  return text === undefined ? undefined : parseStat(text);
+}
+
+/** The root and its descendants, through each thread's children list. */
+async function processTree(root: ProcStat, fx: ProcEffects): Promise<ProcStat[]> {
+  const found: ProcStat[] = [root];
+  const seen = new Set([root.pid]);
+  for (let i = 0; i < found.length && found.length < 4096; i++) {
+    const pid = found[i]!.pid;
+    const children = (await fx.readFile(`/proc/${pid}/task/${pid}/children`)) ?? '';
+    for (const child of children.trim().split(/\s+/)) {
+      const childPid = Number(child);
+      if (child === '' || seen.has(childPid)) continue;
+      seen.add(childPid);
+      const stat = await readStat(childPid, fx);
+      if (stat) found.push(stat);
+    }
+  }
+  return found;
+}
+
+/** The descriptors a blocked call waits to read: the argument, or read from its memory. */
+async function watchedFds(
+  pid: number,
+  kind: CallKind,
+  call: BlockedCall,
+  fx: ProcEffects,
+): Promise<number[]> {
+  const [a0 = 0n, a1 = 0n] = call.args;
+  switch (kind) {
+    case 'read':
+      return [Number(a0)];
+    case 'select':
+    case 'pselect': {
+      const nfds = Math.min(Number(a0), 4096);
+      if (a1 === 0n || nfds <= 0) return [];
+      const bits = await fx.readMemory(pid, a1, Math.ceil(nfds / 8));
+      return bits ? fdSetMembers(bits, nfds) : [];
+    }
+    case 'poll':
+    case 'ppoll': {
+      const count = Math.min(Number(a1), 1024);
+      if (a0 === 0n || count <= 0) return [];
+      const bytes = await fx.readMemory(pid, a0, count * 8);
+      return bytes ? pollReaders(bytes, count) : [];
+    }
+    case 'epoll': {
+      const info = await fx.readFile(`/proc/${pid}/fdinfo/${Number(a0)}`);
+      return info ? epollTargets(info) : [];
+    }
+  }
+}
