@@ -23,7 +23,7 @@ export {
 } from './input/kernel-detect.js';
 export { linuxProcEffects } from './input/node-effects.js';
 export { kernelInputDetection } from './input/session-input.js';
-export type { SessionLifetime, SessionLifetime } from './lifetime.js';
+export type { SessionLifetime } from './lifetime.js';
 export {
   PROCESS_SESSION_LIMITS,
   type ProcessSessionLimits,
