@@ -130,7 +130,9 @@ describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () =
       { timeout: 20_000 },
     );
     // The page's terminal shows what the session's screen shows (text, not pixels).
-    const screen = (await call('process', { action: 'log', session_id: id })).data.output;
+    // log pages the ANSI-stripped transcript: for this REPL it is the screen but for trailing
+    // blanks, which a rendered screen right-trims.
+    const screen = rightTrim((await call('process', { action: 'log', session_id: id })).data.output);
     await waitFor(async () => (await pageText()) === screen, 10_000, 'the page to show the screen');
     expect(await page.locator('#rows tr').count()).toBe(1);
     await expect(page.locator('#rows tr td.id').textContent()).resolves.toBe(id);
@@ -213,7 +215,9 @@ describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () =
       10_000,
       'the page to show the model again',
     );
-    expect(await pageText()).toBe((await call('process', { action: 'log', session_id: id })).data.output);
+    expect(await pageText()).toBe(
+      rightTrim((await call('process', { action: 'log', session_id: id })).data.output),
+    );
     await waitFor(() => /human_control_ended/.test(stderr), 5_000, 'the end event in the log');
     expect((await pageState()).control).toBeNull();
   });
@@ -276,3 +280,7 @@ describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () =
     expect(response?.status()).toBe(403);
   });
 });
+
+function rightTrim(text: string | undefined): string {
+  return (text ?? '').replace(/[ \t]+$/gm, '');
+}
