@@ -63,12 +63,21 @@ it('kills every child of a shell, not just the shell', async () => {
   await assertNoLeakedProcesses();
 });
 
-it('does not hang on a hidden prompt: one_shot stdin is at EOF', async () => {
+it('does not hang on a hidden prompt: a one_shot read is stopped (Linux) or reads EOF', async () => {
   const { run } = setup();
   const result = await run('exec', { command: 'read -s -p "Password: " secret && echo "got [$secret]"' });
-  // read fails at EOF instead of waiting for a person; the exit status says so.
   expect(result.text).not.toContain('got [');
-  expect(result.text).toMatch(/Process exited with code 1\.$/);
+  if (process.platform === 'linux') {
+    // The kernel says it blocks reading stdin: stopped and reported, never a silent EOF.
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('procmux stopped it: it was waiting for input');
+    expect(result.text).toContain('mode "session"');
+    expect(result.text).toMatch(/Process killed by SIG(TERM|KILL)\.$/);
+  } else {
+    // read fails at EOF instead of waiting for a person; the exit status says so.
+    expect(result.text).toMatch(/Process exited with code 1\.$/);
+  }
+  await assertNoLeakedProcesses();
 });
 
 it('ends the whole tree when a one_shot timeout fires', async () => {

@@ -67,7 +67,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
 
     heading(`An interactive ${interpreter.name} session: paste a function, submit, poll`);
     const repl = await exec({ command: interpreter.repl, mode: 'session' });
-    expectText(repl, /Process still running\./, 'a running session');
+    expectText(repl, /Process (still running|is waiting for input)/, 'a running session');
     const id = repl.data.session!.id;
     // Typing before the prompt shows races the program's own start-up; wait for it as a person would.
     if (!interpreter.prompt.test(repl.text)) {

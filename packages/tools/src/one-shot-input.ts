@@ -5,9 +5,18 @@ import type { ToolSession } from './types.js';
 const CHECK_MS = 100;
 
 /**
+ * Quiet this long and not seen waiting: the one-shot gets end-of-file, as it would where the
+ * kernel cannot tell. A program that waits in a way the checks do not read as waiting (an
+ * event loop polling stdin with other descriptors, e.g. Node's epoll) would otherwise sit
+ * until the no-output timeout, which is the hang this exists to prevent.
+ */
+export const QUIET_EOF_MS = 1_000;
+
+/**
  * Resolves with the input wait once a one-shot's command blocks reading its input, as the
  * kernel says (a heuristic guess never stops a command: a paused progress line looks the
- * same). `stop()` ends the watch. A host session without checkInput is never stopped.
+ * same). A command quiet for QUIET_EOF_MS without being seen waiting gets end-of-file.
+ * `stop()` ends the watch. A host session without checkInput is never stopped.
  */
 export function watchOneShotInput(session: ToolSession): { waiting: Promise<InputWait>; stop(): void } {
   let stopped = false;
@@ -15,12 +24,23 @@ export function watchOneShotInput(session: ToolSession): { waiting: Promise<Inpu
   const waiting = new Promise<InputWait>((resolve) => {
     const check = session.checkInput;
     if (!check) return;
+    let seenBytes = -1;
+    let quietSince = Date.now();
+    let eofGiven = false;
     const tick = async () => {
       if (stopped || !session.live) return;
       const input = await check.call(session).catch(() => null);
       if (stopped) return;
-      if (input?.confidence === 'kernel') resolve(input);
-      else timer = setTimeout(tick, CHECK_MS);
+      if (input?.confidence === 'kernel') return resolve(input);
+      const bytes = session.metadata().totalBytes;
+      if (bytes !== seenBytes) {
+        seenBytes = bytes;
+        quietSince = Date.now();
+      } else if (!eofGiven && Date.now() - quietSince >= QUIET_EOF_MS) {
+        eofGiven = true;
+        await session.closeStdin().catch(() => {});
+      }
+      timer = setTimeout(tick, CHECK_MS);
     };
     timer = setTimeout(tick, CHECK_MS);
   });
