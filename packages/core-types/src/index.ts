@@ -66,6 +66,7 @@ export {
   type RecoveredProcessHandle,
   type RecoveryAttachRequest,
 } from './recovery.js';
+export type { ScreenCursor, ScreenLike, ScreenModes } from './screen.js';
 export {
   isTerminalState,
   type ProcessEvent,

@@ -1,3 +1,4 @@
+import type { ScreenCursor, ScreenLike, ScreenModes } from '@procmux/core-types';
 import { ProcmuxError } from '@procmux/core-types';
 import serializeAddon from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
@@ -7,7 +8,7 @@ import { joinRows, type Row, readRows, trailingBlankCount, withoutTrailingBlank 
 import { computeDelta, type DeltaState, INITIAL_DELTA_STATE } from './delta.js';
 import { resolveScreenOptions, resolveSize } from './options.js';
 import { ParseQueue } from './parse-queue.js';
-import type { ScreenCursor, ScreenLike, ScreenModes, TerminalScreenOptions } from './types.js';
+import type { TerminalScreenOptions } from './types.js';
 
 const { Terminal } = xterm;
 type XtermTerminal = InstanceType<typeof Terminal>;

@@ -1,3 +1,4 @@
+import type { ScreenLike } from '@procmux/core-types';
 import {
   DEFAULT_MAX_CAPTURE_BYTES,
   OUTPUT_TOTAL_BYTES_LIMIT,
@@ -9,7 +10,6 @@ import {
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
 } from '@procmux/core-types';
-import type { ScreenLike } from '@procmux/screen';
 import {
   checkEnv,
   checkFunction,

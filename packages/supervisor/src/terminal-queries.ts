@@ -1,6 +1,5 @@
 import { createDsrStripper, cursorPositionReport } from '@procmux/ansi';
-import type { Disposer } from '@procmux/core-types';
-import type { ScreenLike } from '@procmux/screen';
+import type { Disposer, ScreenLike } from '@procmux/core-types';
 
 /**
  * Answers a PTY program's terminal queries, so programs that ask where the cursor is (shells,
