@@ -26,6 +26,7 @@ const WINDOWS = new Set(
     'registry',
     'kill-windows',
     'pty-windows-conpty',
+    'pty-core',
   ]
     .concat(['supervisor', 'sessions', 'tools', 'mcp'])
     .map((name) => `packages/${name}`)

@@ -215,18 +215,25 @@ export function stringArrayOption(option: string, value: unknown): string[] | un
 /**
  * A child's environment: names non-empty without '=' or NUL, values strings without NUL or
  * undefined (left out). Undefined stays undefined. Values are never shown: they carry secrets.
+ * `windowsNames`: a name may start with '=' (cmd keeps per-drive directories in '=C:'), so
+ * only a later '=' is refused.
  */
 export function envOption(
   value: unknown,
   option = 'env',
+  rules: { windowsNames?: boolean } = {},
 ): Readonly<Record<string, string | undefined>> | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalidOption(option, 'an object of string values', { value });
   }
+  const windows = rules.windowsNames === true;
   for (const [name, entry] of Object.entries(value)) {
-    if (name === '' || name.includes('=') || name.includes('\0')) {
-      throw invalidOption(option, "an object whose names are non-empty, without '=' or NUL", { value: name });
+    if (name === '' || name.indexOf('=', windows ? 1 : 0) !== -1 || name.includes('\0')) {
+      const where = windows ? ' after the first character' : '';
+      throw invalidOption(option, `an object whose names are non-empty, without NUL or '='${where}`, {
+        value: name,
+      });
     }
     if (entry !== undefined && (typeof entry !== 'string' || entry.includes('\0'))) {
       throw invalidOption(

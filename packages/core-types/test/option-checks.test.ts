@@ -206,3 +206,17 @@ describe('the small helpers', () => {
     });
   });
 });
+
+describe('envOption with Windows names', () => {
+  it("accepts a leading '=' (per-drive directories) and refuses a later one", () => {
+    const env = { '=C:': 'C:\\work' };
+    expect(envOption(env, 'env', { windowsNames: true })).toBe(env);
+    expect(() => envOption(env)).toThrow(/without NUL or '='/);
+    expect(
+      throwsWith(() => envOption({ 'A=B': '1' }, 'env', { windowsNames: true }), 'ERR_INVALID_OPTION')
+        .message,
+    ).toBe(
+      `env must be an object whose names are non-empty, without NUL or '=' after the first character (got "A=B")`,
+    );
+  });
+});

@@ -1,26 +1,25 @@
 // Turns the caller's options into exactly what gets forked, refusing anything malformed.
 import { resolve } from 'node:path';
 import {
-  DEFAULT_COLS,
   DEFAULT_DRAIN_TIMEOUT_MS,
-  DEFAULT_KILL_GRACE_MS,
-  DEFAULT_ROWS,
-  DEFAULT_TERM,
-  describe,
-  FORCE_KILL_SETTLE_MS,
+  integerOption,
   type KillReport,
   type KillTreeOptions,
-  MAX_KILL_GRACE_MS,
-  ProcmuxError,
   type PtySpawnOptions,
-  resolveLimit,
   resolveTreeMarker,
-  TERM_BYTES_LIMIT,
-  TERMINAL_COLUMNS_LIMIT,
-  TERMINAL_ROWS_LIMIT,
   TREE_MARKER_ENV,
   withTreeMarker,
 } from '@procmux/core-types';
+import {
+  checkPtyCwd,
+  checkPtyEnv,
+  checkPtyOptions,
+  MAX_PTY_TIMER_MS,
+  resolveKillTimings,
+  resolvePtySize,
+  resolvePtyTarget,
+  resolvePtyTerm,
+} from '@procmux/pty-core';
 import { shellWrap } from '@procmux/shell-wrap';
 import type { PtyBackendPreference } from './load-backend.js';
 import type { PtyBackend } from './native.js';
@@ -69,7 +68,6 @@ const PARENT_TERMINAL_VARIABLES = [
   'COLUMNS',
   'LINES',
 ];
-const MAX_TIMER_MS = 60_000;
 
 /**
  * Validates the options and resolves the command, cwd, environment and size. Throws
@@ -81,17 +79,12 @@ export function resolveSpawnOptions(
   processEnv: Readonly<Record<string, string | undefined>> = process.env,
   processCwd: string = process.cwd(),
 ): ResolvedSpawn {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw invalid('options', `options must be an object (got ${describe(options)})`);
-  }
-  const cwd = resolveCwd(options.cwd, processCwd);
-  const cols = resolveLimit('cols', options.cols, {
-    default: DEFAULT_COLS,
-    hard: TERMINAL_COLUMNS_LIMIT.hard,
-  });
-  const rows = resolveLimit('rows', options.rows, { default: DEFAULT_ROWS, hard: TERMINAL_ROWS_LIMIT.hard });
-  const term = resolveTerm(options.term);
-  const base = options.env === undefined ? inheritedEnv(processEnv) : checkEnv(options.env);
+  checkPtyOptions(options);
+  const given = checkPtyCwd(options.cwd);
+  const cwd = given === undefined ? processCwd : resolve(processCwd, given);
+  const { cols, rows } = resolvePtySize(options);
+  const term = resolvePtyTerm(options.term);
+  const base = options.env === undefined ? inheritedEnv(processEnv) : checkPtyEnv(options.env, false);
   const env = withTreeMarker(base, resolveTreeMarker(options.treeMarker));
   env.TERM = term;
   env.PWD = cwd;
@@ -103,9 +96,12 @@ export function resolveSpawnOptions(
 /** Validates the timer options, defaulting them. */
 export function resolveTimings(options: PosixPtyOptions): ResolvedTimings {
   return {
-    drainTimeoutMs: resolveMs('drainTimeoutMs', options.drainTimeoutMs, DEFAULT_DRAIN_TIMEOUT_MS),
-    forceKillSettleMs: resolveMs('forceKillSettleMs', options.forceKillSettleMs, FORCE_KILL_SETTLE_MS),
-    killGraceMs: resolveMs('killGraceMs', options.killGraceMs, DEFAULT_KILL_GRACE_MS, MAX_KILL_GRACE_MS),
+    ...resolveKillTimings(options),
+    drainTimeoutMs: integerOption('drainTimeoutMs', options.drainTimeoutMs, {
+      min: 0,
+      max: MAX_PTY_TIMER_MS,
+      default: DEFAULT_DRAIN_TIMEOUT_MS,
+    }),
   };
 }
 
@@ -113,49 +109,10 @@ function resolveTarget(
   options: PosixPtyOptions,
   env: Record<string, string>,
 ): { file: string; args: string[] } {
-  const { command, file, args, shell } = options;
-  if ((command === undefined) === (file === undefined)) {
-    throw invalid(
-      'command',
-      'give exactly one of command (a string run through a shell) or file (run with args, no shell)',
-    );
-  }
-  if (command !== undefined) {
-    if (args !== undefined)
-      throw invalid('args', 'args go with file; a command string carries its own arguments');
-    const wrapped = shellWrap(command, { platform: process.platform, shell, env });
-    return { file: wrapped.file, args: wrapped.args };
-  }
-  if (shell !== undefined) throw invalid('shell', 'shell goes with command; file runs without a shell');
-  if (typeof file !== 'string' || file === '' || file.includes('\0')) {
-    throw invalid('file', `file must be a non-empty string without NUL (got ${describe(file)})`);
-  }
-  if (args !== undefined && (!Array.isArray(args) || !args.every(isExecString))) {
-    throw invalid('args', `args must be an array of strings without NUL (got ${describe(args)})`);
-  }
-  return { file, args: [...(args ?? [])] };
-}
-
-function resolveCwd(cwd: unknown, processCwd: string): string {
-  if (cwd === undefined) return processCwd;
-  if (typeof cwd !== 'string' || cwd === '' || cwd.includes('\0')) {
-    throw invalid('cwd', `cwd must be a non-empty path without NUL (got ${describe(cwd)})`);
-  }
-  return resolve(processCwd, cwd);
-}
-
-function resolveTerm(term: unknown): string {
-  if (term === undefined) return DEFAULT_TERM;
-  const ok =
-    typeof term === 'string' &&
-    /^[\x21-\x7e]+$/.test(term) &&
-    Buffer.byteLength(term) <= TERM_BYTES_LIMIT.hard;
-  if (ok) return term;
-  throw invalid(
-    'term',
-    `term must be 1 to ${TERM_BYTES_LIMIT.hard} printable ASCII characters without spaces, ` +
-      `like 'xterm-256color' (got ${describe(term)})`,
-  );
+  const target = resolvePtyTarget(options);
+  if ('file' in target) return target;
+  const wrapped = shellWrap(target.command, { platform: process.platform, shell: target.shell, env });
+  return { file: wrapped.file, args: wrapped.args };
 }
 
 function inheritedEnv(
@@ -164,34 +121,4 @@ function inheritedEnv(
   const env = { ...processEnv };
   for (const name of PARENT_TERMINAL_VARIABLES) delete env[name];
   return env;
-}
-
-// Values are never shown: environments carry secrets.
-function checkEnv(env: unknown): Readonly<Record<string, string | undefined>> {
-  if (typeof env !== 'object' || env === null || Array.isArray(env)) {
-    throw invalid('env', `env must be an object of strings (got ${describe(env)})`);
-  }
-  for (const [key, value] of Object.entries(env)) {
-    if (key === '' || key.includes('=') || key.includes('\0')) {
-      throw invalid('env', `env names must be non-empty without '=' or NUL (got ${describe(key)})`);
-    }
-    if (value !== undefined && !isExecString(value)) {
-      throw invalid('env', `env.${key} must be a string without NUL, or undefined to leave it out`);
-    }
-  }
-  return env as Readonly<Record<string, string | undefined>>;
-}
-
-function resolveMs(name: string, value: unknown, fallback: number, max = MAX_TIMER_MS): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max) return value;
-  throw invalid(name, `${name} must be an integer from 0 to ${max} (got ${describe(value)})`);
-}
-
-function isExecString(value: unknown): value is string {
-  return typeof value === 'string' && !value.includes('\0');
-}
-
-function invalid(option: string, message: string): ProcmuxError {
-  return new ProcmuxError('ERR_INVALID_OPTION', message, { details: { option } });
 }

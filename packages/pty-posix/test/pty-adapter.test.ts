@@ -259,7 +259,7 @@ describe('kill', () => {
 
   it('refuses an unknown kill mode', async () => {
     const { pty } = await start({ command: 'exit 0' });
-    await expect(pty.kill('hard' as never)).rejects.toThrow(/'graceful' or 'force'/);
+    await expect(pty.kill('hard' as never)).rejects.toThrow(/^mode must be one of 'graceful', 'force'/);
     await pty.wait();
   });
 });

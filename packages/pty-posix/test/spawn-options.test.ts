@@ -81,10 +81,10 @@ describe('resolveSpawnOptions', () => {
   });
 
   it('refuses a target that is missing, doubled or mixed up', () => {
-    expect(invalid({})).toMatch(/exactly one of command .* or file/);
-    expect(invalid({ command: 'a', file: 'b' })).toMatch(/exactly one of/);
-    expect(invalid({ command: 'a', args: ['x'] })).toMatch(/args go with file/);
-    expect(invalid({ file: 'a', shell: 'bash' })).toMatch(/shell goes with command/);
+    expect(invalid({})).toMatch(/^command or file must be given, exactly one of the 2/);
+    expect(invalid({ command: 'a', file: 'b' })).toMatch(/exactly one of the 2/);
+    expect(invalid({ command: 'a', args: ['x'] })).toMatch(/^args must be given only with file/);
+    expect(invalid({ file: 'a', shell: 'bash' })).toMatch(/^shell must be given only with command/);
     expect(invalid({ file: '' })).toMatch(/file must be a non-empty string/);
     expect(invalid({ file: 'a', args: 'b' })).toMatch(/args must be an array of strings/);
     expect(invalid({ file: 'a', args: ['b\0'] })).toMatch(/args must be an array of strings without NUL/);
@@ -95,16 +95,18 @@ describe('resolveSpawnOptions', () => {
   it('refuses a bad size, cwd or term, saying what is allowed', () => {
     expect(invalid({ command: 'x', cols: 0 })).toBe('cols must be an integer from 1 to 500 (got 0)');
     expect(invalid({ command: 'x', rows: 2.5 })).toBe('rows must be an integer from 1 to 200 (got 2.5)');
-    expect(invalid({ command: 'x', cwd: '' })).toMatch(/cwd must be a non-empty path/);
+    expect(invalid({ command: 'x', cwd: '' })).toMatch(/^cwd must be a non-empty path without NUL/);
     expect(invalid({ command: 'x', term: 'xterm 256' })).toMatch(/term must be 1 to 256 printable ASCII/);
     expect(invalid({ command: 'x', term: 'x'.repeat(257) })).toMatch(/term must be/);
   });
 
   it('refuses a malformed environment without showing values', () => {
     expect(invalid({ command: 'x', env: 'PATH=/bin' })).toMatch(/env must be an object/);
-    expect(invalid({ command: 'x', env: { 'A=B': 'x' } })).toMatch(/env names must be non-empty without '='/);
+    expect(invalid({ command: 'x', env: { 'A=B': 'x' } })).toMatch(
+      /^env must be an object whose names are non-empty, without NUL or '='/,
+    );
     const message = invalid({ command: 'x', env: { SECRET: 'hunter2\0' } });
-    expect(message).toBe('env.SECRET must be a string without NUL, or undefined to leave it out');
+    expect(message).toBe('env.SECRET must be a string without NUL characters, or undefined to leave it out');
     expect(message).not.toContain('hunter2');
   });
 });

@@ -172,7 +172,7 @@ describe('exit', () => {
     await pty.kill('graceful');
     expect(kills).toEqual([]);
     expect(terminal.writes).toEqual([]);
-    await expect(pty.kill('soft' as never)).rejects.toThrow(/'graceful' or 'force'/);
+    await expect(pty.kill('soft' as never)).rejects.toThrow(/^mode must be one of 'graceful', 'force'/);
   });
 });
 

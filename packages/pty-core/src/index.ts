@@ -1,0 +1,18 @@
+export {
+  checkKillMode,
+  checkPtyInput,
+  checkPtySize,
+  MAX_PTY_TIMER_MS,
+  type PtyKillTimings,
+  resolveKillTimings,
+} from './checks.js';
+export { PtyAdapterBase } from './pty-adapter-base.js';
+export {
+  checkPtyCwd,
+  checkPtyEnv,
+  checkPtyOptions,
+  type PtyTarget,
+  resolvePtySize,
+  resolvePtyTarget,
+  resolvePtyTerm,
+} from './spawn-checks.js';
