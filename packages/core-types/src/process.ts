@@ -113,7 +113,7 @@ export interface KillReport {
 }
 
 export interface KillTreeOptions {
-  /** Milliseconds between SIGTERM and SIGKILL; 0 kills at once. Clamped to 0..60000. */
+  /** Milliseconds between SIGTERM and SIGKILL; 0 kills at once. An integer from 0 to 60000. */
   graceMs?: number;
   /**
    * The tree's PROCMUX_TREE value, when the caller knows it: lets the kill reach setsid

@@ -7,7 +7,7 @@ import type { KillEffects, ProcessEntry, TreeSignal } from './types.js';
 
 /** Options of the POSIX tree kill. */
 export interface PosixKillOptions {
-  /** Milliseconds between SIGTERM and SIGKILL (default 3000); clamped to 0..60000; 0 kills at once. */
+  /** Milliseconds between SIGTERM and SIGKILL (default 3000); an integer from 0 to 60000; 0 kills at once. */
   graceMs?: number;
   /**
    * A tree marker to sweep besides the root's own (Linux). Lets a caller whose root already
@@ -176,7 +176,7 @@ export async function killTreeWith(pid: number, options: unknown, effects: KillE
  * resolves with nothing signalled.
  *
  * Rejects with ERR_INVALID_OPTION for a pid that is not a positive integer (or is 1, or our
- * own) and a graceMs that is not a number; ERR_PROCESS_UNSUPPORTED when the process table
+ * own) and a graceMs that is not an integer from 0 to 60000; ERR_PROCESS_UNSUPPORTED when the process table
  * cannot be read.
  *
  * @example

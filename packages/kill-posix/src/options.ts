@@ -1,4 +1,4 @@
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { integerOption, invalidOption, nonEmptyString } from '@procmux/core-types';
 
 export { resolveGraceMs, validateOptionsObject as validateOptions } from '@procmux/core-types';
 
@@ -10,30 +10,14 @@ const MAX_PID = 0x7fff_ffff;
  * (killing either would take the host down with the tree).
  */
 export function validatePid(pid: unknown, selfPid: number): number {
-  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid < 1 || pid > MAX_PID) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `pid must be a positive integer (got ${describe(pid)})`, {
-      details: { option: 'pid' },
-    });
+  const checked = integerOption('pid', pid, { min: 1, max: MAX_PID, required: true });
+  if (checked === 1 || checked === selfPid) {
+    throw invalidOption('pid', `other than 1 (init) and this process's own pid ${selfPid}`, { value: pid });
   }
-  if (pid === 1 || pid === selfPid) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `pid must not be 1 (init) or this process's own pid ${selfPid} (got ${pid})`,
-      { details: { option: 'pid' } },
-    );
-  }
-  return pid;
+  return checked;
 }
 
 /** An explicit tree marker: a non-empty string that can be an environment value. */
 export function validateMarker(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `marker must be a non-empty string without NUL (got ${describe(value)})`,
-      { details: { option: 'marker' } },
-    );
-  }
-  return value;
+  return nonEmptyString('marker', value);
 }

@@ -94,9 +94,12 @@ describe.skipIf(!linux)(`killProcessTree on real processes (${notLinux})`, () =>
     expect(await graceful.exit).toEqual({ code: 7, signal: null });
   });
 
-  it('a negative graceMs is clamped to 0 and kills at once', async () => {
+  it('a negative graceMs is refused, not clamped, and signals nothing', async () => {
     const tree = await spawnTree(`trap 'exit 7' TERM; echo ready; while :; do sleep 0.05; done`);
-    await killProcessTree(tree.root, { graceMs: -50 });
+    const error = await killProcessTree(tree.root, { graceMs: -50 }).catch((e: unknown) => e);
+    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    expect(isAlive(tree.root)).toBe(true);
+    await killProcessTree(tree.root, { graceMs: 0 });
     expect(await tree.exit).toEqual({ code: null, signal: 'SIGKILL' });
   });
 
@@ -229,7 +232,7 @@ time.sleep(1000)`,
     const tree = await spawnTree(`echo ready; exec sleep 1000`);
     const error = await killProcessTree(tree.root, { graceMs: graceMs as number }).catch((e: unknown) => e);
     expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    expect((error as Error).message).toMatch(/^graceMs must be a number of milliseconds/);
+    expect((error as Error).message).toMatch(/^graceMs must be an integer from 0 to 60000/);
     // A refused call signals nothing.
     expect(isAlive(tree.root)).toBe(true);
     await killProcessTree(tree.root, { graceMs: 0 });

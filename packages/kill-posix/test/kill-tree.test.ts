@@ -48,10 +48,14 @@ describe('the tree kill, on a simulated process table', () => {
     expect(world.signals('SIGKILL')[0]).toBe('0 SIGKILL -100');
   });
 
-  it('clamps the grace to 60 s', async () => {
+  it('waits at most 60 s, and refuses a longer grace before signalling', async () => {
     const world = family({ 100: { onTerm: 'ignore' } });
-    await killTreeWith(100, { graceMs: 1e9 }, world.effects());
+    await killTreeWith(100, { graceMs: 60_000 }, world.effects());
     expect(world.signals('SIGKILL')).toEqual(['60000 SIGKILL -100', '60000 SIGKILL 100']);
+    const refused = family({ 100: { onTerm: 'ignore' } });
+    const error = await killTreeWith(100, { graceMs: 1e9 }, refused.effects()).catch((e: unknown) => e);
+    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    expect(refused.log).toEqual([]);
   });
 
   it('resolves with nothing signalled for a pid that is gone', async () => {

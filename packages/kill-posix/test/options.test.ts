@@ -16,29 +16,34 @@ function errorOf(fn: () => unknown): Error {
 describe('options', () => {
   it('takes a positive integer pid that is neither init nor ourselves', () => {
     expect(validatePid(4242, 10)).toBe(4242);
-    expect(errorOf(() => validatePid(-3, 10)).message).toBe('pid must be a positive integer (got -3)');
-    expect(errorOf(() => validatePid(2 ** 31, 10)).message).toBe(
-      'pid must be a positive integer (got 2147483648)',
+    expect(errorOf(() => validatePid(-3, 10)).message).toBe(
+      'pid must be an integer from 1 to 2147483647 (got -3)',
     );
-    expect(errorOf(() => validatePid('7', 10)).message).toBe('pid must be a positive integer (got "7")');
+    expect(errorOf(() => validatePid(2 ** 31, 10)).message).toBe(
+      'pid must be an integer from 1 to 2147483647 (got 2147483648)',
+    );
+    expect(errorOf(() => validatePid('7', 10)).message).toBe(
+      'pid must be an integer from 1 to 2147483647 (got "7")',
+    );
     expect(errorOf(() => validatePid(10, 10)).message).toBe(
-      "pid must not be 1 (init) or this process's own pid 10 (got 10)",
+      "pid must be other than 1 (init) and this process's own pid 10 (got 10)",
     );
   });
 
-  it('defaults the grace to 3000 ms and clamps numbers to 0..60000', () => {
+  it('defaults the grace to 3000 ms and refuses, never clamps, what is outside 0..60000', () => {
     expect(resolveGraceMs(undefined)).toBe(3000);
     expect(resolveGraceMs(0)).toBe(0);
-    expect(resolveGraceMs(-1)).toBe(0);
-    expect(resolveGraceMs(-Infinity)).toBe(0);
-    expect(resolveGraceMs(1234.5)).toBe(1234.5);
-    expect(resolveGraceMs(60_001)).toBe(60_000);
-    expect(resolveGraceMs(Infinity)).toBe(60_000);
+    expect(resolveGraceMs(60_000)).toBe(60_000);
+    for (const value of [-1, -Infinity, 1234.5, 60_001, Infinity]) {
+      expect(errorOf(() => resolveGraceMs(value)).message).toMatch(
+        /^graceMs must be an integer from 0 to 60000/,
+      );
+    }
   });
 
   it('refuses a grace that is NaN or not a number, saying what is allowed', () => {
     expect(errorOf(() => resolveGraceMs(Number.NaN)).message).toBe(
-      'graceMs must be a number of milliseconds, clamped to 0..60000 (got NaN)',
+      'graceMs must be an integer from 0 to 60000 (got NaN)',
     );
     expect(errorOf(() => resolveGraceMs('5')).message).toContain('(got "5")');
     expect(errorOf(() => resolveGraceMs(null)).message).toContain('(got null)');

@@ -61,7 +61,7 @@ export async function killTreeWith(
 
 /**
  * Kills a process and its whole tree on Windows: `taskkill /PID <pid> /T` asks the tree to
- * close, the pid is polled until it is gone or `graceMs` (default 3000, clamped to 0..60000)
+ * close, the pid is polled until it is gone or `graceMs` (default 3000, an integer from 0 to 60000)
  * has passed, then `taskkill /PID <pid> /T /F` terminates what is left. taskkill.exe runs from
  * %SystemRoot%\System32 through execFile, without a shell. A pid that is already gone resolves
  * with nothing signalled.

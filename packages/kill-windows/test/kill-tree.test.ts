@@ -97,13 +97,16 @@ describe('killProcessTree on Windows (simulated taskkill)', () => {
     expect(world.calls).toEqual([`0 ${TASKKILL} /PID 4242 /T /F`]);
   });
 
-  it('clamps the grace to 60 s and a negative one to 0', async () => {
+  it('waits at most 60 s, and refuses a longer or negative grace before running taskkill', async () => {
     const long = fakeWindows({ soft: { code: 0 }, hard: { code: 0, exits: true } });
-    await killTreeWith(PID, { graceMs: 1e9 }, long.effects);
+    await killTreeWith(PID, { graceMs: 60_000 }, long.effects);
     expect(long.world.calls[1]).toBe(`60000 ${TASKKILL} /PID 4242 /T /F`);
-    const negative = fakeWindows({ hard: { code: 0, exits: true } });
-    await killTreeWith(PID, { graceMs: -5 }, negative.effects);
-    expect(negative.world.calls).toEqual([`0 ${TASKKILL} /PID 4242 /T /F`]);
+    for (const graceMs of [1e9, -5]) {
+      const refused = fakeWindows({ hard: { code: 0, exits: true } });
+      const error = await killTreeWith(PID, { graceMs }, refused.effects).catch((e: unknown) => e);
+      expect((error as { code?: string }).code).toBe('ERR_INVALID_OPTION');
+      expect(refused.world.calls).toEqual([]);
+    }
   });
 
   it('treats a process that exited between the grace and the force as killed', async () => {

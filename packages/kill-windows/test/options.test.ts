@@ -16,22 +16,28 @@ function errorOf(fn: () => unknown): Error {
 describe('options', () => {
   it('takes a positive integer pid that is not ours', () => {
     expect(validatePid(4, 10)).toBe(4);
-    expect(errorOf(() => validatePid(0, 10)).message).toBe('pid must be a positive integer (got 0)');
+    expect(errorOf(() => validatePid(0, 10)).message).toBe(
+      'pid must be an integer from 1 to 2147483647 (got 0)',
+    );
     expect(errorOf(() => validatePid(2 ** 31, 10)).message).toBe(
-      'pid must be a positive integer (got 2147483648)',
+      'pid must be an integer from 1 to 2147483647 (got 2147483648)',
     );
     expect(errorOf(() => validatePid(10, 10)).message).toBe(
-      "pid must not be this process's own pid (got 10)",
+      "pid must be other than this process's own pid 10 (got 10)",
     );
   });
 
-  it('defaults the grace to 3000 ms, clamps numbers to 0..60000, refuses the rest', () => {
+  it('defaults the grace to 3000 ms and refuses, never clamps, the rest', () => {
     expect(resolveGraceMs(undefined)).toBe(3000);
-    expect(resolveGraceMs(-1)).toBe(0);
-    expect(resolveGraceMs(Infinity)).toBe(60_000);
+    expect(errorOf(() => resolveGraceMs(-1)).message).toBe(
+      'graceMs must be an integer from 0 to 60000 (got -1)',
+    );
+    expect(errorOf(() => resolveGraceMs(Infinity)).message).toMatch(
+      /^graceMs must be an integer from 0 to 60000/,
+    );
     expect(resolveGraceMs(250)).toBe(250);
     expect(errorOf(() => resolveGraceMs(Number.NaN)).message).toBe(
-      'graceMs must be a number of milliseconds, clamped to 0..60000 (got NaN)',
+      'graceMs must be an integer from 0 to 60000 (got NaN)',
     );
     expect(errorOf(() => resolveGraceMs('1')).message).toContain('(got "1")');
   });
