@@ -74,6 +74,7 @@ export {
   type SessionState,
   TERMINAL_SESSION_STATES,
 } from './session.js';
+export { type CheckedSpawnTarget, checkSpawnTarget } from './spawn-target.js';
 export {
   checkCheckpointDelete,
   checkCheckpointWrite,

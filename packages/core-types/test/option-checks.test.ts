@@ -5,6 +5,7 @@ import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   booleanOption,
+  checkSpawnTarget,
   envOption,
   exactlyOne,
   functionOption,
@@ -218,5 +219,33 @@ describe('envOption with Windows names', () => {
     ).toBe(
       `env must be an object whose names are non-empty, without NUL or '=' after the first character (got "A=B")`,
     );
+  });
+});
+
+describe('checkSpawnTarget', () => {
+  it('takes exactly one of command and file, args with file, shell with command', () => {
+    expect(checkSpawnTarget({ command: 'ls', shell: 'bash' })).toEqual({ command: 'ls', shell: 'bash' });
+    expect(checkSpawnTarget({ command: 'ls' })).toEqual({ command: 'ls', shell: undefined });
+    expect(checkSpawnTarget({ file: 'ls' })).toEqual({ file: 'ls', args: [] });
+    expect(checkSpawnTarget({ file: 'ls', args: ['-l'] })).toEqual({ file: 'ls', args: ['-l'] });
+    expect(throwsWith(() => checkSpawnTarget({}), 'ERR_INVALID_OPTION').details).toEqual({
+      option: 'command or file',
+      missing: ['command', 'file'],
+    });
+    expect(() => checkSpawnTarget({ command: 'a', file: 'b' })).toThrow(/exactly one of the 2/);
+    expect(() => checkSpawnTarget({ command: 'a', args: [] })).toThrow(/^args must be given only with file/);
+    expect(() => checkSpawnTarget({ file: 'a', shell: 'sh' })).toThrow(
+      /^shell must be given only with command/,
+    );
+    expect(() => checkSpawnTarget({ file: '' })).toThrow(/^file must be a non-empty string/);
+    expect(() => checkSpawnTarget({ file: 'a', args: ['\0'] })).toThrow(/^args must be an array of strings/);
+    expect(() => checkSpawnTarget({ command: 'a', shell: '' })).toThrow(/^shell must be a non-empty string/);
+  });
+
+  it('refuses a blank command or one with NUL without echoing it', () => {
+    for (const command of ['   ', 'echo secret\0']) {
+      const error = throwsWith(() => checkSpawnTarget({ command }), 'ERR_INVALID_OPTION');
+      expect(error.message).toBe('command must be a non-blank string without NUL characters');
+    }
   });
 });

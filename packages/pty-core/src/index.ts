@@ -11,8 +11,6 @@ export {
   checkPtyCwd,
   checkPtyEnv,
   checkPtyOptions,
-  type PtyTarget,
   resolvePtySize,
-  resolvePtyTarget,
   resolvePtyTerm,
 } from './spawn-checks.js';

@@ -1,24 +1,19 @@
-// The spawn options both PTY adapters read the same way. Each adapter adds only what its
+// The spawn options both PTY adapters read the same way (the target itself is core-types'
+// checkSpawnTarget, shared with the supervisor). Each adapter adds only what its
 // platform decides: how a command is wrapped in a shell, how cwd resolves, which env names exist.
 import {
   DEFAULT_COLS,
   DEFAULT_ROWS,
   DEFAULT_TERM,
   envOption,
-  exactlyOne,
   invalidOption,
-  nonEmptyString,
   optionsObject,
   type PtySpawnOptions,
   resolveLimit,
-  stringArrayOption,
   TERM_BYTES_LIMIT,
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
 } from '@procmux/core-types';
-
-/** What to run: a command line for the platform's shell, or a file with arguments (no shell). */
-export type PtyTarget = { command: string; shell: string | undefined } | { file: string; args: string[] };
 
 /** The options argument, which must be an object. */
 export function checkPtyOptions<T extends PtySpawnOptions>(options: unknown): T {
@@ -57,28 +52,4 @@ export function checkPtyCwd(cwd: unknown): string | undefined {
 /** The child's environment as given; see envOption (windows: names may start with '='). */
 export function checkPtyEnv(env: unknown, windows: boolean): Readonly<Record<string, string | undefined>> {
   return envOption(env, 'env', { windowsNames: windows }) ?? {};
-}
-
-/**
- * Exactly one of command (through a shell) and file (no shell); args only with file, shell
- * only with command. The command's text is not echoed: it may hold secrets.
- */
-export function resolvePtyTarget(options: PtySpawnOptions): PtyTarget {
-  const { command, file, args, shell } = options;
-  exactlyOne(
-    options as Record<string, unknown>,
-    ['command', 'file'],
-    'command is a string run through a shell; file runs with args, no shell',
-  );
-  if (command !== undefined) {
-    if (args !== undefined)
-      throw invalidOption('args', 'given only with file (a command string carries its own arguments)');
-    return { command, shell };
-  }
-  if (shell !== undefined)
-    throw invalidOption('shell', 'given only with command (file runs without a shell)');
-  return {
-    file: nonEmptyString('file', file, { required: true }),
-    args: stringArrayOption('args', args) ?? [],
-  };
 }

@@ -8,7 +8,6 @@ import {
   checkPtyOptions,
   resolveKillTimings,
   resolvePtySize,
-  resolvePtyTarget,
   resolvePtyTerm,
 } from '../src/index.js';
 
@@ -73,22 +72,5 @@ describe('spawn checks', () => {
     expect(checkPtyEnv({ '=C:': 'C:\\' }, true)).toEqual({ '=C:': 'C:\\' });
     expect(() => checkPtyEnv({ '=C:': 'C:\\' }, false)).toThrow(/without NUL or '='/);
     expect(() => checkPtyEnv({ 'A=B': '1' }, true)).toThrow(/after the first character/);
-  });
-
-  it('target: exactly one of command and file, args with file, shell with command', () => {
-    expect(resolvePtyTarget({ command: 'ls', shell: 'bash' })).toEqual({ command: 'ls', shell: 'bash' });
-    expect(resolvePtyTarget({ file: 'ls' })).toEqual({ file: 'ls', args: [] });
-    expect(resolvePtyTarget({ file: 'ls', args: ['-l'] })).toEqual({ file: 'ls', args: ['-l'] });
-    expect(throwsWith(() => resolvePtyTarget({}), 'ERR_INVALID_OPTION').details).toEqual({
-      option: 'command or file',
-      missing: ['command', 'file'],
-    });
-    expect(() => resolvePtyTarget({ command: 'a', file: 'b' })).toThrow(/exactly one of the 2/);
-    expect(() => resolvePtyTarget({ command: 'a', args: [] })).toThrow(/^args must be given only with file/);
-    expect(() => resolvePtyTarget({ file: 'a', shell: 'sh' })).toThrow(
-      /^shell must be given only with command/,
-    );
-    expect(() => resolvePtyTarget({ file: '' })).toThrow(/^file must be a non-empty string/);
-    expect(() => resolvePtyTarget({ file: 'a', args: ['\0'] })).toThrow(/^args must be an array of strings/);
   });
 });

@@ -1,6 +1,7 @@
 // Turns the caller's options into exactly what gets forked, refusing anything malformed.
 import { resolve } from 'node:path';
 import {
+  checkSpawnTarget,
   DEFAULT_DRAIN_TIMEOUT_MS,
   integerOption,
   type KillReport,
@@ -17,7 +18,6 @@ import {
   MAX_PTY_TIMER_MS,
   resolveKillTimings,
   resolvePtySize,
-  resolvePtyTarget,
   resolvePtyTerm,
 } from '@procmux/pty-core';
 import { shellWrap } from '@procmux/shell-wrap';
@@ -109,7 +109,7 @@ function resolveTarget(
   options: PosixPtyOptions,
   env: Record<string, string>,
 ): { file: string; args: string[] } {
-  const target = resolvePtyTarget(options);
+  const target = checkSpawnTarget(options);
   if ('file' in target) return target;
   const wrapped = shellWrap(target.command, { platform: process.platform, shell: target.shell, env });
   return { file: wrapped.file, args: wrapped.args };

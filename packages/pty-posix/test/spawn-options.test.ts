@@ -88,7 +88,7 @@ describe('resolveSpawnOptions', () => {
     expect(invalid({ file: '' })).toMatch(/file must be a non-empty string/);
     expect(invalid({ file: 'a', args: 'b' })).toMatch(/args must be an array of strings/);
     expect(invalid({ file: 'a', args: ['b\0'] })).toMatch(/args must be an array of strings without NUL/);
-    expect(invalid({ command: '  ' })).toMatch(/command must contain something to run/);
+    expect(invalid({ command: '  ' })).toBe('command must be a non-blank string without NUL characters');
     expect(invalid(null)).toBe('options must be an object (got null)');
   });
 

@@ -1,20 +1,14 @@
 // Turns the caller's options into exactly what node-pty's ConPTY spawn gets.
 import { win32 } from 'node:path';
 import {
+  checkSpawnTarget,
   invalidOption,
   type KillReport,
   type KillTreeOptions,
   type PtySpawnOptions,
   withTreeMarker,
 } from '@procmux/core-types';
-import {
-  checkPtyCwd,
-  checkPtyEnv,
-  checkPtyOptions,
-  resolvePtySize,
-  resolvePtyTarget,
-  resolvePtyTerm,
-} from '@procmux/pty-core';
+import { checkPtyCwd, checkPtyEnv, checkPtyOptions, resolvePtySize, resolvePtyTerm } from '@procmux/pty-core';
 import { windowsPtySpec } from '@procmux/shell-wrap';
 import type { ConptyModule } from './node-pty.js';
 
@@ -69,7 +63,7 @@ function resolveTarget(
   options: ConptyOptions,
   env: Record<string, string>,
 ): { file: string; args: string | string[] } {
-  const target = resolvePtyTarget(options);
+  const target = checkSpawnTarget(options);
   if ('file' in target) {
     // comspec, like shell, only means something for a command.
     if (options.comspec !== undefined)

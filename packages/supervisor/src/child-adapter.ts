@@ -4,11 +4,15 @@ import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_KILL_GRACE_MS,
   type Disposer,
+  envOption,
+  integerOption,
   type KillMode,
   type KillReport,
   type KillTreeOptions,
   MAX_KILL_GRACE_MS,
+  nonEmptyString,
   OutputChannel,
+  oneOf,
   type ProcessAdapter,
   ProcmuxError,
   resolveTreeMarker,
@@ -18,11 +22,10 @@ import {
   withTreeMarker,
 } from '@procmux/core-types';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
-
 import { loadPlatform, resolvePlatform } from './platform.js';
 import { assertDirectory, assertExecutable, spawnError } from './spawn-errors.js';
 import { resolveTarget } from './target.js';
-import { checkEnv, checkInput, checkInteger, checkOneOf, checkString, checkTarget } from './validate.js';
+import { checkInput, checkTarget } from './validate.js';
 
 /**
  * A tree kill. `marker` (the child's PROCMUX_TREE value) lets @procmux/kill-posix reach
@@ -80,12 +83,12 @@ export class ChildAdapter implements ProcessAdapter {
    */
   static async create(options: ChildAdapterOptions): Promise<ChildAdapter> {
     const target = checkTarget(options);
-    const cwd = checkString('cwd', options.cwd);
-    const env = checkEnv(options.env) ?? process.env;
-    const stdinMode = checkOneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ?? 'closed';
+    const cwd = nonEmptyString('cwd', options.cwd);
+    const env = envOption(options.env) ?? process.env;
+    const stdinMode = oneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ?? 'closed';
     const input = checkInput(options.input);
-    const killGraceMs = checkInteger('killGraceMs', options.killGraceMs, 0, MAX_KILL_GRACE_MS);
-    const drainTimeoutMs = checkInteger('drainTimeoutMs', options.drainTimeoutMs, 0, 60_000);
+    const killGraceMs = integerOption('killGraceMs', options.killGraceMs, { min: 0, max: MAX_KILL_GRACE_MS });
+    const drainTimeoutMs = integerOption('drainTimeoutMs', options.drainTimeoutMs, { min: 0, max: 60_000 });
     const platform = resolvePlatform(options.platform);
     // Loaded before spawning: a run whose tree cannot be killed must not start.
     const killTree = options.killProcessTree ?? (await loadPlatform(platform).loadKill()).killProcessTree;
@@ -185,7 +188,7 @@ export class ChildAdapter implements ProcessAdapter {
    * Rejects with ERR_PROCESS_STATE when processes survive the tree kill.
    */
   async kill(mode: KillMode = 'force'): Promise<void> {
-    checkOneOf<KillMode>('mode', mode, ['graceful', 'force']);
+    oneOf<KillMode>('mode', mode, ['graceful', 'force']);
     const pid = this.child.pid;
     if (pid === undefined) return;
     if (mode === 'graceful') {

@@ -2,11 +2,11 @@
 // as a parameter, so the Windows paths can be exercised on Linux.
 import {
   type KillPlatformModule,
+  oneOf,
   ProcmuxError,
   type ProcmuxErrorCode,
   type PtyPlatformModule,
 } from '@procmux/core-types';
-import { checkOneOf } from './validate.js';
 
 const PLATFORMS: readonly NodeJS.Platform[] = [
   'aix',
@@ -24,7 +24,7 @@ const PLATFORMS: readonly NodeJS.Platform[] = [
 
 /** An injected platform, checked (a typo must not silently mean POSIX); default: the current one. */
 export function resolvePlatform(value: unknown): NodeJS.Platform {
-  return checkOneOf<NodeJS.Platform>('platform', value, PLATFORMS) ?? currentPlatform();
+  return oneOf<NodeJS.Platform>('platform', value, PLATFORMS) ?? currentPlatform();
 }
 
 /** The platform procmux runs on, unless a caller injects another. */

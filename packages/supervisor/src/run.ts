@@ -4,6 +4,7 @@ import {
   type Disposer,
   type Logger,
   type ManagedRun,
+  oneOf,
   type ProcessAdapter,
   type RunExit,
   resolveLimit,
@@ -17,7 +18,6 @@ import { CaptureBuffer } from './capture.js';
 import type { NormalizedSpawn } from './spawn-options.js';
 import { TerminalQueries } from './terminal-queries.js';
 import { RunTimeouts } from './timeouts.js';
-import { checkOneOf } from './validate.js';
 
 const REASONS: readonly TerminationReason[] = [
   'exit',
@@ -107,7 +107,7 @@ export class SupervisedRun implements ManagedRun {
    * forced reason wins; cancelling a settled run does nothing.
    */
   cancel(reason: TerminationReason = 'manual-cancel'): void {
-    checkOneOf('reason', reason, REASONS);
+    oneOf('reason', reason, REASONS);
     if (this.settled) return;
     this.forcedReason ??= reason;
     if (this.killing) return;

@@ -1,8 +1,14 @@
-import type { ScreenLike } from '@procmux/core-types';
 import {
   DEFAULT_MAX_CAPTURE_BYTES,
+  envOption,
+  functionOption,
+  integerOption,
+  invalidOption,
+  nonEmptyString,
   OUTPUT_TOTAL_BYTES_LIMIT,
+  oneOf,
   type ProcessAdapter,
+  type ScreenLike,
   type SpawnTarget,
   type StdinMode,
   type StdioMode,
@@ -10,16 +16,7 @@ import {
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
 } from '@procmux/core-types';
-import {
-  checkEnv,
-  checkFunction,
-  checkInput,
-  checkInteger,
-  checkOneOf,
-  checkString,
-  checkTarget,
-  invalid,
-} from './validate.js';
+import { checkInput, checkTarget } from './validate.js';
 
 /** Longest timer Node can schedule (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -88,8 +85,9 @@ const BUILT_IN_ONLY = ['mode', 'ptyFallback', 'cwd', 'env', 'cols', 'rows', 'ter
 
 /** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
 export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
-  if (typeof options !== 'object' || options === null) throw invalid('spawn options', 'an object', options);
-  const adapterFactory = checkFunction<NormalizedSpawn['adapterFactory']>(
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('spawn options', 'an object', { value: options });
+  const adapterFactory = functionOption<NonNullable<NormalizedSpawn['adapterFactory']>>(
     'adapterFactory',
     options.adapterFactory,
   );
@@ -99,43 +97,53 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
   } else {
     for (const name of BUILT_IN_ONLY) {
       if (options[name] !== undefined) {
-        throw invalid(name, 'left out with adapterFactory (the factory decides how the process starts)');
+        throw invalidOption(
+          name,
+          'left out with adapterFactory (the factory decides how the process starts)',
+        );
       }
     }
     target = options.command === undefined && options.file === undefined ? {} : checkTarget(options);
   }
-  const mode = checkOneOf<StdioMode>('mode', options.mode, ['pty', 'pipe']) ?? 'pipe';
+  const mode = oneOf<StdioMode>('mode', options.mode, ['pty', 'pipe']) ?? 'pipe';
   const screen = checkScreen(options.screen);
   return {
     target,
     mode,
-    ptyFallback: checkOneOf<'pipe' | 'fail'>('ptyFallback', options.ptyFallback, ['pipe', 'fail']) ?? 'fail',
-    cwd: checkString('cwd', options.cwd),
-    env: checkEnv(options.env),
-    cols: checkInteger('cols', options.cols, 1, TERMINAL_COLUMNS_LIMIT.hard),
-    rows: checkInteger('rows', options.rows, 1, TERMINAL_ROWS_LIMIT.hard),
+    ptyFallback: oneOf<'pipe' | 'fail'>('ptyFallback', options.ptyFallback, ['pipe', 'fail']) ?? 'fail',
+    cwd: nonEmptyString('cwd', options.cwd),
+    env: envOption(options.env),
+    cols: integerOption('cols', options.cols, { min: 1, max: TERMINAL_COLUMNS_LIMIT.hard }),
+    rows: integerOption('rows', options.rows, { min: 1, max: TERMINAL_ROWS_LIMIT.hard }),
     term: checkTerm(options.term),
     stdin:
-      checkOneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ??
+      oneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ??
       (mode === 'pty' || adapterFactory !== undefined ? 'open' : 'closed'),
     input: checkInput(options.input),
-    timeoutMs: checkInteger('timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS),
-    noOutputTimeoutMs: checkInteger('noOutputTimeoutMs', options.noOutputTimeoutMs, 1, MAX_TIMEOUT_MS),
-    onStdout: checkFunction('onStdout', options.onStdout),
-    onStderr: checkFunction('onStderr', options.onStderr),
+    timeoutMs: integerOption('timeoutMs', options.timeoutMs, { min: 1, max: MAX_TIMEOUT_MS }),
+    noOutputTimeoutMs: integerOption('noOutputTimeoutMs', options.noOutputTimeoutMs, {
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+    }),
+    onStdout: functionOption('onStdout', options.onStdout),
+    onStderr: functionOption('onStderr', options.onStderr),
     signal: checkSignal(options.signal),
     maxCaptureBytes:
-      checkInteger('maxCaptureBytes', options.maxCaptureBytes, 0, OUTPUT_TOTAL_BYTES_LIMIT.hard) ??
-      DEFAULT_MAX_CAPTURE_BYTES,
+      integerOption('maxCaptureBytes', options.maxCaptureBytes, {
+        min: 0,
+        max: OUTPUT_TOTAL_BYTES_LIMIT.hard,
+      }) ?? DEFAULT_MAX_CAPTURE_BYTES,
     screen,
     adapterFactory,
   };
 }
 
 function checkTerm(value: unknown): string | undefined {
-  const term = checkString('term', value);
+  const term = nonEmptyString('term', value);
   if (term !== undefined && (Buffer.byteLength(term) > TERM_BYTES_LIMIT.hard || /[\s=]/.test(term))) {
-    throw invalid('term', `a terminal name of at most ${TERM_BYTES_LIMIT.hard} bytes without spaces`, value);
+    throw invalidOption('term', `a terminal name of at most ${TERM_BYTES_LIMIT.hard} bytes without spaces`, {
+      value: value,
+    });
   }
   return term;
 }
@@ -143,7 +151,7 @@ function checkTerm(value: unknown): string | undefined {
 function checkSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
   if (value instanceof AbortSignal) return value;
-  throw invalid('signal', 'an AbortSignal', value);
+  throw invalidOption('signal', 'an AbortSignal', { value: value });
 }
 
 function checkScreen(value: unknown): ScreenLike | undefined {
@@ -157,5 +165,7 @@ function checkScreen(value: unknown): ScreenLike | undefined {
   ) {
     return value as ScreenLike;
   }
-  throw invalid('screen', 'a screen with feed(), cursor and onReply() (a TerminalScreen)', value);
+  throw invalidOption('screen', 'a screen with feed(), cursor and onReply() (a TerminalScreen)', {
+    value: value,
+  });
 }

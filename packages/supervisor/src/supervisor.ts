@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import {
   abortError,
+  booleanOption,
   createTreeMarker,
   DEFAULT_KILL_GRACE_MS,
+  functionOption,
+  integerOption,
+  invalidOption,
   isProcmuxError,
   type Logger,
   MAX_KILL_GRACE_MS,
   type ManagedRun,
+  oneOf,
   type ProcessAdapter,
   ProcmuxError,
   type PtyPlatformModule,
@@ -19,7 +24,6 @@ import { SupervisedRun } from './run.js';
 import { assertDirectory } from './spawn-errors.js';
 import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
 import { describeTarget } from './target.js';
-import { checkFunction, checkInteger, checkOneOf, invalid } from './validate.js';
 import { HostWatchdog, type WatchdogSpawner } from './watchdog/host-watchdog.js';
 
 export interface ProcessSupervisorOptions {
@@ -72,16 +76,14 @@ export class ProcessSupervisor {
 
   constructor(options: ProcessSupervisorOptions = {}) {
     const logger = options.logger ?? consoleLogger;
-    if (typeof logger?.warn !== 'function') throw invalid('logger', 'an object with a warn() method', logger);
+    if (typeof logger?.warn !== 'function')
+      throw invalidOption('logger', 'an object with a warn() method', { value: logger });
     this.logger = logger;
-    const loader = checkFunction<PlatformLoader>('loadPlatform', options.loadPlatform) ?? loadPlatform;
+    const loader = functionOption<PlatformLoader>('loadPlatform', options.loadPlatform) ?? loadPlatform;
     this.modules = loader(resolvePlatform(options.platform));
-    this.ptyFactory = checkFunction('ptyFactory', options.ptyFactory);
-    this.killGraceMs = checkInteger('killGraceMs', options.killGraceMs, 0, MAX_KILL_GRACE_MS);
-    if (options.watchdog !== undefined && typeof options.watchdog !== 'boolean') {
-      throw invalid('watchdog', 'true or false', options.watchdog);
-    }
-    this.watchdog = options.watchdog
+    this.ptyFactory = functionOption('ptyFactory', options.ptyFactory);
+    this.killGraceMs = integerOption('killGraceMs', options.killGraceMs, { min: 0, max: MAX_KILL_GRACE_MS });
+    this.watchdog = booleanOption('watchdog', options.watchdog, false)
       ? new HostWatchdog({
           platform: this.modules.platform,
           graceMs: this.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
@@ -120,7 +122,7 @@ export class ProcessSupervisor {
     if (spec.signal?.aborted) refuse(abortError(spec.signal.reason));
     if (applyStdin && spec.input !== undefined && adapter.stdin === undefined) {
       // The input would be lost: refuse the run rather than start it without it.
-      refuse(invalid('input', 'given only when the adapter has a stdin (this one has none)'));
+      refuse(invalidOption('input', 'given only when the adapter has a stdin (this one has none)'));
     }
     const run = new SupervisedRun(adapter, {
       runId: this.newRunId(),
@@ -182,7 +184,8 @@ export class ProcessSupervisor {
     const onOrphanError = (error: unknown) => this.warnOrphan(error);
     if (spec.adapterFactory !== undefined) {
       const adapter = await createCancellable(spec.adapterFactory, spec.signal, onOrphanError);
-      if (!isAdapter(adapter)) throw invalid('adapterFactory', 'a function resolving to a ProcessAdapter');
+      if (!isAdapter(adapter))
+        throw invalidOption('adapterFactory', 'a function resolving to a ProcessAdapter');
       return { adapter, applyStdin: true };
     }
     if (spec.mode === 'pty') {
@@ -279,6 +282,6 @@ function isAdapter(value: unknown): value is ProcessAdapter {
     typeof adapter.onStdout === 'function' &&
     typeof adapter.onStderr === 'function' &&
     typeof adapter.dispose === 'function' &&
-    checkOneOf('adapter.stdioMode', adapter.stdioMode, ['pty', 'pipe']) !== undefined
+    oneOf('adapter.stdioMode', adapter.stdioMode, ['pty', 'pipe']) !== undefined
   );
 }
