@@ -1,4 +1,4 @@
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { integerOption } from '@procmux/core-types';
 
 /** Output with its cursor position queries removed, and how many there were. */
 export interface DsrStripResult {
@@ -80,11 +80,5 @@ export function cursorPositionReport(row: number, col: number): string {
 }
 
 function checkPosition(name: string, value: unknown): void {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `${name} must be an integer of at least 1 (got ${describe(value)})`,
-      { details: { option: name, min: 1 } },
-    );
-  }
+  integerOption(name, value, { min: 1, max: Number.MAX_SAFE_INTEGER, required: true });
 }

@@ -1,4 +1,4 @@
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { booleanOption, invalidOption } from '@procmux/core-types';
 
 /** Starts a bracketed paste (xterm mode 2004). */
 export const PASTE_START = '\x1b[200~';
@@ -24,20 +24,9 @@ export interface PasteOptions {
  */
 export function encodePaste(text: string, options: PasteOptions = {}): string {
   if (typeof text !== 'string') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `paste text must be a string (got ${describe(text)})`, {
-      details: { option: 'text' },
-    });
+    throw invalidOption('text', 'a string (the text to paste)', { value: text });
   }
-  const bracketed = options.bracketed ?? true;
-  if (typeof bracketed !== 'boolean') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `bracketed must be true or false (got ${describe(bracketed)})`,
-      {
-        details: { option: 'bracketed' },
-      },
-    );
-  }
+  const bracketed = booleanOption('bracketed', options.bracketed, true);
   if (!bracketed) return text;
   return PASTE_START + stripPasteMarkers(text) + PASTE_END;
 }

@@ -211,7 +211,7 @@ describe('request shape', () => {
 
   it('encodePaste refuses a non-string text and a non-boolean bracketed', () => {
     const text = errorOf(() => encodePaste(3 as unknown as string));
-    expect(text.message).toBe('paste text must be a string (got 3)');
+    expect(text.message).toBe('text must be a string (the text to paste) (got 3)');
     expect(text.code).toBe('ERR_INVALID_OPTION');
     expect(text.details).toEqual({ option: 'text' });
     const error = errorOf(() => encodePaste('x', { bracketed: 'no' as unknown as boolean }));

@@ -2,8 +2,9 @@ import {
   DEFAULT_COLS,
   DEFAULT_ROWS,
   DEFAULT_SCROLLBACK,
+  invalidOption,
   type Limit,
-  ProcmuxError,
+  optionsObject,
   resolveLimit,
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
@@ -31,12 +32,7 @@ export function resolveSize(cols: unknown, rows: unknown): ScreenSize {
 
 /** Applies defaults and validates every option of a TerminalScreen. */
 export function resolveScreenOptions(options: unknown): Required<TerminalScreenOptions> {
-  if (options === undefined) options = {};
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'TerminalScreen options must be an object', {
-      details: { option: 'options' },
-    });
-  }
-  const { cols, rows, scrollback } = options as TerminalScreenOptions;
+  if (options === null) throw invalidOption('options', 'an object', { value: options });
+  const { cols, rows, scrollback } = optionsObject<TerminalScreenOptions>(options);
   return { ...resolveSize(cols, rows), scrollback: resolveLimit('scrollback', scrollback, SCROLLBACK) };
 }

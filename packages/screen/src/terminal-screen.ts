@@ -1,5 +1,5 @@
 import type { ScreenCursor, ScreenLike, ScreenModes } from '@procmux/core-types';
-import { ProcmuxError } from '@procmux/core-types';
+import { invalidOption, ProcmuxError } from '@procmux/core-types';
 import serializeAddon from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
 import xterm from '@xterm/headless';
@@ -61,9 +61,7 @@ export class TerminalScreen implements ScreenLike {
   feed(chunk: string): void {
     this.assertLive('feed');
     if (typeof chunk !== 'string') {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `feed() takes a string (got a ${typeof chunk})`, {
-        details: { option: 'chunk' },
-      });
+      throw invalidOption('chunk', 'a string (what feed() takes)', { value: chunk });
     }
     if (chunk !== '') this.queue.push(chunk);
   }
@@ -176,9 +174,7 @@ export class TerminalScreen implements ScreenLike {
   onReply(cb: (data: string) => void): () => void {
     this.assertLive('onReply');
     if (typeof cb !== 'function') {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `onReply() takes a function (got a ${typeof cb})`, {
-        details: { option: 'cb' },
-      });
+      throw invalidOption('cb', 'a function (what onReply() takes)', { value: cb });
     }
     const listener = this.terminal.onData(cb);
     this.replyListeners.add(listener);

@@ -55,11 +55,9 @@ describe('TerminalScreen options', () => {
 
   it('refuses options that are not an object', () => {
     expect(invalidOption(() => new TerminalScreen(null as never))).toBe(
-      'TerminalScreen options must be an object',
+      'options must be an object (got null)',
     );
-    expect(invalidOption(() => new TerminalScreen(120 as never))).toBe(
-      'TerminalScreen options must be an object',
-    );
+    expect(invalidOption(() => new TerminalScreen(120 as never))).toBe('options must be an object (got 120)');
   });
 
   it('validates resize() like the constructor and keeps the size on refusal', async () => {
@@ -77,10 +75,10 @@ describe('TerminalScreen options', () => {
   it('refuses a chunk that is not a string and a reply listener that is not a function', () => {
     const screen = new TerminalScreen();
     expect(invalidOption(() => screen.feed(Buffer.from('x') as never))).toBe(
-      'feed() takes a string (got a object)',
+      'chunk must be a string (what feed() takes) (got a object)',
     );
     expect(invalidOption(() => screen.onReply('x' as never))).toBe(
-      'onReply() takes a function (got a string)',
+      'cb must be a function (what onReply() takes) (got "x")',
     );
     screen.dispose();
   });

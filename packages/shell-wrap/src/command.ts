@@ -1,4 +1,4 @@
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { invalidOption } from '@procmux/core-types';
 
 /**
  * Refuses a command no shell can run as written: not a string, empty or only whitespace, or
@@ -6,21 +6,13 @@ import { describe, ProcmuxError } from '@procmux/core-types';
  */
 export function assertCommand(command: unknown): asserts command is string {
   if (typeof command !== 'string') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `command must be a string (got ${describe(command)})`, {
-      details: { option: 'command' },
-    });
+    throw invalidOption('command', 'a string', { value: command });
   }
   if (command.trim() === '') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `command must contain something to run, not only whitespace (got ${describe(command)})`,
-      { details: { option: 'command' } },
-    );
+    throw invalidOption('command', 'a string with something to run, not only whitespace', { value: command });
   }
   if (command.includes('\0')) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'command must not contain a NUL character (\\0)', {
-      details: { option: 'command' },
-    });
+    throw invalidOption('command', 'free of NUL characters (\\0)');
   }
 }
 
@@ -28,10 +20,6 @@ export function assertCommand(command: unknown): asserts command is string {
 export function assertShellOption(shell: unknown): asserts shell is string | undefined {
   if (shell === undefined) return;
   if (typeof shell !== 'string' || shell.trim() === '') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `shell must be a non-empty string naming a shell or its path (got ${describe(shell)})`,
-      { details: { option: 'shell' } },
-    );
+    throw invalidOption('shell', 'a non-empty string naming a shell or its path', { value: shell });
   }
 }

@@ -18,7 +18,9 @@ describe('commands no shell can run are refused', () => {
     for (const platform of platforms) {
       const error = errorOf(() => shellWrap(command, { platform, hasExecutable: () => true }));
       expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-      expect((error as Error).message).toMatch(/^command must contain something to run/);
+      expect((error as Error).message).toMatch(
+        /^command must be a string with something to run, not only whitespace/,
+      );
     }
     expect(
       isProcmuxError(

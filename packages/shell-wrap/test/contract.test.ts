@@ -24,10 +24,12 @@ describe('what each refusal says, in details', () => {
       },
     );
     const empty = throwsWith(() => shellWrap('  ', linux), 'ERR_INVALID_OPTION');
-    expect(empty.message).toBe('command must contain something to run, not only whitespace (got "  ")');
+    expect(empty.message).toBe(
+      'command must be a string with something to run, not only whitespace (got "  ")',
+    );
     expect(empty.details).toEqual({ option: 'command' });
     const nul = throwsWith(() => shellWrap('a\0b', linux), 'ERR_INVALID_OPTION');
-    expect(nul.message).toBe('command must not contain a NUL character (\\0)');
+    expect(nul.message).toBe('command must be free of NUL characters (\\0)');
     expect(nul.details).toEqual({ option: 'command' });
   });
 
