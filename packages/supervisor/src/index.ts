@@ -1,5 +1,4 @@
 export { ChildAdapter, type ChildAdapterOptions, type TreeKill } from './child-adapter.js';
-export { getDefaultSupervisor } from './default-supervisor.js';
 export {
   currentPlatform,
   loadPlatform,

@@ -5,13 +5,7 @@ import { isProcmuxError, type KillPlatformModule, type ManagedRun } from '@procm
 import { killProcessTree } from '@procmux/kill-posix';
 import { assertNoLeakedProcesses, isAlive, processTable, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ChildAdapter,
-  getDefaultSupervisor,
-  loadPlatform,
-  ProcessSupervisor,
-  type SpawnOptions,
-} from '../src/index.js';
+import { ChildAdapter, loadPlatform, ProcessSupervisor, type SpawnOptions } from '../src/index.js';
 import { recordingLogger, rejection } from './helpers.js';
 
 const runs: ManagedRun[] = [];
@@ -463,9 +457,8 @@ describe('platform packages and defaults', () => {
     }
   });
 
-  it('shares one default supervisor', async () => {
-    const sup = getDefaultSupervisor();
-    expect(getDefaultSupervisor()).toBe(sup);
+  it('runs with every option left at its default', async () => {
+    const sup = new ProcessSupervisor();
     const run = await spawn(sup, { command: 'echo default' });
     await expect(run.wait()).resolves.toMatchObject({ stdout: 'default\n' });
   });
