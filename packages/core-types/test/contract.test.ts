@@ -1,5 +1,5 @@
 // The published constants and the small contracts a mutation run showed unasserted: every
-// limit's default and hard cap (a change here is a change to DESIGN.md), what describe()
+// limit's default and hard cap (a change here is a change to docs/architecture.md), what describe()
 // says about a bad value, every refusal's details, the output channel's edge cases.
 import { throwsWith } from '@procmux/test-utils';
 import { expect, describe as group, it } from 'vitest';

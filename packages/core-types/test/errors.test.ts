@@ -38,7 +38,7 @@ describe('ProcmuxError', () => {
     expect(isProcmuxError('ERR_PROCESS_LIMIT')).toBe(false);
   });
 
-  it('lists every code of the design exactly once', () => {
+  it('lists every code of docs/architecture.md exactly once', () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     expect(ERROR_CODES).toContain('ERR_RECOVERY_TIMEOUT');
     expect(ERROR_CODES).toHaveLength(19);

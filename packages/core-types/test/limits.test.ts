@@ -12,7 +12,7 @@ import {
 } from '../src/index.js';
 
 describe('limits', () => {
-  it('match the seed table', () => {
+  it('match the limits table of docs/architecture.md', () => {
     expect(SESSIONS_LIMIT).toEqual({ default: 8, hard: 32 });
     expect(INPUT_BYTES_LIMIT).toEqual({ default: 65536, hard: 1048576 });
     expect(LIFETIME_MS_LIMIT).toEqual({ default: 4 * 3600_000, hard: 24 * 3600_000 });

@@ -1,5 +1,8 @@
-// The one place in procmux that asks which OS it is on. Everything else takes `platform`
-// as a parameter, so the Windows paths can be exercised on Linux.
+// The one place in procmux that chooses the platform packages (pty-posix/kill-posix or
+// pty-windows-conpty/kill-windows) by the OS it runs on. Elsewhere `process.platform` is read
+// only as the default of an injectable `platform` parameter (shell-wrap, the PTY loaders, the
+// kill effects, sessions' input probe) or at a process entry point (the watchdog's main), so
+// every Windows path can still be exercised on Linux. See docs/architecture.md#layers.
 import {
   type KillPlatformModule,
   oneOf,
