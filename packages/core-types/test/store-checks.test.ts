@@ -1,3 +1,4 @@
+import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   type CheckpointWrite,
@@ -10,15 +11,7 @@ import {
   isProcmuxError,
 } from '../src/index.js';
 
-function invalid(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected ERR_INVALID_OPTION');
-}
+const invalid = invalidOptionMessage;
 
 const write = (overrides: Partial<CheckpointWrite> = {}): CheckpointWrite => ({
   key: 'k',

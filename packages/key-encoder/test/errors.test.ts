@@ -1,15 +1,12 @@
 import { isProcmuxError, type ProcmuxError } from '@procmux/core-types';
+import { thrownBy } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { encodeKey, encodeKeySequence, encodePaste } from '../src/index.js';
 
 function errorOf(fn: () => unknown): ProcmuxError {
-  try {
-    fn();
-  } catch (error) {
-    if (isProcmuxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a throw');
+  const error = thrownBy(fn);
+  expect(isProcmuxError(error), `expected a ProcmuxError, got ${String(error)}`).toBe(true);
+  return error as ProcmuxError;
 }
 
 const keyError = (token: string) => errorOf(() => encodeKeySequence({ keys: [token] }));

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTreeMarker, isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive, trackPid, waitFor } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, isAlive, trackPid, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { killProcessTree, snapshotProcessTree } from '../src/index.js';
 import { ignoresTerm, liveWithMarker, spawnTree, stateOf, statOf, waitForValue } from './helpers.js';
 
@@ -239,6 +239,4 @@ time.sleep(1000)`,
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

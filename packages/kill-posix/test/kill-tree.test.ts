@@ -1,6 +1,6 @@
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { KILL_SETTLE_MS, killTreeWith } from '../src/kill-tree.js';
 import { FakeWorld, SELF, SELF_PGID } from './fake-world.js';
 
@@ -203,6 +203,4 @@ describe('the tree marker, on a simulated /proc', () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

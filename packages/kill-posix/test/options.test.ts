@@ -1,17 +1,8 @@
-import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, throwsWith } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { resolveGraceMs, validateMarker, validateOptions, validatePid } from '../src/options.js';
 
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return error as Error;
-  }
-  throw new Error('expected a throw');
-}
+const errorOf = (fn: () => unknown): Error => throwsWith(fn, 'ERR_INVALID_OPTION');
 
 describe('options', () => {
   it('takes a positive integer pid that is neither init nor ourselves', () => {
@@ -65,6 +56,4 @@ describe('options', () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive, throwsWith } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, isAlive, throwsWith } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { killTreeWith } from '../src/kill-tree.js';
 import { killEffectsFor, tableSourceFor } from '../src/platform.js';
 import { PS_PATH } from '../src/ps.js';
@@ -111,6 +111,4 @@ describe.skipIf(process.platform !== 'linux' || !existsSync(PS_PATH))(
   },
 );
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { markerFromEnviron, parseProcStat, procAlive, readProcTable } from '../src/procfs.js';
 
@@ -75,6 +75,4 @@ describe('the /proc table', () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, isAlive } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { killTreeWith } from '../src/kill-tree.js';
 import { killEffectsFor } from '../src/platform.js';
 import {
@@ -123,6 +123,4 @@ describe.skipIf(process.platform !== 'linux' || !existsSync(PS_PATH))(
   },
 );
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { PS_PATH, parsePsOutput, runPs } from '../src/ps.js';
 
 describe('parsePsOutput', () => {
@@ -38,6 +38,4 @@ describe.skipIf(!existsSync(PS_PATH))(`runPs (needs ${PS_PATH})`, () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,5 +1,5 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { collectTree, type TreeContext, treeMarkers } from '../src/tree.js';
 import type { ProcessEntry } from '../src/types.js';
 
@@ -123,6 +123,4 @@ describe('treeMarkers', () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

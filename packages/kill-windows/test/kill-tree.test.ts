@@ -1,6 +1,6 @@
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { killProcessTree } from '../src/index.js';
 import { KILL_SETTLE_MS, killTreeWith } from '../src/kill-tree.js';
 import type { ExecResult, WindowsKillEffects } from '../src/platform.js';
@@ -158,6 +158,4 @@ describe('killProcessTree on Windows (simulated taskkill)', () => {
   );
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

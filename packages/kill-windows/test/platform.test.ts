@@ -1,5 +1,5 @@
-import { assertNoLeakedProcesses, throwsWith } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, throwsWith } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { pidExists, runFile, windowsKillEffects } from '../src/platform.js';
 
 const posix = process.platform !== 'win32';
@@ -62,6 +62,4 @@ describe.skipIf(!posix)('runFile (runs POSIX programs here; on Windows it runs t
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,5 +1,5 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { readProcessTable } from '../src/platform.js';
 import { POWERSHELL_ARGS, parseProcessTable, powershellPath } from '../src/process-table.js';
 import { treeIn } from '../src/sweep.js';
@@ -71,6 +71,4 @@ describe('treeIn: a parent pid means the latest process with that pid created be
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,5 +1,5 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { killTreeWith } from '../src/kill-tree.js';
 import { windowsWorld } from './windows-world.js';
 
@@ -103,6 +103,4 @@ describe('the sweep after taskkill /T /F (simulated Windows)', () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -1,5 +1,5 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SYSTEM_ROOT, taskkillArgs, taskkillPath } from '../src/taskkill.js';
 
 describe('taskkill command lines', () => {
@@ -21,6 +21,4 @@ describe('taskkill command lines', () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -2,17 +2,14 @@ import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, isAlive, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { createPtyAdapter, PtyAdapter } from '../src/index.js';
 import { run, start } from './helpers.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pty-posix-')));
 
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('exit status', () => {
   it.each([0, 3, 42])('reports exit code %i', async (code) => {

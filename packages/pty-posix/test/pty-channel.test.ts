@@ -1,14 +1,12 @@
 // The channel's failure paths, over the real native module with one effect replaced.
 import { closeSync, openSync } from 'node:fs';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { loadPtyBackend, PtyAdapter, type PtyBackend } from '../src/index.js';
 import { MasterWriter } from '../src/master-writer.js';
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();
 
 describe('PtyChannel failure paths', () => {
   it('turns a failing native fork into ERR_PROCESS_SPAWN', async () => {

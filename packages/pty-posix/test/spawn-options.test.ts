@@ -1,4 +1,4 @@
-import { isProcmuxError } from '@procmux/core-types';
+import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type PosixPtyOptions, resolveSpawnOptions, resolveTimings } from '../src/spawn-options.js';
 
@@ -9,13 +9,7 @@ function resolve(options: PosixPtyOptions) {
 }
 
 function invalid(options: unknown): string {
-  try {
-    resolveSpawnOptions(options as PosixPtyOptions, env, '/work');
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected ERR_INVALID_OPTION');
+  return invalidOptionMessage(() => resolveSpawnOptions(options as PosixPtyOptions, env, '/work'));
 }
 
 describe('resolveSpawnOptions', () => {

@@ -1,8 +1,8 @@
 // The bar of this package: a program's last bytes are never lost at exit. node-pty alone
 // loses the tail of `seq 1 100000; echo __END__` in a large share of runs on Linux.
 import { createRequire } from 'node:module';
-import { assertNoLeakedProcesses, trackPid } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, trackPid } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { PTY_BACKEND_ENV, PtyAdapter } from '../src/index.js';
 
 const RUNS = 200;
@@ -14,9 +14,7 @@ const COMMAND = 'seq 1 100000; echo __END__';
 // The terminal turns every \n into \r\n.
 const EXPECTED = `${Array.from({ length: 100_000 }, (_, i) => `${i + 1}\r\n`).join('')}__END__\r\n`;
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();
 
 interface Tally {
   /** Runs made (fewer than asked when `untilLost` was reached). */

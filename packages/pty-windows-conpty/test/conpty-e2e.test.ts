@@ -5,16 +5,15 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { type ConptyOptions, createPtyAdapter, type PtyAdapter } from '../src/index.js';
 
 const notWindows = process.platform !== 'win32';
 const dir = notWindows ? '' : realpathSync.native(mkdtempSync(join(tmpdir(), 'conpty-')));
 
-afterAll(async () => {
+checkLeaksAfterAll(() => {
   if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  await assertNoLeakedProcesses();
 });
 
 async function start(options: ConptyOptions): Promise<{ pty: PtyAdapter; output: () => string }> {

@@ -1,4 +1,4 @@
-import { isProcmuxError } from '@procmux/core-types';
+import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type ConptyOptions, resolveConptySpawn } from '../src/spawn-options.js';
 
@@ -9,13 +9,7 @@ function resolve(options: ConptyOptions) {
 }
 
 function invalid(options: unknown): string {
-  try {
-    resolveConptySpawn(options as ConptyOptions, env, 'C:\\work');
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected ERR_INVALID_OPTION');
+  return invalidOptionMessage(() => resolveConptySpawn(options as ConptyOptions, env, 'C:\\work'));
 }
 
 describe('resolveConptySpawn', () => {

@@ -1,14 +1,12 @@
 // A live program in a real PTY: its output feeds the screen, and the screen's answers to its
 // terminal queries are written back to it.
 import { withTreeMarker } from '@procmux/core-types';
-import { assertNoLeakedProcesses, trackPid, waitFor } from '@procmux/test-utils';
+import { checkLeaksAfterAll, trackPid, waitFor } from '@procmux/test-utils';
 import { spawn } from 'node-pty';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { TerminalScreen } from '../src/index.js';
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();
 
 it('answers a program that asks where the cursor is, with the position the program sees', async () => {
   const script = [

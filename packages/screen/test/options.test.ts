@@ -1,16 +1,8 @@
-import { isProcmuxError } from '@procmux/core-types';
+import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { TerminalScreen } from '../src/index.js';
 
-function invalidOption(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected ERR_INVALID_OPTION');
-}
+const invalidOption = invalidOptionMessage;
 
 describe('TerminalScreen options', () => {
   it('defaults to 120x30 with 5,000 lines of scrollback', async () => {

@@ -2,8 +2,8 @@
 // size must read the same, line for line (scrollback included, wrapped lines joined, trailing
 // whitespace trimmed on both sides).
 import { spawnSync } from 'node:child_process';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { TerminalScreen } from '../src/index.js';
 import { loadFixture } from './fixture.js';
 import { captureWithTmux, normalize } from './tmux.js';
@@ -14,9 +14,7 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const mustHaveTmux = Boolean(process.env.CI) && process.platform !== 'win32';
 const skipped = hasTmux ? '' : ' (skipped: tmux is not installed)';
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();
 
 // [fixture, the mark to stop before, or 'end' for all of it]
 const cases: [string, string][] = [

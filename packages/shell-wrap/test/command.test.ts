@@ -1,15 +1,9 @@
 import { isProcmuxError } from '@procmux/core-types';
+import { thrownBy } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { shellWrap, windowsPtySpec } from '../src/index.js';
 
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+const errorOf = thrownBy;
 
 describe('commands no shell can run are refused', () => {
   const platforms = ['linux', 'win32'] as const;

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { isProcmuxError, type ProcmuxError } from '@procmux/core-types';
+import { thrownBy } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   defaultWindowsShell,
@@ -51,14 +52,7 @@ function decodePowerShell(args: readonly string[]): string {
   return Buffer.from(args[index + 1]!, 'base64').toString('utf16le');
 }
 
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+const errorOf = thrownBy;
 
 describe('shellWrap for cmd', () => {
   it('wraps in cmd /d /s /c "<command>" with verbatim arguments', () => {

@@ -2,8 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError, TREE_MARKER_ENV } from '@procmux/core-types';
-import { assertNoLeakedProcesses, descendantsOf, isAlive, processTable, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  checkLeaksAfterAll,
+  descendantsOf,
+  isAlive,
+  processTable,
+  rejectionOf,
+  waitFor,
+} from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ChildAdapter, type ChildAdapterOptions } from '../src/index.js';
 
 const started: ChildAdapter[] = [];
@@ -23,14 +30,7 @@ async function start(options: ChildAdapterOptions) {
   return { adapter, out };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+const rejection = rejectionOf;
 
 afterEach(async () => {
   for (const adapter of started.splice(0)) {
@@ -39,10 +39,7 @@ afterEach(async () => {
   }
 });
 
-afterAll(async () => {
-  rmSync(scratch, { recursive: true, force: true });
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('ChildAdapter exits', () => {
   it.each([0, 3, 42])('reports exit code %i', async (code) => {

@@ -1,15 +1,8 @@
 // Process-driving tests that run on every OS: the children are the Node fixtures of
 // @procmux/test-utils, started without a shell, so nothing here assumes bash or POSIX tools.
 import type { ManagedRun } from '@procmux/core-types';
-import {
-  announcedPids,
-  assertNoLeakedProcesses,
-  fixture,
-  isAlive,
-  trackPid,
-  waitFor,
-} from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { announcedPids, checkLeaksAfterAll, fixture, isAlive, trackPid, waitFor } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessSupervisor, type SpawnOptions } from '../src/index.js';
 import { recordingLogger } from './helpers.js';
 
@@ -126,6 +119,4 @@ describe('on a terminal, everywhere (a PTY on POSIX, ConPTY on Windows)', () => 
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

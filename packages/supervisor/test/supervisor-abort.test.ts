@@ -1,6 +1,12 @@
 import type { ManagedRun, StdioMode } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive, leakedProcesses, waitFor } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import {
+  assertNoLeakedProcesses,
+  checkLeaksAfterAll,
+  isAlive,
+  leakedProcesses,
+  waitFor,
+} from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { ChildAdapter, ProcessSupervisor } from '../src/index.js';
 import { recordingLogger, rejection } from './helpers.js';
 
@@ -124,6 +130,4 @@ describe('aborts around an adapter factory', () => {
   });
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError, type KillPlatformModule, type ManagedRun } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
-import { assertNoLeakedProcesses, isAlive, processTable, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { checkLeaksAfterAll, isAlive, processTable, waitFor } from '@procmux/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChildAdapter, loadPlatform, ProcessSupervisor, type SpawnOptions } from '../src/index.js';
 import { recordingLogger, rejection } from './helpers.js';
 
@@ -29,10 +29,7 @@ afterEach(async () => {
   }
 });
 
-afterAll(async () => {
-  rmSync(scratch, { recursive: true, force: true });
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('pipe runs', () => {
   it('runs echo and reports its output, exit and mode', async () => {

@@ -1,8 +1,8 @@
 import { isProcmuxError, type ManagedRun, ProcmuxError } from '@procmux/core-types';
 import { createPtyAdapter } from '@procmux/pty-posix';
 import { TerminalScreen } from '@procmux/screen';
-import { assertNoLeakedProcesses, processTable, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll, processTable, waitFor } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   loadPlatform,
   ProcessSupervisor,
@@ -50,9 +50,7 @@ afterEach(async () => {
   for (const created of screens.splice(0)) created.dispose();
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();
 
 describe('PTY runs', () => {
   it('runs echo on a PTY and reports its mode', async () => {

@@ -3,8 +3,8 @@
 // The same paths are unit-tested on Linux through injected platforms (target.test.ts and
 // @procmux/kill-windows); this file is the real thing on the CI's Windows leg.
 import type { ManagedRun } from '@procmux/core-types';
-import { assertNoLeakedProcesses, fixture, isAlive, trackPid, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { checkLeaksAfterAll, fixture, isAlive, trackPid, waitFor } from '@procmux/test-utils';
+import { afterEach, expect, it } from 'vitest';
 import { ProcessSupervisor, type SpawnOptions } from '../src/index.js';
 import { recordingLogger } from './helpers.js';
 
@@ -65,6 +65,4 @@ it('cancel uses taskkill on the tree of a console program that ignores Ctrl-C', 
   expect(isAlive(run.pid!)).toBe(false);
 });
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TerminalScreen } from '@procmux/screen';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serveView, type ViewServer } from '../src/index.js';
 
@@ -22,9 +22,7 @@ afterEach(async () => {
   await view.close();
   await sessions.dispose();
 });
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+checkLeaksAfterAll();
 
 function get(
   path: string,

@@ -36,3 +36,28 @@ export async function rejectsWith(
   }
   return check(undefined, false, code);
 }
+
+/** The message of the ERR_INVALID_OPTION that `fn()` must throw: the common check of an option test. */
+export function invalidOptionMessage(fn: () => unknown): string {
+  return throwsWith(fn, 'ERR_INVALID_OPTION').message;
+}
+
+/** What `fn()` throws, whatever it is; fails the test when it throws nothing. */
+export function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  expect.fail('expected a throw, but nothing was thrown');
+}
+
+/** What `promise` rejects with, whatever it is; fails the test when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  expect.fail('expected a rejection, but the promise resolved');
+}
