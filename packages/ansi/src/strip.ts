@@ -1,3 +1,6 @@
+// Over the ~300-line guide on purpose: one streaming state machine (ground, escape, CSI, OSC,
+// control strings, single shifts), whose transitions a reader checks against each other; split
+// across files they would be harder to follow, not easier.
 import { type Limit, resolveLimit } from '@procmux/core-types';
 import {
   APC,
