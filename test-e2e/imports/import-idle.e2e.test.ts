@@ -21,6 +21,7 @@ const PACKAGES = [
   'kill-windows',
   'pty-posix',
   'pty-windows-conpty',
+  'pty-core',
   'supervisor',
   'sessions',
   'tools',
