@@ -1,4 +1,4 @@
-import { isProcmuxError } from '@procmux/core-types';
+import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createAnsiStripper, MAX_LINE_LENGTH_LIMIT, stripAnsi } from '../src/index.js';
 
@@ -202,14 +202,11 @@ describe('maxLineLength', () => {
 
   it('rejects values outside 1..1,048,576 with ERR_INVALID_OPTION', () => {
     for (const bad of [0, -1, 1.5, MAX_LINE_LENGTH_LIMIT.hard + 1, Number.NaN, '80']) {
-      let error: unknown;
-      try {
-        createAnsiStripper({ maxLineLength: bad as number });
-      } catch (caught) {
-        error = caught;
-      }
-      expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-      expect((error as Error).message).toMatch(/^maxLineLength must be an integer from 1 to 1048576/);
+      const error = throwsWith(
+        () => createAnsiStripper({ maxLineLength: bad as number }),
+        'ERR_INVALID_OPTION',
+      );
+      expect(error.message).toMatch(/^maxLineLength must be an integer from 1 to 1048576/);
     }
     expect(stripAnsi('ok', { maxLineLength: 1 })).toBe('ok');
   });

@@ -1,5 +1,6 @@
+import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { isProcmuxError, resolveGraceMs, validateOptionsObject } from '../src/index.js';
+import { resolveGraceMs, validateOptionsObject } from '../src/index.js';
 
 describe('resolveGraceMs', () => {
   it('defaults to 3000 and takes an integer from 0 to 60000', () => {
@@ -12,14 +13,8 @@ describe('resolveGraceMs', () => {
   it.each([Number.NaN, '100', null, {}, -5, 60_001, 1.5, Number.POSITIVE_INFINITY])(
     'refuses %j, never clamps',
     (value) => {
-      let caught: unknown;
-      try {
-        resolveGraceMs(value);
-      } catch (error) {
-        caught = error;
-      }
-      expect(isProcmuxError(caught, 'ERR_INVALID_OPTION')).toBe(true);
-      expect((caught as Error).message).toMatch(/^graceMs must be an integer from 0 to 60000 \(got /);
+      const caught = throwsWith(() => resolveGraceMs(value), 'ERR_INVALID_OPTION');
+      expect(caught.message).toMatch(/^graceMs must be an integer from 0 to 60000 \(got /);
     },
   );
 });

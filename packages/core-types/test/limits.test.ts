@@ -1,8 +1,8 @@
+import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   describe as describeValue,
   INPUT_BYTES_LIMIT,
-  isProcmuxError,
   isTerminalState,
   LIFETIME_MS_LIMIT,
   OUTPUT_CHUNK_BYTES_LIMIT,
@@ -28,14 +28,8 @@ describe('limits', () => {
   });
 
   it.each([0, 33, -1, 1.5, Number.NaN, '8', null, {}, []])('reject %j instead of clamping', (value) => {
-    let caught: unknown;
-    try {
-      resolveLimit('maxSessions', value, SESSIONS_LIMIT);
-    } catch (error) {
-      caught = error;
-    }
-    expect(isProcmuxError(caught, 'ERR_INVALID_OPTION')).toBe(true);
-    expect((caught as Error).message).toMatch(/^maxSessions must be an integer from 1 to 32 \(got .+\)$/);
+    const caught = throwsWith(() => resolveLimit('maxSessions', value, SESSIONS_LIMIT), 'ERR_INVALID_OPTION');
+    expect(caught.message).toMatch(/^maxSessions must be an integer from 1 to 32 \(got .+\)$/);
   });
 
   it('describe long strings without echoing them', () => {

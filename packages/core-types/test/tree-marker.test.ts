@@ -1,11 +1,6 @@
+import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  createTreeMarker,
-  isProcmuxError,
-  resolveTreeMarker,
-  TREE_MARKER_ENV,
-  withTreeMarker,
-} from '../src/index.js';
+import { createTreeMarker, resolveTreeMarker, TREE_MARKER_ENV, withTreeMarker } from '../src/index.js';
 
 describe('tree marker', () => {
   it('is unique per call and prefixed with the host pid', () => {
@@ -29,14 +24,8 @@ describe('tree marker', () => {
 
   it('refuses a marker that is not safe in an environment or a command line', () => {
     for (const bad of ['', 'a b', 'a=b', 'a\nb', 'x'.repeat(129), 42]) {
-      let error: unknown;
-      try {
-        resolveTreeMarker(bad);
-      } catch (caught) {
-        error = caught;
-      }
-      expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-      expect((error as Error).message).toMatch(/^treeMarker must be 1 to 128 characters/);
+      const error = throwsWith(() => resolveTreeMarker(bad), 'ERR_INVALID_OPTION');
+      expect(error.message).toMatch(/^treeMarker must be 1 to 128 characters/);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { isProcmuxError } from '@procmux/core-types';
+import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type ScreenLike, TerminalScreen } from '../src/index.js';
 
@@ -318,14 +318,8 @@ describe('dispose', () => {
       ['onReply', () => screen.onReply(() => undefined)],
     ];
     for (const [name, call] of calls) {
-      let caught: unknown;
-      try {
-        call();
-      } catch (error) {
-        caught = error;
-      }
-      expect(isProcmuxError(caught, 'ERR_PROCESS_STATE'), name).toBe(true);
-      expect((caught as Error).message).toBe(`cannot ${name}: the TerminalScreen was disposed`);
+      const caught = throwsWith(() => call(), 'ERR_PROCESS_STATE');
+      expect(caught.message).toBe(`cannot ${name}: the TerminalScreen was disposed`);
     }
     const renders: [string, () => Promise<unknown>][] = [
       ['renderFull', () => screen.renderFull()],

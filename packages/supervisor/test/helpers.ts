@@ -1,4 +1,5 @@
 import type { Logger } from '@procmux/core-types';
+import { rejectionOf } from '@procmux/test-utils';
 
 export interface LoggedWarning {
   message: string;
@@ -19,11 +20,4 @@ export function recordingLogger(): { logger: Logger; warnings: LoggedWarning[] }
 }
 
 /** The error a promise rejects with; fails when it fulfils. */
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+export const rejection = rejectionOf;
