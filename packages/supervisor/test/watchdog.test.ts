@@ -1,9 +1,11 @@
 // The host-death watchdog's pieces, in process: the link protocol, what gets killed (POSIX
 // and, through injected effects, Windows), the exit hook, and the host side's lifecycle with
 // a fake watchdog process. The real process is exercised end to end in test-e2e/containment.
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { KillReport, PtyProcessAdapter } from '@procmux/core-types';
+import { trackPid } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { ChildAdapter } from '../src/child-adapter.js';
 import { ProcessSupervisor } from '../src/supervisor.js';
@@ -310,6 +312,23 @@ describe('HostWatchdog', () => {
     expect(children[0]!.written).toBe('+ a 1\nbye\n');
     expect(children[0]!.stdin.writableEnded).toBe(true);
     expect(host.listenerCount('exit')).toBe(0);
+  });
+
+  it('SIGKILLs every watched tree at once when the host process exits', async () => {
+    const { watchdog, host, children } = setup();
+    const sleeper = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    trackPid(sleeper.pid);
+    // Its own process group exists once it has spawned (setsid runs before exec).
+    await new Promise((resolve) => sleeper.once('spawn', resolve));
+    const exited = new Promise<string | null>((resolve) =>
+      sleeper.once('exit', (_code, signal) => resolve(signal)),
+    );
+    watchdog.watch('m-exit', sleeper.pid!);
+    host.emit('exit', 0);
+    expect(await exited).toBe('SIGKILL');
+    const disposed = watchdog.dispose();
+    children[0]!.emit('exit', 0, null);
+    await disposed;
   });
 
   it('logs a watchdog that cannot start, and sessions go on', () => {
