@@ -35,6 +35,12 @@ describe('the real effects', () => {
 });
 
 describe.skipIf(!posix)('runFile (runs POSIX programs here; on Windows it runs taskkill.exe)', () => {
+  it("the real effects' exec and process table run their programs (here: POSIX sh, and no PowerShell)", async () => {
+    const effects = windowsKillEffects('win32', { SystemRoot: '/nonexistent-windows' });
+    expect((await effects.exec('/bin/sh', ['-c', 'exit 3'])).code).toBe(3);
+    await expect(effects.processTable!()).rejects.toThrow();
+  });
+
   it('resolves exit code 0 with the output', async () => {
     expect(await runFile('/bin/sh', ['-c', 'echo out; echo err >&2'])).toEqual({
       code: 0,
