@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
 import { checkLeaksAfterAll, isAlive, waitFor } from '@procmux/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPtyAdapter, PtyAdapter } from '../src/index.js';
 import { run, start } from './helpers.js';
 
@@ -257,6 +257,22 @@ describe('kill', () => {
   it('refuses an unknown kill mode', async () => {
     const { pty } = await start({ command: 'exit 0' });
     await expect(pty.kill('hard' as never)).rejects.toThrow(/^mode must be one of 'graceful', 'force'/);
+    await pty.wait();
+  });
+
+  it('passes on a graceful kill the OS refused (EPERM), and ignores one that found the program gone (ESRCH)', async () => {
+    const { pty } = await start({ command: 'sleep 30' });
+    const refuse = (code: string) =>
+      vi.spyOn(process, 'kill').mockImplementationOnce(() => {
+        throw Object.assign(new Error(code), { code });
+      });
+    const eperm = refuse('EPERM');
+    await expect(pty.kill('graceful')).rejects.toThrow('EPERM');
+    eperm.mockRestore();
+    const esrch = refuse('ESRCH');
+    await pty.kill('graceful');
+    esrch.mockRestore();
+    await pty.kill('force');
     await pty.wait();
   });
 });
