@@ -109,6 +109,15 @@ describe('the tree kill, on a simulated process table', () => {
     expect(world.clock).toBeGreaterThanOrEqual(100 + KILL_SETTLE_MS);
   });
 
+  it('lists several survivors in pid order', async () => {
+    const world = family({
+      103: { onTerm: 'ignore', unkillable: true },
+      101: { onTerm: 'ignore', unkillable: true },
+    });
+    const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
+    expect(report.survivors).toEqual([101, 103]);
+  });
+
   it('does not count a SIGKILLed zombie as a survivor where liveness is only kill(pid, 0)', async () => {
     const world = family({ 103: { onTerm: 'ignore', unreaped: true } });
     const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
