@@ -1,12 +1,13 @@
 import {
   isProcmuxError,
-  type Limit,
   type Logger,
   type ProcessEvent,
   ProcmuxError,
   resolveLimit,
 } from '@procmux/core-types';
-import { FINISHED_TTL_MS_LIMIT, OutputLog } from '@procmux/registry';
+import { ENDED_SESSIONS_LIMIT, endedToDrop, FINISHED_TTL_MS_LIMIT, OutputLog } from '@procmux/registry';
+
+export { ENDED_SESSIONS_LIMIT };
 import { TerminalScreen } from '@procmux/screen';
 import { ProcessSupervisor } from '@procmux/supervisor';
 import type { SessionContext } from './context.js';
@@ -26,9 +27,6 @@ import { newSessionId } from './session-id.js';
 import { spawnSession } from './spawn-session.js';
 import { planStart } from './start-plan.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
-
-/** How many ended sessions a registry keeps readable: 100 by default, at most 10,000. */
-export const ENDED_SESSIONS_LIMIT: Limit = { default: 100, hard: 10_000 };
 
 /** One registry per workspace: what a host integrates. */
 export interface ProcessSessions {
@@ -113,28 +111,19 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
 
   const sweep = async () => {
     const now = Date.now();
-    // Ended sessions stay readable for finishedTtlMs, then go (their output with them).
-    for (const [id, session] of sessions) {
-      // An unknown native record is kept: dispose() still has to reap the process behind it.
-      const reapLater = session.state === 'unknown' && session.activeRun !== undefined;
-      if (session.endedAt !== null && !reapLater && now - session.endedAt >= finishedTtlMs)
-        sessions.delete(id);
-    }
-    pruneEnded();
+    // Ended sessions stay readable for finishedTtlMs, then go (their output with them); past
+    // the cap the ones that ended first go first. An unknown native record is kept: dispose()
+    // still has to reap the process behind it.
+    const dropped = endedToDrop(sessions.values(), {
+      now,
+      ttlMs: finishedTtlMs,
+      maxEnded: maxEndedSessions,
+      pinned: (s) => s.state === 'unknown' && s.activeRun !== undefined,
+    });
+    for (const session of dropped) sessions.delete(session.id);
     const expiring = [...sessions.values()].filter((s) => s.live && now >= s.expiresAt);
     await Promise.all(expiring.map((s) => s.expire()));
     if (sandbox && !sandboxLost && sessions.size > 0 && !(await sandboxRunning(sandbox))) loseSandbox();
-  };
-
-  // Past the cap, the sessions that ended first go first, so many short sessions cannot
-  // pile up for the whole TTL (each keeps its output, up to maxOutputBytes).
-  const pruneEnded = () => {
-    const ended = [...sessions.values()].filter(
-      (s) => s.endedAt !== null && !(s.state === 'unknown' && s.activeRun !== undefined),
-    );
-    if (ended.length <= maxEndedSessions) return;
-    ended.sort((a, b) => a.endedAt! - b.endedAt!);
-    for (const session of ended.slice(0, ended.length - maxEndedSessions)) sessions.delete(session.id);
   };
 
   const context: SessionContext = {
