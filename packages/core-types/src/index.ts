@@ -8,6 +8,25 @@ export {
 } from './errors.js';
 export { resolveGraceMs, validateOptionsObject } from './kill-options.js';
 export * from './limits.js';
+export {
+  booleanOption,
+  describe,
+  envOption,
+  exactlyOne,
+  functionOption,
+  type IntegerRange,
+  type InvalidOptionDetails,
+  type InvalidOptionFacts,
+  integerOption,
+  invalidOption,
+  knownKeys,
+  nonEmptyString,
+  oneOf,
+  optionsObject,
+  resolveLimit,
+  type StringRule,
+  stringArrayOption,
+} from './option-checks.js';
 export { OutputChannel } from './output-channel.js';
 export type {
   AdapterStdin,
@@ -63,4 +82,3 @@ export {
   fenceConflict,
 } from './store-checks.js';
 export { createTreeMarker, resolveTreeMarker, withTreeMarker } from './tree-marker.js';
-export { describe, resolveLimit } from './validate.js';

@@ -1,6 +1,6 @@
 import { ProcmuxError } from './errors.js';
 import { DEFAULT_KILL_GRACE_MS, MAX_KILL_GRACE_MS } from './limits.js';
-import { describe } from './validate.js';
+import { describe, optionsObject } from './option-checks.js';
 
 /**
  * graceMs of a tree kill as the design states it: undefined → 3000; a number is clamped to
@@ -19,13 +19,7 @@ export function resolveGraceMs(value: unknown): number {
   return Math.min(Math.max(value, 0), MAX_KILL_GRACE_MS);
 }
 
-/** An options argument: absent, or an object. */
+/** An options argument: absent, or an object (optionsObject under its older name). */
 export function validateOptionsObject<T extends object>(options: unknown): Partial<T> {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `options must be an object (got ${describe(options)})`, {
-      details: { option: 'options' },
-    });
-  }
-  return options as Partial<T>;
+  return optionsObject<T>(options);
 }

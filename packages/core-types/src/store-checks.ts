@@ -3,8 +3,8 @@
 
 import { ProcmuxError } from './errors.js';
 import { LEASE_TTL_MS_LIMIT } from './limits.js';
+import { describe, resolveLimit } from './option-checks.js';
 import type { CheckpointWrite } from './recovery.js';
-import { describe, resolveLimit } from './validate.js';
 
 const MAX_NAME_CHARS = 256;
 

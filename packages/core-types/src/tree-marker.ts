@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ProcmuxError } from './errors.js';
 import { TREE_MARKER_ENV } from './limits.js';
-import { describe } from './validate.js';
+import { describe } from './option-checks.js';
 
 let counter = 0;
 

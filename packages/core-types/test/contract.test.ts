@@ -4,9 +4,9 @@
 import { throwsWith } from '@procmux/test-utils';
 import { expect, describe as group, it } from 'vitest';
 import * as core from '../src/index.js';
+import { describe, resolveLimit } from '../src/option-checks.js';
 import { checkCheckpointWrite, checkLeaseCall, checkStoreKey, fenceConflict } from '../src/store-checks.js';
 import { createTreeMarker, withTreeMarker } from '../src/tree-marker.js';
-import { describe, resolveLimit } from '../src/validate.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
