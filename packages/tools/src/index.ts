@@ -3,7 +3,7 @@ export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
 export { echo, MAX_ECHO_CHARS } from './echo.js';
 export { NON_INTERACTIVE_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
-export { EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
+export { DEFAULT_WAIT_FOR_MS, EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
 export { type StateFacts, stateLine, waitingLine } from './state-line.js';
 export {
   applyOutputBudget,
@@ -30,4 +30,3 @@ export type {
   ToolSessions,
   WaitOutcomeKind,
 } from './types.js';
-export { DEFAULT_WAIT_FOR_MS } from './wait-for.js';
