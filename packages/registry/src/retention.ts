@@ -30,10 +30,7 @@ export interface RetentionRule<T extends RetainedRecord = RetainedRecord> {
  * TTL (each keeps its output). Live and pinned records are never dropped and never count.
  * Pure: the caller owns the records and the clock, so there is no timer.
  */
-export function endedToDrop<T extends RetainedRecord>(
-  records: Iterable<T>,
-  rule: RetentionRule<T>,
-): T[] {
+export function endedToDrop<T extends RetainedRecord>(records: Iterable<T>, rule: RetentionRule<T>): T[] {
   const dropped: T[] = [];
   const kept: T[] = [];
   for (const record of records) {
