@@ -5,13 +5,13 @@ import { isProcmuxError, type ProcmuxErrorCode } from '@procmux/core-types';
 import { describe, expect, it } from 'vitest';
 import {
   commandFingerprint,
-  enforcePolicy,
   type PolicyRequest,
   PROCESS_SESSION_LIMITS,
-  resolveOwnerKey,
-  resolveProcessSessionLimits,
   resolveSessionCwd,
 } from '../src/index.js';
+import { resolveProcessSessionLimits } from '../src/limits.js';
+import { resolveOwnerKey } from '../src/owner.js';
+import { enforcePolicy } from '../src/policy.js';
 import { resolveTerminal } from '../src/terminal.js';
 
 function codeOf(fn: () => unknown): ProcmuxErrorCode | undefined {
