@@ -19,18 +19,10 @@ export async function signal(s: SessionCore, name: SignalName): Promise<void> {
     );
   }
   await mutable(s, 'signal', { signal: name });
-  if (s.adapter) {
-    await s.adapter.handle.signal(name);
-    return;
-  }
-  const pid = s.pid;
-  if (pid === undefined)
+  // A host handle signals its own process; a native one needs a pid.
+  if (!s.adapter && s.pid === undefined)
     throw new ProcmuxError('ERR_PROCESS_STATE', `session ${s.id} has no process id to signal`);
-  try {
-    process.kill(pid, name);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code !== 'ESRCH') throw cause;
-  }
+  await s.run!.signal(name);
 }
 
 export async function kill(s: SessionCore): Promise<WaitOutcome> {
