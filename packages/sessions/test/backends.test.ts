@@ -1,5 +1,5 @@
 import type { ProcessEvent } from '@procmux/core-types';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, rejectsWith, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   createProcessSessions,
@@ -8,7 +8,6 @@ import {
   type PtyBackendHandle,
 } from '../src/index.js';
 import { pipePtyBackend, pipeSandbox } from './helpers/fake-backends.js';
-import { makeWorkspace, rejectsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

@@ -1,7 +1,13 @@
-import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
+import {
+  assertNoLeakedProcesses,
+  isAlive,
+  makeWorkspace,
+  rejectsWith,
+  throwsWith,
+  waitFor,
+} from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace, rejectsWith, throwsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

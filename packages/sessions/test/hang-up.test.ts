@@ -1,8 +1,7 @@
-import { assertNoLeakedProcesses, isAlive, processTable, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, makeWorkspace, processTable, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { foregroundGroup, type HangUpEffects, hangUp } from '../src/hang-up.js';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

@@ -1,11 +1,10 @@
 // Limits hold when starts arrive together (the slot is reserved before the first await), a
 // failed start gives its slot back, and `lifetime` is honoured only where it can be.
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, rejectsWith } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
 import { pipePtyBackend } from './helpers/fake-backends.js';
-import { makeWorkspace, rejectsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

@@ -1,7 +1,6 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 // No PTY can be opened here (as in a container without /dev/ptmx): the supervisor loads
 // @procmux/pty-posix lazily, and this file's copy refuses. The pipe runs are real.

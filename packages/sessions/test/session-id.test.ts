@@ -1,9 +1,8 @@
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, rejectsWith } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRecoveryStores, createProcessSessions, type ProcessSessions } from '../src/index.js';
 import { drawSessionId, newSessionId } from '../src/session-id.js';
-import { makeWorkspace, rejectsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

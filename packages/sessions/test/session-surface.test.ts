@@ -1,10 +1,9 @@
 // The ProcessSession interface as a host sees it: its facts, waiting for input, signals and
 // the events a session emits, all from real processes.
 import type { ProcessEvent } from '@procmux/core-types';
-import { assertNoLeakedProcesses, rejectsWith, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, rejectsWith, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 const events: ProcessEvent[] = [];

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { ProcessEvent } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, rejectsWith, throwsWith } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { commandFingerprint, createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace, rejectsWith, throwsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

@@ -1,11 +1,10 @@
 import { OutputLog } from '@procmux/registry';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, waitFor } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
 import { pageTranscript, transcriptChunks } from '../src/transcript.js';
 import { TranscriptIndex } from '../src/transcript-index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

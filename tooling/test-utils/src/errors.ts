@@ -36,3 +36,8 @@ export async function rejectsWith(
   }
   return check(undefined, false, code);
 }
+
+/** The message of the ERR_INVALID_OPTION that `fn()` throws (asserted): for checks of its words. */
+export function invalidOptionMessage(fn: () => unknown): string {
+  return throwsWith(fn, 'ERR_INVALID_OPTION').message;
+}
