@@ -1,3 +1,4 @@
+export { disposeAfterEach } from './dispose-after-each.js';
 export { invalidOptionMessage, rejectsWith, throwsWith } from './errors.js';
 export { announcedPids, type FixtureName, fixture, fixturePath } from './fixtures.js';
 export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
