@@ -76,6 +76,7 @@ export {
 export {
   checkCheckpointDelete,
   checkCheckpointWrite,
+  checkCompareAndSet,
   checkLeaseCall,
   checkStoreKey,
   checkStoreNamespace,
