@@ -1,6 +1,6 @@
 import { createAnsiStripper } from '@procmux/ansi';
+import { integerOption } from '@procmux/core-types';
 import type { OutputLog } from '@procmux/registry';
-import { integerOption } from './checks.js';
 import type { LogResult } from './types.js';
 
 const DEFAULT_LOG_LINES = 200;
@@ -85,8 +85,19 @@ export class TranscriptIndex {
    * Lines the caps dropped are counted in `droppedLines`/`droppedBytes`, never returned.
    */
   page(log: OutputLog, options: { offset?: number; limit?: number }, pageBytes: number): LogResult {
-    const count = integerOption('limit', options.limit, DEFAULT_LOG_LINES, 1, MAX_LOG_LINES);
-    const asked = options.offset === undefined ? undefined : integerOption('offset', options.offset, 0, 0);
+    const count = integerOption('limit', options.limit ?? undefined, {
+      min: 1,
+      max: MAX_LOG_LINES,
+      default: DEFAULT_LOG_LINES,
+    });
+    const asked =
+      options.offset === undefined
+        ? undefined
+        : integerOption('offset', options.offset ?? undefined, {
+            min: 0,
+            max: Number.MAX_SAFE_INTEGER,
+            default: 0,
+          });
     const total = this.totalLines;
     const first = this.firstPageable(log);
     const start = Math.max(first.line, asked ?? Math.max(0, total - count));

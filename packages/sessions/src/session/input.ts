@@ -1,8 +1,7 @@
 // What goes into a session: raw input, paste, keys, Enter, end of input, and resize (rate
 // limited). A person holding control blocks every one of them for the model.
-import { ProcmuxError } from '@procmux/core-types';
+import { integerOption, ProcmuxError } from '@procmux/core-types';
 import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
-import { integerOption } from '../checks.js';
 import { humanControlError } from '../human-control.js';
 import type { PolicyAction } from '../policy.js';
 import type { SessionCore } from './core.js';
@@ -92,8 +91,8 @@ export async function resize(s: SessionCore, size: { columns: number; rows: numb
     throw new ProcmuxError('ERR_INVALID_OPTION', 'resize needs { columns, rows }');
   }
   // No default for a missing dimension: the NaN fallback makes it an error saying what is allowed.
-  integerOption('columns', size.columns, Number.NaN, 1, maxTerminalColumns);
-  integerOption('rows', size.rows, Number.NaN, 1, maxTerminalRows);
+  integerOption('columns', size.columns ?? undefined, { min: 1, max: maxTerminalColumns, required: true });
+  integerOption('rows', size.rows ?? undefined, { min: 1, max: maxTerminalRows, required: true });
   const now = Date.now();
   s.resizes = s.resizes.filter((t) => now - t < 60_000);
   if (s.resizes.length >= maxResizesPerMinute) {

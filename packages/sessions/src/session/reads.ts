@@ -1,7 +1,6 @@
 // What a session gives back: history pages, poll deltas, log lines, the transcript, the
 // rendered screen, and the end. Reads work for the whole life of the record.
-import { ProcmuxError } from '@procmux/core-types';
-import { integerOption } from '../checks.js';
+import { integerOption, ProcmuxError } from '@procmux/core-types';
 import { transcriptChunks } from '../transcript.js';
 import type { LogResult, OutputPage, PollResult, WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
@@ -13,14 +12,26 @@ export async function output(
 ): Promise<OutputPage> {
   await access(s);
   const { maxOutputChunkBytes } = s.ctx.limits;
-  const maxBytes = integerOption('maxBytes', options.maxBytes, maxOutputChunkBytes, 1, maxOutputChunkBytes);
-  const cursor = integerOption('cursor', options.cursor, 0, 0);
+  const maxBytes = integerOption('maxBytes', options.maxBytes ?? undefined, {
+    min: 1,
+    max: maxOutputChunkBytes,
+    default: maxOutputChunkBytes,
+  });
+  const cursor = integerOption('cursor', options.cursor ?? undefined, {
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    default: 0,
+  });
   return s.log.read({ cursor, maxBytes });
 }
 
 export async function poll(s: SessionCore, options: { timeoutMs?: number } = {}): Promise<PollResult> {
   await access(s);
-  const timeoutMs = integerOption('timeoutMs', options.timeoutMs, 0, 0, s.ctx.limits.maxLifetimeMs);
+  const timeoutMs = integerOption('timeoutMs', options.timeoutMs ?? undefined, {
+    min: 0,
+    max: s.ctx.limits.maxLifetimeMs,
+    default: 0,
+  });
   if (!s.pending && s.live && timeoutMs > 0) {
     // A poll wants to hear when the program starts waiting for input, so checks run meanwhile.
     const release = s.input.want();
@@ -90,7 +101,13 @@ export async function screen(s: SessionCore): Promise<string> {
 export async function wait(s: SessionCore, options: { timeoutMs?: number } = {}): Promise<WaitOutcome> {
   await access(s);
   const timeoutMs =
-    options.timeoutMs === undefined ? undefined : integerOption('timeoutMs', options.timeoutMs, 0, 0);
+    options.timeoutMs === undefined
+      ? undefined
+      : integerOption('timeoutMs', options.timeoutMs ?? undefined, {
+          min: 0,
+          max: Number.MAX_SAFE_INTEGER,
+          default: 0,
+        });
   if (s.live) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -1,8 +1,7 @@
 // People watching a session: live listeners, a snapshot to start a view from, a person
 // taking the keyboard, and the asciicast recording. Input typed by a person is never kept.
-import { ProcmuxError } from '@procmux/core-types';
+import { integerOption, ProcmuxError } from '@procmux/core-types';
 import { asciicast as recording } from '../asciicast.js';
-import { integerOption } from '../checks.js';
 import { type HumanControlLease, holderName } from '../human-control.js';
 import type { SessionWatcher } from '../session-watch.js';
 import type { SessionCore } from './core.js';
@@ -24,13 +23,11 @@ export async function snapshot(
   options: { maxBytes?: number } = {},
 ): Promise<{ data: string; offset: number; emulated: boolean }> {
   await access(s);
-  const maxBytes = integerOption(
-    'maxBytes',
-    options.maxBytes,
-    SNAPSHOT_BYTES,
-    1,
-    s.ctx.limits.maxOutputBytes,
-  );
+  const maxBytes = integerOption('maxBytes', options.maxBytes ?? undefined, {
+    min: 1,
+    max: s.ctx.limits.maxOutputBytes,
+    default: SNAPSHOT_BYTES,
+  });
   if (s.screen) {
     const data = await s.screen.serialize();
     // Read in the same tick the screen caught up in: no output arrived in between.
