@@ -1,5 +1,4 @@
 import {
-  isProcmuxError,
   OUTPUT_CHUNK_BYTES_LIMIT,
   OUTPUT_TOTAL_BYTES_LIMIT,
   TAIL_CHARS,

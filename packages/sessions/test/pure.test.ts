@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isProcmuxError, type ProcmuxErrorCode } from '@procmux/core-types';
 import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import {

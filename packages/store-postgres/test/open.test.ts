@@ -1,4 +1,4 @@
-import { isProcmuxError, RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { RECOVERY_NAMESPACE } from '@procmux/core-types';
 import { invalidOptionMessage } from '@procmux/test-utils';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';

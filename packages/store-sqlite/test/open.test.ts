@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isProcmuxError, RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { RECOVERY_NAMESPACE } from '@procmux/core-types';
 import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SQLITE_FILE, openSqliteRecoveryStore } from '../src/index.js';

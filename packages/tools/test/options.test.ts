@@ -1,4 +1,3 @@
-import { isProcmuxError } from '@procmux/core-types';
 import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { NON_INTERACTIVE_ENV } from '../src/index.js';
