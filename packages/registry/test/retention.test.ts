@@ -78,4 +78,28 @@ describe('endedToDrop', () => {
     ]);
     expect(ids(endedToDrop(map.values(), rule))).toEqual(['a']);
   });
+
+  it('keeps a record whose end is after the clock (the clock stepped back)', () => {
+    expect(endedToDrop([rec('later', 12_000)], rule)).toEqual([]);
+  });
+
+  it('with a TTL of 1 ms drops every record that ended before now', () => {
+    const records = [rec('a', 9_999), rec('b', 1), rec('now', 10_000)];
+    expect(ids(endedToDrop(records, { ...rule, ttlMs: 1 }))).toEqual(['a', 'b']);
+  });
+
+  it('with a cap of 1 keeps only the record that ended last', () => {
+    const records = [rec('a', 9_100), rec('last', 9_900), rec('b', 9_500)];
+    expect(ids(endedToDrop(records, { ...rule, maxEnded: 1 }))).toEqual(['a', 'b']);
+  });
+
+  it('lists the expired records first, in registry order, then those past the cap, oldest first', () => {
+    const records = [rec('c', 9_300), rec('old2', 5), rec('a', 9_100), rec('old1', 1), rec('b', 9_200)];
+    expect(ids(endedToDrop(records, { ...rule, maxEnded: 1 }))).toEqual(['old2', 'old1', 'a', 'b']);
+  });
+
+  it('drops nothing when every record is live or pinned', () => {
+    const records = [rec('live', null), rec('pinned', 1, true)];
+    expect(endedToDrop(records, { ...rule, maxEnded: 1, pinned: (r) => r.reap === true })).toEqual([]);
+  });
 });
