@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   'ERR_RECOVERY_UNKNOWN',
   'ERR_RECOVERY_UNTRUSTED',
   'ERR_RECOVERY_TIMEOUT',
+  // A failure that is not a ProcmuxError (a bug, a host callback that threw), as the tools
+  // report it: never thrown by procmux itself.
+  'ERR_INTERNAL',
 ] as const;
 
 export type ProcmuxErrorCode = (typeof ERROR_CODES)[number];

@@ -78,6 +78,7 @@ export { type CheckedSpawnTarget, checkSpawnTarget } from './spawn-target.js';
 export {
   checkCheckpointDelete,
   checkCheckpointWrite,
+  checkCompareAndSet,
   checkLeaseCall,
   checkStoreKey,
   checkStoreNamespace,

@@ -53,6 +53,11 @@ export interface ProcessAdapter {
   wait(): Promise<WaitResult>;
   /** Resolves once the signal or tree kill has been carried out. */
   kill(mode?: KillMode): Promise<void>;
+  /**
+   * Sends one signal to the process (not the tree). Optional: where it is absent the
+   * supervisor signals `pid`.
+   */
+  signal?(name: SignalName): Promise<void>;
   /** Present only where the backend can resize. */
   resize?(cols: number, rows: number): void;
   /** Releases listeners and handles. Does not kill; kill first when that is wanted. */
@@ -156,6 +161,11 @@ export interface ManagedRun {
   wait(): Promise<RunExit>;
   /** Force-kills the tree and records the reason ('manual-cancel' by default). */
   cancel(reason?: TerminationReason): void;
+  /**
+   * Sends one signal to the process (not the tree; cancel() takes the tree): the adapter's
+   * own signal() where it has one, else to `pid`. A process already gone is no error.
+   */
+  signal(name: SignalName): Promise<void>;
   resize?(cols: number, rows: number): void;
 }
 

@@ -94,3 +94,23 @@ export function fenceConflict(
   }[conflict];
   return new ProcmuxError('ERR_RECOVERY_FENCE', message, { details: { key, conflict, ...facts } });
 }
+
+/**
+ * The compare-and-set rule every checkpoint store applies to the entry it holds (undefined:
+ * none): the write must name the entry's version, and its fencing token must not be older
+ * than the entry's. Returns the version the write makes; throws ERR_RECOVERY_FENCE otherwise.
+ */
+export function checkCompareAndSet(
+  write: CheckpointWrite,
+  current: { version: number; fencingToken: number } | undefined,
+): number {
+  const actual = current?.version ?? 0;
+  if (actual !== write.expectedVersion) {
+    throw fenceConflict(write.key, 'version', {
+      expected: write.expectedVersion,
+      actual: current?.version ?? null,
+    });
+  }
+  if (current && current.fencingToken > write.fencingToken) throw fenceConflict(write.key, 'fence');
+  return actual + 1;
+}

@@ -41,7 +41,8 @@ describe('ProcmuxError', () => {
   it('lists every code of docs/architecture.md exactly once', () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     expect(ERROR_CODES).toContain('ERR_RECOVERY_TIMEOUT');
-    expect(ERROR_CODES).toHaveLength(19);
+    expect(ERROR_CODES).toContain('ERR_INTERNAL');
+    expect(ERROR_CODES).toHaveLength(20);
   });
 
   it('builds AbortErrors with the reason as cause', () => {

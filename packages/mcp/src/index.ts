@@ -1,7 +1,5 @@
-export { type CliCommand, CliUsageError, parseCliArgs } from './args.js';
-export { type DemoOptions, pickInterpreter, runDemo } from './demo.js';
-export { type DemoInterpreter, nodeInterpreter, PYTHON } from './demo-script.js';
-export { helpText } from './help.js';
+// The public face of @procmux/mcp: every name here is listed in the README's "Exports".
+// The CLI's argument parser, help text and demo are internals of `procmux`.
 export { type CliProcess, main, nodeCliProcess } from './main.js';
 export { type ServeHandle, type ServeOptions, serveStdio } from './serve.js';
 export { createProcmuxServer, RESULT_META_KEY } from './server.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, parseCliArgs } from '../src/index.js';
+import { CliUsageError, parseCliArgs } from '../src/args.js';
 
 function usage(argv: string[]): string {
   try {

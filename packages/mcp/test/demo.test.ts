@@ -1,6 +1,7 @@
 import { assertNoLeakedProcesses } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeInterpreter, PYTHON, pickInterpreter, runDemo } from '../src/index.js';
+import { pickInterpreter, runDemo } from '../src/demo.js';
+import { nodeInterpreter, PYTHON } from '../src/demo-script.js';
 
 afterAll(async () => {
   await assertNoLeakedProcesses();

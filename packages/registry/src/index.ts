@@ -6,19 +6,10 @@ export {
   type OutputReadOptions,
 } from './output-log.js';
 export {
+  ENDED_SESSIONS_LIMIT,
+  endedToDrop,
   FINISHED_TTL_MS_LIMIT,
-  MIN_SWEEP_INTERVAL_MS,
-  type SessionRef,
-  SessionRegistry,
-  type SessionRegistryOptions,
-} from './session-registry.js';
-export { type FinishedStatus, finishedStatus, type SessionExit } from './status.js';
+  type RetainedRecord,
+  type RetentionRule,
+} from './retention.js';
 export type { OutputStream } from './stream-runs.js';
-export type { Timers } from './sweeper.js';
-export type {
-  FinishedSession,
-  RunningSession,
-  SessionEntry,
-  SessionInit,
-  SessionMeta,
-} from './types.js';

@@ -1,7 +1,6 @@
-// Input checks shared by the log and the registry: each bad value is an ERR_INVALID_OPTION
+// Input checks of the output log: each bad value is an ERR_INVALID_OPTION
 // naming the option, showing the value and saying what is allowed.
 import { describe, ProcmuxError } from '@procmux/core-types';
-import type { SessionExit } from './status.js';
 import type { OutputStream } from './stream-runs.js';
 
 export function invalidOption(
@@ -29,22 +28,4 @@ export function resolveCursor(value: unknown, totalBytes: number): number {
     );
   }
   return value;
-}
-
-export function assertExit(exit: SessionExit): void {
-  if (typeof exit !== 'object' || exit === null) {
-    throw invalidOption('exit', `exit must be an object with exitCode and signal (got ${describe(exit)})`);
-  }
-  if (exit.exitCode !== null && !Number.isInteger(exit.exitCode)) {
-    throw invalidOption('exitCode', `exitCode must be an integer or null (got ${describe(exit.exitCode)})`);
-  }
-  if (exit.signal !== null && (typeof exit.signal !== 'string' || !exit.signal.startsWith('SIG'))) {
-    throw invalidOption(
-      'signal',
-      `signal must be a signal name such as 'SIGTERM', or null (got ${describe(exit.signal)})`,
-    );
-  }
-  if (exit.endedAt !== undefined && !Number.isFinite(exit.endedAt)) {
-    throw invalidOption('endedAt', `endedAt must be epoch milliseconds (got ${describe(exit.endedAt)})`);
-  }
 }

@@ -1,22 +1,12 @@
 import {
-  isProcmuxError,
   OUTPUT_CHUNK_BYTES_LIMIT,
   OUTPUT_TOTAL_BYTES_LIMIT,
   TAIL_CHARS,
   UNDRAINED_BYTES_LIMIT,
 } from '@procmux/core-types';
+import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { OutputLog, type OutputLogOptions } from '../src/output-log.js';
-
-function invalidOption(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected ERR_INVALID_OPTION');
-}
 
 describe('OutputLog options', () => {
   it('defaults to 64 MiB retained, 30,000 undrained and 50 KiB pages', () => {
@@ -48,7 +38,7 @@ describe('OutputLog options', () => {
     ['maxChunkBytes', 3, 'from 4 to 1048576 (got 3)'],
     ['maxChunkBytes', 1024 ** 2 + 1, 'got 1048577'],
   ])('rejects %s = %s, never clamping it', (name, value, says) => {
-    const message = invalidOption(() => new OutputLog({ [name]: value } as OutputLogOptions));
+    const message = invalidOptionMessage(() => new OutputLog({ [name]: value } as OutputLogOptions));
     expect(message).toContain(name);
     expect(message).toContain(says);
   });
@@ -221,7 +211,7 @@ describe('OutputLog.read', () => {
   ])('rejects %s with ERR_INVALID_OPTION', (_what, options, says) => {
     const log = new OutputLog({ maxChunkBytes: 16 });
     log.append('stdout', 'abc');
-    expect(invalidOption(() => log.read(options))).toContain(says);
+    expect(invalidOptionMessage(() => log.read(options))).toContain(says);
   });
 });
 
@@ -332,8 +322,10 @@ describe('OutputLog.append', () => {
 
   it('rejects an unknown stream and a chunk that is not a string', () => {
     const log = new OutputLog();
-    expect(invalidOption(() => log.append('stdin' as 'stdout', 'x'))).toContain(`'stdout' or 'stderr'`);
-    expect(invalidOption(() => log.append('stdout', Buffer.from('x') as unknown as string))).toContain(
+    expect(invalidOptionMessage(() => log.append('stdin' as 'stdout', 'x'))).toContain(
+      `'stdout' or 'stderr'`,
+    );
+    expect(invalidOptionMessage(() => log.append('stdout', Buffer.from('x') as unknown as string))).toContain(
       'chunk must be a string',
     );
     expect(log.totalBytes).toBe(0);

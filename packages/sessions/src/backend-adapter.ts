@@ -6,6 +6,7 @@ import {
   type ProcessAdapter,
   type RecoveredProcessExit,
   type RecoveredProcessHandle,
+  type SignalName,
   type WaitResult,
 } from '@procmux/core-types';
 
@@ -91,6 +92,10 @@ export class BackendAdapter implements ProcessAdapter {
     } catch {
       // A backend that cannot kill has lost the process; wait() tells the rest.
     }
+  }
+
+  async signal(name: SignalName): Promise<void> {
+    await this.handle.signal(name);
   }
 
   dispose(): void {

@@ -1,5 +1,5 @@
 import { describe, ProcmuxError } from '@procmux/core-types';
-import { isNativePtyBackend, type ProcessPtyBackend } from './pty-backend.js';
+import { hostPtyBackend, type PtyBackendChoice } from './pty-backend.js';
 
 /**
  * 'host' (default): the session ends with its host on every path — dispose(), exit, crash,
@@ -16,7 +16,7 @@ export type SessionLifetime = 'host' | 'detached';
 export function resolveLifetime(
   lifetime: unknown,
   pty: boolean,
-  ptyBackend: ProcessPtyBackend | undefined,
+  ptyBackend: PtyBackendChoice,
   sandboxed: boolean,
 ): SessionLifetime {
   if (lifetime === undefined || lifetime === 'host') return 'host';
@@ -27,12 +27,7 @@ export function resolveLifetime(
       { details: { option: 'lifetime' } },
     );
   }
-  const persistent =
-    pty &&
-    !sandboxed &&
-    ptyBackend !== undefined &&
-    !isNativePtyBackend(ptyBackend) &&
-    ptyBackend.persistent === true;
+  const persistent = pty && !sandboxed && hostPtyBackend(ptyBackend)?.persistent === true;
   if (persistent) return 'detached';
   throw new ProcmuxError(
     'ERR_INVALID_OPTION',

@@ -1,4 +1,4 @@
-import type { SignalName } from '@procmux/core-types';
+import { ProcmuxError, type SignalName } from '@procmux/core-types';
 import type { BackendExit } from './backend-adapter.js';
 
 /** What a host PTY backend is asked to start. */
@@ -49,31 +49,38 @@ export interface ProcessPtyBackend {
   startPty(request: PtyStartRequest): PtyBackendHandle | Promise<PtyBackendHandle>;
 }
 
-const NATIVE = Symbol.for('procmux.nativePtyBackend');
-
-/** The native backend: our own PTY packages through the supervisor (PTY fallback, DSR, drain). */
-export interface NativePtyBackend extends ProcessPtyBackend {
-  readonly [NATIVE]: true;
-  readonly capabilities: { readonly resize: true };
-}
+/**
+ * Where a registry's PTY sessions run: `'native'` (the ptyBackend option omitted: our PTY
+ * packages through the supervisor, with its fallback, DSR answers and drain), a host backend,
+ * or `null` (ptyBackend: null, no PTY sessions).
+ */
+export type PtyBackendChoice = 'native' | ProcessPtyBackend | null;
 
 /**
- * The default PTY backend, built on @procmux/pty-posix / @procmux/pty-windows-conpty as the
- * supervisor selects them. Sessions run it through the supervisor's own PTY path; calling
- * startPty directly is not supported (use the supervisor).
+ * Resolves the ptyBackend option. A host backend must be usable before any session trusts it:
+ * without startPty every PTY start would fail after its record was made (an `unknown` record,
+ * not a clear error).
  */
-export function nativePtyBackend(): NativePtyBackend {
-  return {
-    [NATIVE]: true,
-    capabilities: { resize: true },
-    startPty(): never {
-      throw new Error('nativePtyBackend runs through ProcessSupervisor; it has no startPty of its own');
-    },
-  };
+export function choosePtyBackend(option: ProcessPtyBackend | null | undefined): PtyBackendChoice {
+  if (option === undefined) return 'native';
+  if (option === null) return null;
+  if (typeof option !== 'object' || typeof option.startPty !== 'function') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      'ptyBackend must be an object with a startPty(request) function (or null for no PTY sessions)',
+    );
+  }
+  const resize = option.capabilities?.resize;
+  if (resize !== undefined && typeof resize !== 'boolean') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `ptyBackend.capabilities.resize must be true or false (got ${String(resize)})`,
+    );
+  }
+  return option;
 }
 
-export function isNativePtyBackend(backend: unknown): backend is NativePtyBackend {
-  return (
-    typeof backend === 'object' && backend !== null && (backend as { [NATIVE]?: unknown })[NATIVE] === true
-  );
+/** The host backend of a choice, or undefined for the native one and none. */
+export function hostPtyBackend(choice: PtyBackendChoice): ProcessPtyBackend | undefined {
+  return choice === 'native' || choice === null ? undefined : choice;
 }

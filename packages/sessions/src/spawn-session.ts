@@ -4,16 +4,16 @@ import type { ProcessSupervisor } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
-import { isNativePtyBackend, type ProcessPtyBackend, type PtyBackendHandle } from './pty-backend.js';
+import { hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from './pty-backend.js';
 import type { ProcessSandboxBackend, SandboxProcessHandle } from './sandbox.js';
-import type { ProcessSession } from './session.js';
+import type { LiveSession } from './session/live-session.js';
 import { hostTarget, type StartPlan, shellLine } from './start-plan.js';
 import type { ProcessStartRequest } from './types.js';
 
 export interface SpawnContext {
   supervisor: ProcessSupervisor;
   sandbox: ProcessSandboxBackend | undefined;
-  ptyBackend: ProcessPtyBackend | undefined;
+  ptyBackend: PtyBackendChoice;
   limits: ResolvedProcessSessionLimits;
 }
 
@@ -30,7 +30,7 @@ export interface SpawnedSession {
  */
 export async function spawnSession(
   context: SpawnContext,
-  session: ProcessSession,
+  session: LiveSession,
   plan: StartPlan,
   request: ProcessStartRequest,
   screen: ScreenLike | undefined,
@@ -68,9 +68,9 @@ export async function spawnSession(
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
     return { run, adapter };
   }
-  if (plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend)) {
+  const backend = hostPtyBackend(ptyBackend);
+  if (plan.pty && backend) {
     let adapterRef: BackendAdapter | undefined;
-    const backend = ptyBackend;
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
       () =>

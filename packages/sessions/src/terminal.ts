@@ -1,5 +1,4 @@
-import { DEFAULT_TERM, ProcmuxError } from '@procmux/core-types';
-import { integerOption } from './checks.js';
+import { DEFAULT_TERM, integerOption, ProcmuxError } from '@procmux/core-types';
 import type { ResolvedProcessSessionLimits } from './limits.js';
 
 /** A PTY session's terminal: 120×40 `xterm-256color` unless asked otherwise. */
@@ -27,14 +26,16 @@ export function resolveTerminal(
   if (typeof t !== 'object' || t === null) {
     throw new ProcmuxError('ERR_INVALID_OPTION', 'terminal must be an object { columns, rows, term }');
   }
-  const columns = integerOption(
-    'terminal.columns',
-    t.columns,
-    DEFAULT_SESSION_COLUMNS,
-    1,
-    limits.maxTerminalColumns,
-  );
-  const rows = integerOption('terminal.rows', t.rows, DEFAULT_SESSION_ROWS, 1, limits.maxTerminalRows);
+  const columns = integerOption('terminal.columns', t.columns ?? undefined, {
+    min: 1,
+    max: limits.maxTerminalColumns,
+    default: DEFAULT_SESSION_COLUMNS,
+  });
+  const rows = integerOption('terminal.rows', t.rows ?? undefined, {
+    min: 1,
+    max: limits.maxTerminalRows,
+    default: DEFAULT_SESSION_ROWS,
+  });
   const term = t.term ?? DEFAULT_TERM;
   if (
     typeof term !== 'string' ||

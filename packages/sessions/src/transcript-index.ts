@@ -1,10 +1,8 @@
 import { createAnsiStripper } from '@procmux/ansi';
 import type { OutputLog } from '@procmux/registry';
-import { integerOption } from './checks.js';
+import { logWindow } from './transcript.js';
 import type { LogResult } from './types.js';
 
-const DEFAULT_LOG_LINES = 200;
-const MAX_LOG_LINES = 100_000;
 /** Bytes of history between two checkpoints at least: a page reads at most about this much more. */
 const CHECKPOINT_BYTES = 16 * 1024;
 /** A chunk's text after its last line feed longer than this may have wrapped: no checkpoint. */
@@ -85,8 +83,7 @@ export class TranscriptIndex {
    * Lines the caps dropped are counted in `droppedLines`/`droppedBytes`, never returned.
    */
   page(log: OutputLog, options: { offset?: number; limit?: number }, pageBytes: number): LogResult {
-    const count = integerOption('limit', options.limit, DEFAULT_LOG_LINES, 1, MAX_LOG_LINES);
-    const asked = options.offset === undefined ? undefined : integerOption('offset', options.offset, 0, 0);
+    const { limit: count, offset: asked } = logWindow(options);
     const total = this.totalLines;
     const first = this.firstPageable(log);
     const start = Math.max(first.line, asked ?? Math.max(0, total - count));

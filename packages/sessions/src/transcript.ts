@@ -1,11 +1,35 @@
 import { createAnsiStripper } from '@procmux/ansi';
+import { integerOption } from '@procmux/core-types';
 import type { OutputLog } from '@procmux/registry';
 import type { TerminalScreen } from '@procmux/screen';
-import { integerOption } from './checks.js';
 import type { LogResult } from './types.js';
 
 const DEFAULT_LOG_LINES = 200;
 const MAX_LOG_LINES = 100_000;
+
+/**
+ * log()'s window, checked: `limit` lines (200 by default, at most 100,000), from `offset` when
+ * given (null counts as absent), else the last ones.
+ */
+export function logWindow(options: { offset?: number; limit?: number }): {
+  limit: number;
+  offset: number | undefined;
+} {
+  const limit = integerOption('limit', options.limit ?? undefined, {
+    min: 1,
+    max: MAX_LOG_LINES,
+    default: DEFAULT_LOG_LINES,
+  });
+  const offset =
+    options.offset === undefined
+      ? undefined
+      : integerOption('offset', options.offset ?? undefined, {
+          min: 0,
+          max: Number.MAX_SAFE_INTEGER,
+          default: 0,
+        });
+  return { limit, offset };
+}
 
 /**
  * The session's transcript as text chunks in order: the rendered screen (scrollback + screen)
@@ -43,8 +67,7 @@ export async function pageTranscript(
   chunks: AsyncIterable<string>,
   options: { offset?: number; limit?: number },
 ): Promise<LogResult> {
-  const count = integerOption('limit', options.limit, DEFAULT_LOG_LINES, 1, MAX_LOG_LINES);
-  const offset = options.offset === undefined ? undefined : integerOption('offset', options.offset, 0, 0);
+  const { limit: count, offset } = logWindow(options);
   // The lines in the window; in tail mode it slides as lines come.
   let kept: string[] = [];
   let total = 0;

@@ -1,6 +1,6 @@
 import type { ProcessEvent } from '@procmux/core-types';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, makeWorkspace, rejectsWith, waitFor } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   createProcessSessions,
   type ProcessPtyBackend,
@@ -8,24 +8,20 @@ import {
   type PtyBackendHandle,
 } from '../src/index.js';
 import { pipePtyBackend, pipeSandbox } from './helpers/fake-backends.js';
-import { makeWorkspace, rejectsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 describe('host PTY backend', () => {
   it('starts pty sessions through startPty with the terminal request', async () => {
     const backend = pipePtyBackend();
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: backend });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: backend }));
     const s = await sessions.start({
       command: 'sh',
       args: ['-c', 'echo "$TERM"; read line; echo "got $line"'],
@@ -66,7 +62,7 @@ describe('host PTY backend', () => {
   });
 
   it('canResize is true on a native terminal session and false on pipes', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const terminal = await sessions.start({ command: 'sleep', args: ['30'], pty: true });
     const pipes = await sessions.start({ command: 'sleep', args: ['30'] });
     expect(terminal.canResize).toBe(true);
@@ -77,7 +73,7 @@ describe('host PTY backend', () => {
 
   it('wraps a shell command line with shell-wrap for the backend', async () => {
     const backend = pipePtyBackend();
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: backend });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: backend }));
     const s = await sessions.start({ command: 'echo $((1+1))', pty: true, screen: false });
     await s.wait({ timeoutMs: 10_000 });
     expect(backend.starts[0]?.args.at(-1)).toBe('echo $((1+1))');
@@ -86,7 +82,7 @@ describe('host PTY backend', () => {
 
   it('routes signal and kill to the handle, and offers resize only when declared', async () => {
     const plain = pipePtyBackend();
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: plain });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: plain }));
     const a = await sessions.start({ command: 'sleep', args: ['30'], pty: true, screen: false });
     expect(a.canResize).toBe(false);
     await rejectsWith(a.resize({ columns: 80, rows: 24 }), 'ERR_PROCESS_UNSUPPORTED');
@@ -99,7 +95,7 @@ describe('host PTY backend', () => {
     await sessions.dispose();
 
     const resizable = pipePtyBackend({ resize: true });
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: resizable });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: resizable }));
     const b = await sessions.start({ command: 'sleep', args: ['30'], pty: true });
     expect(b.canResize).toBe(true);
     await b.resize({ columns: 90, rows: 20 });
@@ -118,11 +114,13 @@ describe('host PTY backend', () => {
         return lateHandle;
       },
     };
-    sessions = createProcessSessions({
-      cwd: workspace,
-      ptyBackend: slow,
-      limits: { maxPtyAttachTimeoutMs: 200 },
-    });
+    sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        ptyBackend: slow,
+        limits: { maxPtyAttachTimeoutMs: 200 },
+      }),
+    );
     await rejectsWith(sessions.start({ command: 'sleep', args: ['30'], pty: true }), 'ERR_PROCESS_PTY_LIMIT');
     expect(sessions.list()).toHaveLength(0);
     await waitFor(() => lateHandle !== undefined, 10_000, 'late handle');
@@ -131,15 +129,17 @@ describe('host PTY backend', () => {
 
   it('reports a throwing startPty generically and leaves the session unknown', async () => {
     const events: ProcessEvent[] = [];
-    sessions = createProcessSessions({
-      cwd: workspace,
-      onEvent: (e) => events.push(e),
-      ptyBackend: {
-        startPty: () => {
-          throw new Error('connect ECONNREFUSED token=abc123');
+    sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        onEvent: (e) => events.push(e),
+        ptyBackend: {
+          startPty: () => {
+            throw new Error('connect ECONNREFUSED token=abc123');
+          },
         },
-      },
-    });
+      }),
+    );
     const error = await rejectsWith(
       sessions.start({ command: 'x', args: [], pty: true }),
       'ERR_PROCESS_PTY_BACKEND',
@@ -154,18 +154,20 @@ describe('host PTY backend', () => {
   it('turns a lost wait() into unknown with ERR_PROCESS_PTY_BACKEND, never an exit code', async () => {
     const inner = pipePtyBackend();
     let loseIt: (error: Error) => void = () => {};
-    sessions = createProcessSessions({
-      cwd: workspace,
-      ptyBackend: {
-        startPty: (request) => {
-          const handle = inner.startPty(request) as PtyBackendHandle;
-          const lost = new Promise<never>((_, reject) => {
-            loseIt = reject;
-          });
-          return { ...handle, wait: () => lost };
+    sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        ptyBackend: {
+          startPty: (request) => {
+            const handle = inner.startPty(request) as PtyBackendHandle;
+            const lost = new Promise<never>((_, reject) => {
+              loseIt = reject;
+            });
+            return { ...handle, wait: () => lost };
+          },
         },
-      },
-    });
+      }),
+    );
     const s = await sessions.start({ command: 'sleep', args: ['30'], pty: true });
     loseIt(new Error('socket closed'));
     const error = await rejectsWith(s.wait({ timeoutMs: 10_000 }), 'ERR_PROCESS_PTY_BACKEND');
@@ -176,7 +178,7 @@ describe('host PTY backend', () => {
 
   it('refuses backend metadata over the byte limit', async () => {
     const backend = pipePtyBackend({ metadata: { blob: 'x'.repeat(5000) } });
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: backend });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: backend }));
     await rejectsWith(sessions.start({ command: 'sleep', args: ['30'], pty: true }), 'ERR_PROCESS_PTY_LIMIT');
     await expect(
       backend.children[0] && new Promise((r) => backend.children[0]!.once('exit', r)),
@@ -185,7 +187,7 @@ describe('host PTY backend', () => {
 
   it('bounds metadata but keeps it when small', async () => {
     const backend = pipePtyBackend({ metadata: { host: 'h1' } });
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: backend });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: backend }));
     const s = await sessions.start({ command: 'true', args: [], pty: true });
     expect(s.metadata().backendMetadata).toEqual({ host: 'h1' });
   });
@@ -194,7 +196,7 @@ describe('host PTY backend', () => {
 describe('sandbox', () => {
   it('runs sessions through startProcess with streams apart', async () => {
     const sandbox = pipeSandbox();
-    sessions = createProcessSessions({ cwd: workspace, sandbox });
+    sessions = track(createProcessSessions({ cwd: workspace, sandbox }));
     const s = await sessions.start({ command: 'sh', args: ['-c', 'echo out; echo err >&2; exit 5'] });
     expect(sandbox.starts).toHaveLength(1);
     expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 5, state: 'exited' });
@@ -204,13 +206,13 @@ describe('sandbox', () => {
   });
 
   it('fails closed without startProcess (no native fallback)', async () => {
-    sessions = createProcessSessions({ cwd: workspace, sandbox: { status: () => 'running' } });
+    sessions = track(createProcessSessions({ cwd: workspace, sandbox: { status: () => 'running' } }));
     await rejectsWith(sessions.start({ command: 'true', args: [] }), 'ERR_PROCESS_UNSUPPORTED');
   });
 
   it('marks live sessions unknown when the sandbox stops, and refuses later starts', async () => {
     const sandbox = pipeSandbox();
-    sessions = createProcessSessions({ cwd: workspace, sandbox });
+    sessions = track(createProcessSessions({ cwd: workspace, sandbox }));
     const s = await sessions.start({ command: 'sleep', args: ['30'] });
     sandbox.state = 'stopped';
     await s.poll();
@@ -223,7 +225,7 @@ describe('sandbox', () => {
     sandbox.status = () => {
       throw new Error('unreachable');
     };
-    sessions = createProcessSessions({ cwd: workspace, sandbox });
+    sessions = track(createProcessSessions({ cwd: workspace, sandbox }));
     await rejectsWith(sessions.start({ command: 'true', args: [] }), 'ERR_PROCESS_UNSUPPORTED');
   });
 });

@@ -9,7 +9,13 @@ import {
   type ProcessRecoveryBackend,
   RECOVERY_NAMESPACE,
 } from '@procmux/core-types';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import {
+  assertNoLeakedProcesses,
+  makeWorkspace,
+  rejectsWith,
+  throwsWith,
+  waitFor,
+} from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   createMemoryRecoveryStores,
@@ -20,7 +26,6 @@ import {
 } from '../src/index.js';
 import { recordJson } from './conformance/store-conformance.js';
 import { terminalServer } from './helpers/terminal-server.js';
-import { makeWorkspace, rejectsWith, throwsWith } from './helpers/workspace.js';
 
 const NS = RECOVERY_NAMESPACE;
 const workspace = makeWorkspace();

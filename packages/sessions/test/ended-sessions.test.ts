@@ -1,23 +1,19 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, makeWorkspace, throwsWith } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace, throwsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 describe('an ended terminal session', () => {
   it('gives up its emulator once the final screen is taken, and still reads back whole', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({
       command: 'sh',
       args: ['-c', 'printf "first line\\n\\033[1msecond\\033[0m line\\n"; sleep 0.2; printf "last words"'],
@@ -41,7 +37,7 @@ describe('an ended terminal session', () => {
   });
 
   it('keeps the final screen delta for a poll that comes after the end', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'printf', args: ['unread output'], pty: true });
     await s.wait({ timeoutMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -52,7 +48,7 @@ describe('an ended terminal session', () => {
 
 describe('maxEndedSessions', () => {
   it('prunes the sessions that ended first once more than the cap have ended', async () => {
-    sessions = createProcessSessions({ cwd: workspace, maxEndedSessions: 2 });
+    sessions = track(createProcessSessions({ cwd: workspace, maxEndedSessions: 2 }));
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const s = await sessions.start({ command: 'echo', args: [`run ${i}`] });

@@ -5,12 +5,12 @@ import {
   assertNoLeakedProcesses,
   fixture,
   isAlive,
+  makeWorkspace,
   trackPid,
   waitFor,
 } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const registries: ProcessSessions[] = [];
 function registry(): ProcessSessions {

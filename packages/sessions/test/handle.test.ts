@@ -1,24 +1,28 @@
-import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  assertNoLeakedProcesses,
+  disposeAfterEach,
+  isAlive,
+  makeWorkspace,
+  rejectsWith,
+  throwsWith,
+  waitFor,
+} from '@procmux/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace, rejectsWith, throwsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 function registry(
   extra: Parameters<typeof createProcessSessions>[0] extends infer O ? Partial<O> : never = {},
 ) {
-  sessions = createProcessSessions({ cwd: workspace, ...extra });
+  sessions = track(createProcessSessions({ cwd: workspace, ...extra }));
   return sessions;
 }
 

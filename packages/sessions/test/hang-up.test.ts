@@ -1,19 +1,15 @@
-import { assertNoLeakedProcesses, isAlive, processTable, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, isAlive, makeWorkspace, processTable, waitFor } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { foregroundGroup, type HangUpEffects, hangUp } from '../src/hang-up.js';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 /** bash's prompt (root's ends in #, anyone else's in $; bash may ignore PS1 from the environment). */
@@ -25,7 +21,7 @@ describe.skipIf(process.platform === 'win32')(
   'kill() on a terminal session hangs the terminal up first',
   () => {
     it('ends an idle bash -i by SIGHUP, not after the SIGTERM grace, and says so', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
         command: 'bash',
         args: ['--norc', '--noprofile', '-i'],
@@ -43,7 +39,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('reaches the foreground job (cat) and the shell, and leaves nothing behind', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
         command: 'bash',
         args: ['--norc', '--noprofile', '-i'],
@@ -65,7 +61,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('a pipe session is not hung up (there is no terminal): SIGTERM of the tree kill ends it', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ command: 'sleep', args: ['30'] });
       const outcome = await s.kill();
       expect(outcome).toEqual({ exitCode: null, signal: 'SIGTERM', state: 'killed' });

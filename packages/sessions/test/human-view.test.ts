@@ -2,11 +2,10 @@
 // every model input path, what they type is never kept, and recordings replay what happened.
 import type { ProcessEvent } from '@procmux/core-types';
 import { TerminalScreen } from '@procmux/screen';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type SessionWatchEvent } from '../src/index.js';
 import { OutputTimeline } from '../src/output-timeline.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 afterAll(async () => {
   await assertNoLeakedProcesses();

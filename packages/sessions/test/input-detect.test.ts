@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createInputDetector,
-  heuristicWaiting,
-  kernelWaiting,
-  type ProcEffects,
-  promptLine,
-} from '../src/index.js';
+import { createInputDetector } from '../src/input/detector.js';
+import { heuristicWaiting, promptLine } from '../src/input/heuristic.js';
+import { kernelWaiting, type ProcEffects } from '../src/input/kernel-detect.js';
 import {
   epollTargets,
   fdSetMembers,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InputProbe } from '../src/index.js';
+import type { InputProbe } from '../src/input/detector.js';
 import { type InputWait, InputWatch } from '../src/input/input-watch.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

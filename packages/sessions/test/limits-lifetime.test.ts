@@ -1,22 +1,18 @@
 // Limits hold when starts arrive together (the slot is reserved before the first await), a
 // failed start gives its slot back, and `lifetime` is honoured only where it can be.
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, makeWorkspace, rejectsWith } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
 import { pipePtyBackend } from './helpers/fake-backends.js';
-import { makeWorkspace, rejectsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 async function startAll(registry: ProcessSessions, count: number) {
@@ -28,7 +24,7 @@ async function startAll(registry: ProcessSessions, count: number) {
 describe('maxSessions under concurrent starts', () => {
   it('lets exactly 32 of 100 concurrent starts through, and 32 more once those ended', async () => {
     const registry = createProcessSessions({ cwd: workspace, limits: { maxSessions: 32 } });
-    sessions = registry;
+    track(registry);
     const results = await startAll(registry, 100);
     const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
@@ -45,7 +41,7 @@ describe('maxSessions under concurrent starts', () => {
 
   it('gives the slot back when a start fails', async () => {
     const registry = createProcessSessions({ cwd: workspace, limits: { maxSessions: 1 } });
-    sessions = registry;
+    track(registry);
     const failures = await Promise.allSettled([
       registry.start({ command: 'no-such-program-procmux', args: [] }),
       registry.start({ command: 'no-such-program-procmux', args: [] }),
@@ -57,7 +53,7 @@ describe('maxSessions under concurrent starts', () => {
 
   it('refuses a start that would pass the limit while another is still starting', async () => {
     const registry = createProcessSessions({ cwd: workspace, limits: { maxSessions: 2 } });
-    sessions = registry;
+    track(registry);
     const results = await startAll(registry, 6);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
   });
@@ -65,7 +61,7 @@ describe('maxSessions under concurrent starts', () => {
 
 describe('lifetime', () => {
   it("refuses 'detached' on the native backends, saying what would allow it", async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     for (const pty of [false, true]) {
       const error = await rejectsWith(
         sessions.start({ command: 'sleep', args: ['1'], pty, lifetime: 'detached' }),
@@ -77,7 +73,7 @@ describe('lifetime', () => {
   });
 
   it('refuses an unknown lifetime', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const error = await rejectsWith(
       sessions.start({ command: 'true', args: [], lifetime: 'forever' as 'host' }),
       'ERR_INVALID_OPTION',
@@ -86,7 +82,7 @@ describe('lifetime', () => {
   });
 
   it("refuses 'detached' on a host backend that does not declare persistent", async () => {
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: pipePtyBackend() });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: pipePtyBackend() }));
     await rejectsWith(
       sessions.start({ command: 'true', args: [], pty: true, lifetime: 'detached' }),
       'ERR_INVALID_OPTION',
@@ -95,7 +91,7 @@ describe('lifetime', () => {
 
   it('passes the lifetime to a persistent backend, which alone may keep a session past its host', async () => {
     const backend = Object.assign(pipePtyBackend(), { persistent: true });
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: backend });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: backend }));
     const detached = await sessions.start({
       command: 'true',
       args: [],

@@ -1,23 +1,19 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, makeWorkspace } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 describe('metadata() says cheaply whether the history is complete', () => {
   it('a small output: every byte counted, nothing dropped, not truncated', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'seq', args: ['1', '1000'] });
     await s.wait({ timeoutMs: 10_000 });
     // seq 1 1000 writes 3,893 bytes.
@@ -33,7 +29,7 @@ describe('metadata() says cheaply whether the history is complete', () => {
   });
 
   it('past the history cap: the dropped bytes are exactly the oldest ones, and truncated says so', async () => {
-    sessions = createProcessSessions({ cwd: workspace, limits: { maxOutputBytes: 100_000 } });
+    sessions = track(createProcessSessions({ cwd: workspace, limits: { maxOutputBytes: 100_000 } }));
     const s = await sessions.start({ command: 'seq', args: ['1', '100000'] });
     await s.wait({ timeoutMs: 10_000 });
     const meta = s.metadata();
@@ -49,7 +45,7 @@ describe('metadata() says cheaply whether the history is complete', () => {
   });
 
   it('a terminal session reports its resolved stdio mode and its byte counts', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'printf', args: ['abc'], pty: true });
     await s.wait({ timeoutMs: 10_000 });
     expect(s.metadata()).toMatchObject({

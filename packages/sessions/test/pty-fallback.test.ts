@@ -1,7 +1,6 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { disposeAfterEach, makeWorkspace } from '@procmux/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 // No PTY can be opened here (as in a container without /dev/ptmx): the supervisor loads
 // @procmux/pty-posix lazily, and this file's copy refuses. The pipe runs are real.
@@ -12,18 +11,15 @@ vi.mock('@procmux/pty-posix', () => ({
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 describe("a PTY start that falls back to pipes (ptyFallback: 'pipe')", () => {
   it('behaves like a pipe session: streams as written, no screen, and says it fell back', async () => {
-    sessions = createProcessSessions({ cwd: workspace, logger: { warn: () => {} } });
+    sessions = track(createProcessSessions({ cwd: workspace, logger: { warn: () => {} } }));
     const s = await sessions.start({
       command: "printf 'hello\\nworld\\n'; echo err >&2",
       pty: true,
@@ -48,7 +44,7 @@ describe("a PTY start that falls back to pipes (ptyFallback: 'pipe')", () => {
   });
 
   it('takes input as a pipe session does, and a session that got its PTY says it did not fall back', async () => {
-    sessions = createProcessSessions({ cwd: workspace, logger: { warn: () => {} } });
+    sessions = track(createProcessSessions({ cwd: workspace, logger: { warn: () => {} } }));
     const s = await sessions.start({ command: 'cat', args: [], pty: true, ptyFallback: 'pipe' });
     await s.input('one\n');
     const first = await s.poll({ timeoutMs: 5_000 });

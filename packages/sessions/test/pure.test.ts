@@ -1,27 +1,18 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isProcmuxError, type ProcmuxErrorCode } from '@procmux/core-types';
+import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   commandFingerprint,
-  enforcePolicy,
   type PolicyRequest,
   PROCESS_SESSION_LIMITS,
-  resolveOwnerKey,
-  resolveProcessSessionLimits,
   resolveSessionCwd,
 } from '../src/index.js';
+import { resolveProcessSessionLimits } from '../src/limits.js';
+import { resolveOwnerKey } from '../src/owner.js';
+import { enforcePolicy } from '../src/policy.js';
 import { resolveTerminal } from '../src/terminal.js';
-
-function codeOf(fn: () => unknown): ProcmuxErrorCode | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isProcmuxError(error) ? error.code : undefined;
-  }
-  return undefined;
-}
 
 describe('resolveProcessSessionLimits', () => {
   it('fills every default from the table', () => {
@@ -46,13 +37,14 @@ describe('resolveProcessSessionLimits', () => {
       expect(
         resolveProcessSessionLimits({ [key]: limit.hard })[key as keyof typeof PROCESS_SESSION_LIMITS],
       ).toBe(limit.hard);
-      expect(codeOf(() => resolveProcessSessionLimits({ [key]: limit.hard + 1 }))).toBe('ERR_INVALID_OPTION');
-      expect(codeOf(() => resolveProcessSessionLimits({ [key]: 0 }))).toBe('ERR_INVALID_OPTION');
+      throwsWith(() => resolveProcessSessionLimits({ [key]: limit.hard + 1 }), 'ERR_INVALID_OPTION');
+      throwsWith(() => resolveProcessSessionLimits({ [key]: 0 }), 'ERR_INVALID_OPTION');
     }
   });
 
   it('refuses wrong types and unknown keys with a message naming what is allowed', () => {
-    expect(codeOf(() => resolveProcessSessionLimits({ maxSessions: '8' as unknown as number }))).toBe(
+    throwsWith(
+      () => resolveProcessSessionLimits({ maxSessions: '8' as unknown as number }),
       'ERR_INVALID_OPTION',
     );
     expect(() => resolveProcessSessionLimits({ maxSesions: 4 } as never)).toThrow(
@@ -61,7 +53,7 @@ describe('resolveProcessSessionLimits', () => {
     expect(() => resolveProcessSessionLimits({ maxSessions: 33 })).toThrow(
       'limits.maxSessions must be an integer from 1 to 32 (got 33)',
     );
-    expect(codeOf(() => resolveProcessSessionLimits(null as never))).toBe('ERR_INVALID_OPTION');
+    throwsWith(() => resolveProcessSessionLimits(null as never), 'ERR_INVALID_OPTION');
   });
 });
 
@@ -80,17 +72,17 @@ describe('resolveSessionCwd', () => {
   });
 
   it('refuses .. and symlinks that lead outside', () => {
-    expect(codeOf(() => resolveSessionCwd(root, '..'))).toBe('ERR_PROCESS_POLICY');
-    expect(codeOf(() => resolveSessionCwd(root, 'escape'))).toBe('ERR_PROCESS_POLICY');
-    expect(codeOf(() => resolveSessionCwd(root, outside))).toBe('ERR_PROCESS_POLICY');
-    expect(codeOf(() => resolveSessionCwd(root, 'missing'))).toBe('ERR_PROCESS_POLICY');
-    expect(codeOf(() => resolveSessionCwd(root, 5 as never))).toBe('ERR_INVALID_OPTION');
+    throwsWith(() => resolveSessionCwd(root, '..'), 'ERR_PROCESS_POLICY');
+    throwsWith(() => resolveSessionCwd(root, 'escape'), 'ERR_PROCESS_POLICY');
+    throwsWith(() => resolveSessionCwd(root, outside), 'ERR_PROCESS_POLICY');
+    throwsWith(() => resolveSessionCwd(root, 'missing'), 'ERR_PROCESS_POLICY');
+    throwsWith(() => resolveSessionCwd(root, 5 as never), 'ERR_INVALID_OPTION');
   });
 
   it('does not treat a sibling with a common prefix as inside', () => {
     const sibling = `${root}-sibling`;
     mkdirSync(sibling);
-    expect(codeOf(() => resolveSessionCwd(root, sibling))).toBe('ERR_PROCESS_POLICY');
+    throwsWith(() => resolveSessionCwd(root, sibling), 'ERR_PROCESS_POLICY');
   });
 });
 
@@ -157,10 +149,10 @@ describe('resolveTerminal', () => {
     expect(resolveTerminal(undefined, limits)).toEqual({ columns: 120, rows: 40, term: 'xterm-256color' });
   });
   it('enforces the bounds and the hard caps when raised', () => {
-    expect(codeOf(() => resolveTerminal({ columns: 121 }, limits))).toBe('ERR_INVALID_OPTION');
-    expect(codeOf(() => resolveTerminal({ rows: 0 }, limits))).toBe('ERR_INVALID_OPTION');
-    expect(codeOf(() => resolveTerminal({ term: 'x'.repeat(65) }, limits))).toBe('ERR_INVALID_OPTION');
-    expect(codeOf(() => resolveTerminal({ term: 'xterm bad' }, limits))).toBe('ERR_INVALID_OPTION');
+    throwsWith(() => resolveTerminal({ columns: 121 }, limits), 'ERR_INVALID_OPTION');
+    throwsWith(() => resolveTerminal({ rows: 0 }, limits), 'ERR_INVALID_OPTION');
+    throwsWith(() => resolveTerminal({ term: 'x'.repeat(65) }, limits), 'ERR_INVALID_OPTION');
+    throwsWith(() => resolveTerminal({ term: 'xterm bad' }, limits), 'ERR_INVALID_OPTION');
     const wide = resolveProcessSessionLimits({
       maxTerminalColumns: 500,
       maxTerminalRows: 200,

@@ -1,7 +1,6 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 afterAll(async () => {
   await assertNoLeakedProcesses();

@@ -1,25 +1,21 @@
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, makeWorkspace, rejectsWith } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRecoveryStores, createProcessSessions, type ProcessSessions } from '../src/index.js';
 import { drawSessionId, newSessionId } from '../src/session-id.js';
-import { makeWorkspace, rejectsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 describe('session ids', () => {
   it('are at most 12 characters, unambiguous, and differ across starts and 2,000 draws', async () => {
-    sessions = createProcessSessions({ cwd: workspace, maxEndedSessions: 1 });
+    sessions = track(createProcessSessions({ cwd: workspace, maxEndedSessions: 1 }));
     const ids = new Set<string>();
     for (let i = 0; i < 40; i += 1) {
       const s = await sessions.start({ command: 'true', args: [] });
@@ -72,12 +68,14 @@ describe('session ids', () => {
       }
       return get(namespace, key);
     };
-    sessions = createProcessSessions({
-      cwd: workspace,
-      checkpoints: stores.checkpoints,
-      leases: stores.leases,
-      ownerId: 'replica-a',
-    });
+    sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        checkpoints: stores.checkpoints,
+        leases: stores.leases,
+        ownerId: 'replica-a',
+      }),
+    );
     const s = await sessions.start({ command: 'true', args: [] });
     await s.wait({ timeoutMs: 10_000 });
     expect(asked.length).toBeGreaterThanOrEqual(3);

@@ -1,39 +1,35 @@
 import { join } from 'node:path';
 import type { ProcessEvent } from '@procmux/core-types';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, makeWorkspace, rejectsWith, throwsWith } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
 import { commandFingerprint, createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace, rejectsWith, throwsWith } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 describe('start', () => {
   it('runs command + args without a shell', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'printf', args: ['%s|', '$HOME', 'a b'] });
     expect(await s.wait({ timeoutMs: 10_000 })).toEqual({ exitCode: 0, signal: null, state: 'exited' });
     expect((await s.poll()).stdout).toBe('$HOME|a b|');
   });
 
   it('runs a command string with no args through the shell', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'echo "$((6 * 7))" | tr 4 X', env: { EXTRA: 'x' } });
     await s.wait({ timeoutMs: 10_000 });
     expect((await s.poll()).stdout).toBe('X2\n');
   });
 
   it('resolves cwd inside the workspace and refuses one outside before spawning', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'pwd', args: [], cwd: 'sub' });
     await s.wait({ timeoutMs: 10_000 });
     expect((await s.poll()).stdout.trim()).toBe(join(workspace, 'sub'));
@@ -42,7 +38,7 @@ describe('start', () => {
   });
 
   it('refuses pty: true without a PTY backend', async () => {
-    sessions = createProcessSessions({ cwd: workspace, ptyBackend: null });
+    sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: null }));
     const error = await rejectsWith(
       sessions.start({ command: 'true', args: [], pty: true }),
       'ERR_PROCESS_PTY_UNSUPPORTED',
@@ -52,7 +48,7 @@ describe('start', () => {
   });
 
   it('counts live sessions against maxSessions', async () => {
-    sessions = createProcessSessions({ cwd: workspace, limits: { maxSessions: 2 } });
+    sessions = track(createProcessSessions({ cwd: workspace, limits: { maxSessions: 2 } }));
     await sessions.start({ command: 'sleep', args: ['30'] });
     await sessions.start({ command: 'sleep', args: ['30'] });
     const error = await rejectsWith(sessions.start({ command: 'sleep', args: ['30'] }), 'ERR_PROCESS_LIMIT');
@@ -61,13 +57,15 @@ describe('start', () => {
 
   it('asks the policy before spawning and reports its reason', async () => {
     const asked: string[] = [];
-    sessions = createProcessSessions({
-      cwd: workspace,
-      policy: (request) => {
-        asked.push(`${request.action}:${request.command}`);
-        return request.command === 'rm' ? { allow: false, reason: 'no deleting' } : true;
-      },
-    });
+    sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        policy: (request) => {
+          asked.push(`${request.action}:${request.command}`);
+          return request.command === 'rm' ? { allow: false, reason: 'no deleting' } : true;
+        },
+      }),
+    );
     const error = await rejectsWith(
       sessions.start({ command: 'rm', args: ['-rf', 'sub'] }),
       'ERR_PROCESS_POLICY',
@@ -78,7 +76,7 @@ describe('start', () => {
   });
 
   it('rejects bad requests with ERR_INVALID_OPTION', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     await rejectsWith(sessions.start({ command: '' }), 'ERR_INVALID_OPTION');
     await rejectsWith(sessions.start({ command: 'x', args: [1 as unknown as string] }), 'ERR_INVALID_OPTION');
     await rejectsWith(sessions.start({ command: 'x', lifetimeMs: 0 }), 'ERR_INVALID_OPTION');
@@ -100,7 +98,7 @@ describe('start', () => {
   });
 
   it('reports a missing executable as ERR_PROCESS_SPAWN and keeps no record', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     await rejectsWith(sessions.start({ command: 'procmux-no-such-binary', args: [] }), 'ERR_PROCESS_SPAWN');
     expect(sessions.list()).toHaveLength(0);
   });
@@ -109,11 +107,13 @@ describe('start', () => {
 describe('fingerprint and events', () => {
   it('emits started and exited with the fingerprint, never the environment', async () => {
     const events: ProcessEvent[] = [];
-    sessions = createProcessSessions({
-      cwd: workspace,
-      onEvent: (e) => events.push(e),
-      ownership: { tenantId: 't', userId: 'u' },
-    });
+    sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        onEvent: (e) => events.push(e),
+        ownership: { tenantId: 't', userId: 'u' },
+      }),
+    );
     const s = await sessions.start({
       command: 'sh',
       args: ['-c', 'exit 4'],
@@ -130,19 +130,21 @@ describe('fingerprint and events', () => {
   });
 
   it('keeps running when the event sink throws', async () => {
-    sessions = createProcessSessions({
-      cwd: workspace,
-      onEvent: () => {
-        throw new Error('sink down');
-      },
-    });
+    sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        onEvent: () => {
+          throw new Error('sink down');
+        },
+      }),
+    );
     const s = await sessions.start({ command: 'echo', args: ['ok'] });
     expect((await s.wait({ timeoutMs: 10_000 })).exitCode).toBe(0);
     expect((await s.poll()).stdout).toBe('ok\n');
   });
 
   it('gives unguessable, unique ids', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const a = await sessions.start({ command: 'true', args: [] });
     const b = await sessions.start({ command: 'true', args: [] });
     expect(a.id).not.toBe(b.id);

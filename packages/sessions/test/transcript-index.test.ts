@@ -1,22 +1,18 @@
 import { OutputLog } from '@procmux/registry';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { disposeAfterEach, makeWorkspace, waitFor } from '@procmux/test-utils';
 import fc from 'fast-check';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
 import { pageTranscript, transcriptChunks } from '../src/transcript.js';
 import { TranscriptIndex } from '../src/transcript-index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;
 
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
+const track = disposeAfterEach<ProcessSessions>();
 
-afterAll(async () => {
-  await assertNoLeakedProcesses();
+afterEach(() => {
+  sessions = undefined;
 });
 
 function indexed(chunks: string[]): { log: OutputLog; index: TranscriptIndex } {
@@ -108,7 +104,7 @@ describe('TranscriptIndex', () => {
 
 describe('log() of a terminal session pages the whole retained history', () => {
   it('seq 1 100000 in a PTY session: line 1 is 1, not the first line of the scrollback', async () => {
-    sessions = createProcessSessions({ cwd: workspace });
+    sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'seq', args: ['1', '100000'], pty: true });
     await s.wait({ timeoutMs: 60_000 });
     const head = await s.log({ offset: 0, limit: 3 });
@@ -126,7 +122,7 @@ describe('log() of a terminal session pages the whole retained history', () => {
   });
 
   it('says exactly how much the history cap dropped, and pages from the first line it still holds', async () => {
-    sessions = createProcessSessions({ cwd: workspace, limits: { maxOutputBytes: 200_000 } });
+    sessions = track(createProcessSessions({ cwd: workspace, limits: { maxOutputBytes: 200_000 } }));
     const s = await sessions.start({ command: 'seq', args: ['1', '100000'], pty: true });
     await s.wait({ timeoutMs: 60_000 });
     await waitFor(() => s.metadata().truncated, 5_000, 'truncated');

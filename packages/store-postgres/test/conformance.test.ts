@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { runReplicaCrashSuite, runStoreConformance } from '@procmux/sessions/conformance';
 import { afterAll, describe } from 'vitest';
-import { runReplicaCrashSuite } from '../../sessions/test/conformance/replica-crash.js';
-import { runStoreConformance } from '../../sessions/test/conformance/store-conformance.js';
 import { openPostgresRecoveryStore } from '../src/index.js';
 import { dropSchemas, freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi } from './postgres-env.js';
 

@@ -1,4 +1,5 @@
-import { isProcmuxError, RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { invalidOptionMessage } from '@procmux/test-utils';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresRecoveryStore } from '../src/index.js';
@@ -6,29 +7,21 @@ import { dropSchemas, freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi }
 
 const NS = RECOVERY_NAMESPACE;
 
-function invalid(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected ERR_INVALID_OPTION');
-}
-
 describe('openPostgresRecoveryStore options', () => {
   it('refuses bad options without connecting, and never shows the URL', () => {
-    expect(invalid(() => openPostgresRecoveryStore({}))).toMatch(/exactly one of \{ url \} and \{ pool \}/);
-    invalid(() => openPostgresRecoveryStore(null as never));
+    expect(invalidOptionMessage(() => openPostgresRecoveryStore({}))).toMatch(
+      /exactly one of \{ url \} and \{ pool \}/,
+    );
+    invalidOptionMessage(() => openPostgresRecoveryStore(null as never));
     const secret = 'mysql://root:hunter2@db/app';
-    expect(invalid(() => openPostgresRecoveryStore({ url: secret }))).not.toMatch(/hunter2/);
-    invalid(() => openPostgresRecoveryStore({ pool: {} as pg.Pool }));
-    expect(invalid(() => openPostgresRecoveryStore({ url: 'postgres://x/y', schema: 'Bad-Name' }))).toMatch(
-      /lower-case SQL identifier/,
-    );
-    expect(invalid(() => openPostgresRecoveryStore({ url: 'postgres://x/y', maxConnections: 0 }))).toBe(
-      'maxConnections must be an integer from 1 to 100 (got 0)',
-    );
+    expect(invalidOptionMessage(() => openPostgresRecoveryStore({ url: secret }))).not.toMatch(/hunter2/);
+    invalidOptionMessage(() => openPostgresRecoveryStore({ pool: {} as pg.Pool }));
+    expect(
+      invalidOptionMessage(() => openPostgresRecoveryStore({ url: 'postgres://x/y', schema: 'Bad-Name' })),
+    ).toMatch(/lower-case SQL identifier/);
+    expect(
+      invalidOptionMessage(() => openPostgresRecoveryStore({ url: 'postgres://x/y', maxConnections: 0 })),
+    ).toBe('maxConnections must be an integer from 1 to 100 (got 0)');
   });
 
   it('connects to nothing until the first call', async () => {

@@ -4,9 +4,9 @@ import {
   type CheckpointWrite,
   checkCheckpointDelete,
   checkCheckpointWrite,
+  checkCompareAndSet,
   checkStoreKey,
   checkStoreNamespace,
-  fenceConflict,
 } from '@procmux/core-types';
 import type { Database } from 'better-sqlite3';
 import type { CheckpointRow } from './schema.js';
@@ -41,17 +41,13 @@ export class SqliteCheckpointStore implements CheckpointStore {
     // for every process on the file.
     const cas = db.transaction((namespace: string, write: CheckpointWrite): number => {
       const row = select.get(namespace, write.key);
-      const actual = row?.version ?? 0;
-      if (actual !== write.expectedVersion) {
-        throw fenceConflict(write.key, 'version', {
-          expected: write.expectedVersion,
-          actual: row?.version ?? null,
-        });
-      }
-      if (row && row.fencing_token > write.fencingToken) throw fenceConflict(write.key, 'fence');
+      const version = checkCompareAndSet(
+        write,
+        row ? { version: row.version, fencingToken: row.fencing_token } : undefined,
+      );
       if (row) update.run(write.data, write.fencingToken, this.#now(), namespace, write.key);
       else insert.run(namespace, write.key, write.data, write.fencingToken, this.#now());
-      return actual + 1;
+      return version;
     });
     this.#cas = (namespace, write) => cas.immediate(namespace, write);
   }

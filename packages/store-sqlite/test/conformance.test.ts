@@ -2,9 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runReplicaCrashSuite, runStoreConformance } from '@procmux/sessions/conformance';
 import { describe } from 'vitest';
-import { runReplicaCrashSuite } from '../../sessions/test/conformance/replica-crash.js';
-import { runStoreConformance } from '../../sessions/test/conformance/store-conformance.js';
 import { openSqliteRecoveryStore } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'procmux-sqlite-'));

@@ -1,22 +1,13 @@
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isProcmuxError, RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SQLITE_FILE, openSqliteRecoveryStore } from '../src/index.js';
 
 const NS = RECOVERY_NAMESPACE;
 const temp = () => realpathSync(mkdtempSync(join(tmpdir(), 'procmux-sqlite-open-')));
-
-function invalid(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected ERR_INVALID_OPTION');
-}
 
 describe('openSqliteRecoveryStore', () => {
   it('keeps a workspace store in <workspace>/.procmux/recovery.sqlite, creating the directory', async () => {
@@ -83,15 +74,15 @@ describe('openSqliteRecoveryStore', () => {
   });
 
   it('refuses bad options with ERR_INVALID_OPTION', () => {
-    expect(invalid(() => openSqliteRecoveryStore({}))).toMatch(
+    expect(invalidOptionMessage(() => openSqliteRecoveryStore({}))).toMatch(
       /exactly one of \{ workspace \} and \{ path \}/,
     );
-    invalid(() => openSqliteRecoveryStore({ path: 'a', workspace: 'b' }));
-    invalid(() => openSqliteRecoveryStore(null as never));
-    expect(invalid(() => openSqliteRecoveryStore({ path: '' }))).toBe(
+    invalidOptionMessage(() => openSqliteRecoveryStore({ path: 'a', workspace: 'b' }));
+    invalidOptionMessage(() => openSqliteRecoveryStore(null as never));
+    expect(invalidOptionMessage(() => openSqliteRecoveryStore({ path: '' }))).toBe(
       'path must be a non-empty path (got "")',
     );
-    expect(invalid(() => openSqliteRecoveryStore({ path: 'x.sqlite', busyTimeoutMs: -1 }))).toBe(
+    expect(invalidOptionMessage(() => openSqliteRecoveryStore({ path: 'x.sqlite', busyTimeoutMs: -1 }))).toBe(
       'busyTimeoutMs must be an integer from 0 to 60000 (got -1)',
     );
   });

@@ -6,8 +6,10 @@ import {
   type ManagedRun,
   oneOf,
   type ProcessAdapter,
+  ProcmuxError,
   type RunExit,
   resolveLimit,
+  type SignalName,
   type StdioMode,
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
@@ -116,6 +118,17 @@ export class SupervisedRun implements ManagedRun {
       this.killing = false;
       this.warn('procmux: force kill failed', error);
     });
+  }
+
+  async signal(name: SignalName): Promise<void> {
+    if (this.adapter.signal) return this.adapter.signal(name);
+    if (this.pid === undefined)
+      throw new ProcmuxError('ERR_PROCESS_STATE', 'this run has no process id to signal');
+    try {
+      process.kill(this.pid, name);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== 'ESRCH') throw cause;
+    }
   }
 
   // The attached screen follows the terminal, or its cursor answers would be wrong.

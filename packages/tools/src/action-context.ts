@@ -1,15 +1,7 @@
 import type { ResolvedToolOptions } from './options.js';
 import type { Params } from './params.js';
-import { sessionStateLine, summarize } from './results.js';
-import { applyOutputBudget } from './truncate.js';
-import type {
-  ProcessAction,
-  ToolProgress,
-  ToolResult,
-  ToolResultData,
-  ToolSession,
-  ToolSessions,
-} from './types.js';
+import { sessionReply as replyTo, type SessionReply } from './reply.js';
+import type { ProcessAction, ToolProgress, ToolResult, ToolSession, ToolSessions } from './types.js';
 
 /** What every process action gets. */
 export interface ActionContext {
@@ -25,47 +17,13 @@ export interface ActionContext {
   session(): ToolSession;
 }
 
-export interface SessionReply {
-  header?: string;
-  body?: string;
-  /** Lines between the body and the state line. */
-  notes?: (string | undefined)[];
-  /** Log line index of the body's first line; a function when it costs a log read (only on a cut). */
-  firstLine?: number | (() => Promise<number>);
-  data?: Partial<ToolResultData>;
-}
-
-/** A result about one session: output within the budget, notes, then the state line. */
-export async function sessionReply(
+/** A result about one session of this action (see reply.ts). */
+export function sessionReply(
   ctx: ActionContext,
   session: ToolSession,
   reply: SessionReply,
 ): Promise<ToolResult> {
-  const status = [...(reply.notes ?? []), sessionStateLine(session)]
-    .filter((n) => n !== undefined)
-    .join('\n');
-  const request = {
-    body: reply.body ?? '',
-    budget: ctx.options.outputBudget,
-    status,
-    sessionId: session.id,
-    ...(reply.header !== undefined ? { header: reply.header } : {}),
-  };
-  let shown = applyOutputBudget(
-    typeof reply.firstLine === 'number' ? { ...request, firstLine: reply.firstLine } : request,
-  );
-  if (shown.cut && typeof reply.firstLine === 'function') {
-    shown = applyOutputBudget({ ...request, firstLine: await reply.firstLine() });
-  }
-  const data: ToolResultData = {
-    tool: 'process',
-    action: ctx.action,
-    session: summarize(session),
-    ...(reply.body !== undefined ? { output: shown.body } : {}),
-    ...(shown.cut ? { cut: shown.cut } : {}),
-    ...reply.data,
-  };
-  return { text: shown.text, isError: false, data };
+  return replyTo({ tool: 'process', action: ctx.action, budget: ctx.options.outputBudget }, session, reply);
 }
 
 /**

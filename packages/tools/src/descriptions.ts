@@ -1,27 +1,35 @@
 // Tool descriptions as a model reads them: when to use which mode or action, in a few lines.
+import { DEFAULT_TOOL_OPTIONS, MAX_WAIT_MS } from './options.js';
+import { type OneShotDefaults, seconds } from './schemas.js';
 
-export const EXEC_DESCRIPTION = [
-  'Run a shell command in the workspace.',
-  '',
-  "mode 'one_shot' (default): runs to completion and returns its output and exit code. stdin is closed,",
-  'pagers print straight through (PAGER=cat), git never prompts for credentials or an editor, and the',
-  'process tree is killed after 120 s, or after 60 s without output (change with timeout_ms /',
-  'no_output_timeout_ms). Pass yield_ms to get a session_id back instead of waiting when it takes longer.',
-  "mode 'session': an interactive program in a terminal (python3 -i, node, psql, vim, top). Returns a",
-  'session_id and the first screen; drive it with the process tool (paste + submit, send_keys, poll).',
-  "mode 'daemon': a long-running program on pipes (dev servers, watchers, long scans). Returns a",
-  'session_id and its first output; read it with process poll / wait_for / log, stop it with kill.',
-  'session and daemon have no timeouts: kill them when done.',
-  '',
-  'Long output is cut in the middle (head, tail and error lines kept); the note says how to page it with',
-  'process action=log. Every result ends with the process state, e.g. "Process exited with code 0."',
-].join('\n');
+/** The exec description, stating the one-shot timeouts in force. */
+export function execDescription(defaults: OneShotDefaults): string {
+  return [
+    'Run a shell command in the workspace.',
+    '',
+    "mode 'one_shot' (default): runs to completion and returns its output and exit code. stdin is closed,",
+    'pagers print straight through (PAGER=cat), git never prompts for credentials or an editor, and the',
+    `process tree is killed after ${seconds(defaults.oneShotTimeoutMs)}, or after ${seconds(defaults.oneShotNoOutputTimeoutMs)} without output (change with timeout_ms /`,
+    'no_output_timeout_ms). Pass yield_ms to get a session_id back instead of waiting when it takes longer.',
+    "mode 'session': an interactive program in a terminal (python3 -i, node, psql, vim, top). Returns a",
+    'session_id and the first screen; drive it with the process tool (paste + submit, send_keys, poll).',
+    "mode 'daemon': a long-running program on pipes (dev servers, watchers, long scans). Returns a",
+    'session_id and its first output; read it with process poll / wait_for / log, stop it with kill.',
+    'session and daemon have no timeouts: kill them when done.',
+    '',
+    'Long output is cut in the middle (head, tail and error lines kept); the note says how to page it with',
+    'process action=log. Every result ends with the process state, e.g. "Process exited with code 0."',
+  ].join('\n');
+}
+
+/** The exec description with the default one-shot timeouts. */
+export const EXEC_DESCRIPTION = execDescription(DEFAULT_TOOL_OPTIONS);
 
 export const PROCESS_DESCRIPTION = [
   'Watch and drive processes started by exec (mode session or daemon, or a one_shot given yield_ms).',
   '',
   'list: your sessions with their state.',
-  'poll {session_id, timeout?}: new output since the last read; waits up to timeout ms (max 120000) and',
+  `poll {session_id, timeout?}: new output since the last read; waits up to timeout ms (max ${MAX_WAIT_MS}) and`,
   '  returns as soon as output or the exit arrives.',
   'wait_for {session_id, pattern?, fail_pattern?, input: true?, exit: true?, idle_ms?, port?, timeout?}: wait',
   '  once instead of polling in a loop, for whichever comes first: a regular expression in new output, the',

@@ -1,14 +1,13 @@
 import { kernelInputDetection, type ProcessStartRequest } from '@procmux/sessions';
 import { duration, shownCommand, wiring } from './describe-session.js';
-import { EXEC_DESCRIPTION } from './descriptions.js';
+import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
 import { inputStopNote, watchOneShotInput } from './one-shot-input.js';
-import { MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
+import type { ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
-import { guarded, sessionStateLine, summarize } from './results.js';
-import { EXEC_ALIASES, EXEC_PARAMETERS } from './schemas.js';
-import { budgetTranscript } from './transcript-excerpt.js';
-import { applyOutputBudget } from './truncate.js';
+import { sessionReply } from './reply.js';
+import { guarded } from './results.js';
+import { EXEC_ALIASES, EXEC_PARAMETERS, execParameters } from './schemas.js';
 import type {
   ExecMode,
   ProcessTool,
@@ -18,8 +17,9 @@ import type {
   ToolSessions,
 } from './types.js';
 
-const MODES: readonly ExecMode[] = ['one_shot', 'session', 'daemon'];
-const DAY_MS = 24 * 60 * 60 * 1000;
+// Types and limits of the parameters, as the schema the model reads states them.
+const RANGE = EXEC_PARAMETERS.properties;
+const MODES: readonly ExecMode[] = RANGE.mode.enum;
 /** Longest cwd accepted (Linux's PATH_MAX). */
 const MAX_PATH_CHARS = 4_096;
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
@@ -44,8 +44,8 @@ interface ExecRequest {
 export function createExecTool(sessions: ToolSessions, options: ResolvedToolOptions): ProcessTool {
   return {
     name: 'exec',
-    description: EXEC_DESCRIPTION,
-    parameters: EXEC_PARAMETERS,
+    description: execDescription(options),
+    parameters: execParameters(options),
     run(params: unknown, context: ToolRunContext = {}) {
       let mode: ExecMode | undefined;
       return guarded(
@@ -71,9 +71,13 @@ function parseExec(raw: unknown): ExecRequest {
     mode,
     cwd: p.string('cwd', { maxChars: MAX_PATH_CHARS, noNul: 'a path' }),
     env: p.env('env'),
-    timeoutMs: p.integer('timeout_ms', 1, DAY_MS),
-    noOutputTimeoutMs: p.integer('no_output_timeout_ms', 1, DAY_MS),
-    yieldMs: p.integer('yield_ms', 0, MAX_WAIT_MS),
+    timeoutMs: p.integer('timeout_ms', RANGE.timeout_ms.minimum, RANGE.timeout_ms.maximum),
+    noOutputTimeoutMs: p.integer(
+      'no_output_timeout_ms',
+      RANGE.no_output_timeout_ms.minimum,
+      RANGE.no_output_timeout_ms.maximum,
+    ),
+    yieldMs: p.integer('yield_ms', RANGE.yield_ms.minimum, RANGE.yield_ms.maximum),
   };
   if (mode !== 'one_shot')
     p.only(`mode ${mode}`, ['command', 'mode', 'cwd', 'env', 'timeout_ms', 'no_output_timeout_ms']);
@@ -109,6 +113,7 @@ async function oneShot(
     noOutputTimeoutMs,
   });
   setSession(session);
+  const target = { tool: 'exec', action: 'one_shot', budget: options.outputBudget } as const;
   const inputWatch = watchOneShotInput(session);
   const ended = await Promise.race([
     waitForEnd(session, request.yieldMs, context.signal),
@@ -116,36 +121,21 @@ async function oneShot(
   ]).finally(() => inputWatch.stop());
   if (typeof ended === 'object') {
     await session.kill().catch(() => {});
-    const shown = await budgetTranscript(session.transcript(), {
-      empty: '(no output)',
-      budget: options.outputBudget,
-      status: `${inputStopNote(ended)}\n${sessionStateLine(session)}`,
-      sessionId: session.id,
-      firstLine: 0,
+    const result = await sessionReply(target, session, {
+      transcript: { chunks: session.transcript(), empty: '(no output)' },
+      notes: [inputStopNote(ended)],
+      data: { backgrounded: false, waitingInput: ended },
+      isError: true,
     });
     await session.poll().catch(() => {});
-    return {
-      text: shown.text,
-      isError: true,
-      data: {
-        tool: 'exec',
-        action: 'one_shot',
-        session: summarize(session),
-        backgrounded: false,
-        waitingInput: ended,
-        output: shown.body,
-        ...(shown.cut ? { cut: shown.cut } : {}),
-      },
-    };
+    return result;
   }
   if (ended === 'aborted') {
     await session.kill().catch(() => {});
-    const status = `Cancelled: the command was killed before it finished.\n${sessionStateLine(session)}`;
-    return {
-      text: status,
+    return sessionReply(target, session, {
+      notes: ['Cancelled: the command was killed before it finished.'],
       isError: true,
-      data: { tool: 'exec', action: 'one_shot', session: summarize(session) },
-    };
+    });
   }
   if (ended === 'yielded') {
     const { output } = await gather(session, { waitMs: 0 });
@@ -153,48 +143,21 @@ async function oneShot(
       `Still running after ${duration(request.yieldMs ?? 0)}: it goes on in the background as session ${session.id} ` +
       `(its ${timeoutMs} ms timeout and ${noOutputTimeoutMs} ms no-output timeout still apply). ` +
       'Use process action=poll, wait_for or kill with this session_id.';
-    const shown = applyOutputBudget({
+    return sessionReply(target, session, {
       body: output.text(),
-      budget: options.outputBudget,
-      status: `${note}\n${sessionStateLine(session)}`,
-      sessionId: session.id,
+      notes: [note],
+      data: { backgrounded: true },
     });
-    return {
-      text: shown.text,
-      isError: false,
-      data: {
-        tool: 'exec',
-        action: 'one_shot',
-        session: summarize(session),
-        backgrounded: true,
-        output: shown.body,
-        ...(shown.cut ? { cut: shown.cut } : {}),
-      },
-    };
   }
   // Built from the transcript as it streams past: a 50 MB output is never held whole.
-  const notes = [timeoutNote(session, timeoutMs, noOutputTimeoutMs), sessionStateLine(session)];
-  const shown = await budgetTranscript(session.transcript(), {
-    empty: '(no output)',
-    budget: options.outputBudget,
-    status: notes.filter((n) => n !== undefined).join('\n'),
-    sessionId: session.id,
-    firstLine: 0,
+  const result = await sessionReply(target, session, {
+    transcript: { chunks: session.transcript(), empty: '(no output)' },
+    notes: [timeoutNote(session, timeoutMs, noOutputTimeoutMs)],
+    data: { backgrounded: false },
   });
   // Mark the output read, so a later poll of this session does not return it again.
   await session.poll().catch(() => {});
-  return {
-    text: shown.text,
-    isError: false,
-    data: {
-      tool: 'exec',
-      action: 'one_shot',
-      session: summarize(session),
-      backgrounded: false,
-      output: shown.body,
-      ...(shown.cut ? { cut: shown.cut } : {}),
-    },
-  };
+  return result;
 }
 
 /** Waits for the exit, the yield time, or an abort, whichever comes first. */
@@ -267,22 +230,8 @@ async function background(
       : '';
   const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}`;
   const body = first.output.text();
-  const shown = applyOutputBudget({
+  return sessionReply({ tool: 'exec', action: request.mode, budget: options.outputBudget }, session, {
     header,
     body: body === '' ? `(no output in the first ${duration(first.waitedMs)})` : body,
-    budget: options.outputBudget,
-    status: sessionStateLine(session),
-    sessionId: session.id,
   });
-  return {
-    text: shown.text,
-    isError: false,
-    data: {
-      tool: 'exec',
-      action: request.mode,
-      session: summarize(session),
-      output: shown.body,
-      ...(shown.cut ? { cut: shown.cut } : {}),
-    },
-  };
 }

@@ -1,10 +1,11 @@
+// The public face of @procmux/tools: every name here is listed in the README's "Exports".
 export { createProcessTools, type ProcessTools } from './create-tools.js';
 export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
 export { echo, MAX_ECHO_CHARS } from './echo.js';
 export { NON_INTERACTIVE_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
-export { EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
-export { type StateFacts, stateLine, waitingLine } from './state-line.js';
+export { DEFAULT_WAIT_FOR_MS, EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
+export { type StateFacts, stateLine } from './state-line.js';
 export {
   applyOutputBudget,
   ERROR_LINE_PATTERN,
@@ -30,4 +31,3 @@ export type {
   ToolSessions,
   WaitOutcomeKind,
 } from './types.js';
-export { DEFAULT_WAIT_FOR_MS } from './wait-for.js';

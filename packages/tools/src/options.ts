@@ -26,7 +26,8 @@ export interface ResolvedToolOptions {
 /** The longest a single poll or wait_for call waits. */
 export const MAX_WAIT_MS = 120_000;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** The longest timeout a call may set: a day. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
 const LIMITS: Record<Exclude<keyof ProcessToolsOptions, 'nonInteractiveEnv'>, Limit & { min: number }> = {
   outputBudget: { default: 30_000, hard: 1_000_000, min: 1_000 },
   oneShotTimeoutMs: { default: 120_000, hard: DAY_MS, min: 1 },
@@ -58,3 +59,6 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
   }
   return resolved;
 }
+
+/** The options in force when a host sets none. */
+export const DEFAULT_TOOL_OPTIONS: ResolvedToolOptions = resolveToolOptions();

@@ -1,4 +1,4 @@
-import { isProcmuxError } from '@procmux/core-types';
+import { isProcmuxError, type ProcmuxErrorCode } from '@procmux/core-types';
 import { stateLine } from './state-line.js';
 import { fitText } from './truncate.js';
 import type {
@@ -44,7 +44,7 @@ export function endShown(session: ToolSession): boolean {
 }
 
 /** What codes mean for a model, where the error message alone does not say what to do next. */
-const NEXT_STEP: Partial<Record<string, string>> = {
+const NEXT_STEP: Partial<Record<ProcmuxErrorCode, string>> = {
   ERR_PROCESS_NOT_FOUND: 'Use process action=list to see the sessions you can use.',
   ERR_PROCESS_PTY_UNSUPPORTED: "Run it with exec mode 'daemon' (pipes) instead.",
   ERR_PROCESS_LIMIT: 'Kill a session you no longer need (process action=list, then action=kill).',
@@ -57,7 +57,7 @@ export function errorResult(
   error: unknown,
   session?: ToolSession,
 ): ToolResult {
-  const code = isProcmuxError(error) ? error.code : 'ERR_INTERNAL';
+  const code: ProcmuxErrorCode = isProcmuxError(error) ? error.code : 'ERR_INTERNAL';
   const message = error instanceof Error ? error.message : String(error);
   const lines = [`Error [${code}]: ${message}`];
   const next = NEXT_STEP[code];

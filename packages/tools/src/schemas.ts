@@ -1,68 +1,86 @@
+import { DAY_MS, DEFAULT_TOOL_OPTIONS, MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
 import type { JsonSchema } from './types.js';
 
-/** JSON Schema of the exec tool's parameters. */
-export const EXEC_PARAMETERS = {
-  type: 'object',
-  properties: {
-    command: {
-      type: 'string',
-      minLength: 1,
-      description:
-        'Shell command line, run with bash -c (sh where there is no bash; cmd or PowerShell on Windows).',
+/** A duration as the descriptions say it: "120 s", or "1500 ms" where seconds are not whole. */
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** The one-shot defaults the exec schema states (the resolved options of the tools). */
+export type OneShotDefaults = Pick<ResolvedToolOptions, 'oneShotTimeoutMs' | 'oneShotNoOutputTimeoutMs'>;
+
+/** JSON Schema of the exec tool's parameters, stating the one-shot timeouts in force. */
+export function execParameters(defaults: OneShotDefaults) {
+  return {
+    type: 'object',
+    properties: {
+      command: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Shell command line, run with bash -c (sh where there is no bash; cmd or PowerShell on Windows).',
+      },
+      mode: {
+        type: 'string',
+        enum: ['one_shot', 'session', 'daemon'],
+        default: 'one_shot',
+        description:
+          'one_shot: run to completion and return the output and exit code (stdin closed, pagers and prompts off, ' +
+          `${seconds(defaults.oneShotTimeoutMs)} overall and ${seconds(defaults.oneShotNoOutputTimeoutMs)} ` +
+          'no-output timeouts). session: interactive program in a terminal (REPLs, ' +
+          'full-screen programs), returns a session_id and the first screen. daemon: long-running program on ' +
+          'pipes (servers, watchers, scans), returns a session_id and its first output.',
+      },
+      cwd: {
+        type: 'string',
+        description:
+          'Working directory, relative to the workspace root (or absolute inside it). Default: the root.',
+      },
+      env: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: 'Extra environment variables, merged over the inherited ones.',
+      },
+      timeout_ms: {
+        type: 'integer',
+        minimum: 1,
+        maximum: DAY_MS,
+        description: `Kill the process tree after this many ms. Default ${defaults.oneShotTimeoutMs} for one_shot, none otherwise.`,
+      },
+      no_output_timeout_ms: {
+        type: 'integer',
+        minimum: 1,
+        maximum: DAY_MS,
+        description: `Kill it after this many ms without output. Default ${defaults.oneShotNoOutputTimeoutMs} for one_shot, none otherwise.`,
+      },
+      yield_ms: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_WAIT_MS,
+        description:
+          'one_shot only: if the command is still running after this many ms, return its session_id and the ' +
+          'output so far instead of waiting; it goes on in the background.',
+      },
+      timeoutMs: {
+        type: 'integer',
+        description: 'Old name of timeout_ms, accepted until the next major release.',
+      },
+      noOutputTimeoutMs: {
+        type: 'integer',
+        description: 'Old name of no_output_timeout_ms, accepted until the next major release.',
+      },
+      yieldMs: {
+        type: 'integer',
+        description: 'Old name of yield_ms, accepted until the next major release.',
+      },
     },
-    mode: {
-      type: 'string',
-      enum: ['one_shot', 'session', 'daemon'],
-      default: 'one_shot',
-      description:
-        'one_shot: run to completion and return the output and exit code (stdin closed, pagers and prompts off, ' +
-        '120 s overall and 60 s no-output timeouts). session: interactive program in a terminal (REPLs, ' +
-        'full-screen programs), returns a session_id and the first screen. daemon: long-running program on ' +
-        'pipes (servers, watchers, scans), returns a session_id and its first output.',
-    },
-    cwd: {
-      type: 'string',
-      description:
-        'Working directory, relative to the workspace root (or absolute inside it). Default: the root.',
-    },
-    env: {
-      type: 'object',
-      additionalProperties: { type: 'string' },
-      description: 'Extra environment variables, merged over the inherited ones.',
-    },
-    timeout_ms: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 86_400_000,
-      description: 'Kill the process tree after this many ms. Default 120000 for one_shot, none otherwise.',
-    },
-    no_output_timeout_ms: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 86_400_000,
-      description: 'Kill it after this many ms without output. Default 60000 for one_shot, none otherwise.',
-    },
-    yield_ms: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 120_000,
-      description:
-        'one_shot only: if the command is still running after this many ms, return its session_id and the ' +
-        'output so far instead of waiting; it goes on in the background.',
-    },
-    timeoutMs: {
-      type: 'integer',
-      description: 'Old name of timeout_ms, accepted until the next major release.',
-    },
-    noOutputTimeoutMs: {
-      type: 'integer',
-      description: 'Old name of no_output_timeout_ms, accepted until the next major release.',
-    },
-    yieldMs: { type: 'integer', description: 'Old name of yield_ms, accepted until the next major release.' },
-  },
-  required: ['command'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+    required: ['command'],
+    additionalProperties: false,
+  } as const satisfies JsonSchema;
+}
+
+/** The exec schema with the default one-shot timeouts. */
+export const EXEC_PARAMETERS = execParameters(DEFAULT_TOOL_OPTIONS);
 
 /** camelCase names the exec tool still accepts (one release), and the snake_case name each means. */
 export const EXEC_ALIASES: Readonly<Record<string, string>> = {
@@ -76,6 +94,11 @@ export const PROCESS_ALIASES: Readonly<Record<string, string>> = {
   sessionId: 'session_id',
   idleMs: 'idle_ms',
 };
+
+/** How long wait_for waits when the call does not say. */
+export const DEFAULT_WAIT_FOR_MS = 30_000;
+/** Longest wait_for (and idle_ms): 30 minutes (an MCP client keeps the call alive through progress). */
+export const MAX_WAIT_FOR_MS = 30 * 60 * 1000;
 
 /** JSON Schema of the process tool's parameters. */
 export const PROCESS_PARAMETERS = {
@@ -102,8 +125,8 @@ export const PROCESS_PARAMETERS = {
     timeout: {
       type: 'number',
       description:
-        'poll: wait up to this many ms for new output (0-120000, default 0; values outside are clamped). ' +
-        'wait_for: give up after this many ms (1-1800000, i.e. up to 30 minutes; default 30000).',
+        `poll: wait up to this many ms for new output (0-${MAX_WAIT_MS}, default 0; values outside are clamped). ` +
+        `wait_for: give up after this many ms (1-${MAX_WAIT_FOR_MS}, i.e. up to 30 minutes; default ${DEFAULT_WAIT_FOR_MS}).`,
     },
     offset: {
       type: 'integer',
@@ -149,7 +172,7 @@ export const PROCESS_PARAMETERS = {
     idle_ms: {
       type: 'integer',
       minimum: 1,
-      maximum: 1_800_000,
+      maximum: MAX_WAIT_FOR_MS,
       description: 'wait_for: return once the output has been quiet this many ms.',
     },
     sessionId: {

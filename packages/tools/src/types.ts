@@ -1,4 +1,4 @@
-import type { SessionState, SignalName, StdioMode } from '@procmux/core-types';
+import type { ProcmuxErrorCode, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { InputWait, ProcessSession, ProcessStartRequest } from '@procmux/sessions';
 import type { OutputCut } from './truncate.js';
 
@@ -203,5 +203,5 @@ export interface ToolResultData {
   /** record: where the asciicast file was written (absolute). */
   recording?: { path: string };
   /** Set when isError: the ProcmuxError code (or ERR_INTERNAL) and message. */
-  error?: { code: string; message: string };
+  error?: { code: ProcmuxErrorCode; message: string };
 }

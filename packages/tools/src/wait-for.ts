@@ -4,17 +4,16 @@ import { invalid } from './params.js';
 import { compilePattern, type TextPattern } from './pattern.js';
 import { loopbackPortOpen } from './port-probe.js';
 import { droppedNote } from './read-actions.js';
+import { DEFAULT_WAIT_FOR_MS, MAX_WAIT_FOR_MS, PROCESS_PARAMETERS } from './schemas.js';
 import type { ToolResult, WaitOutcomeKind } from './types.js';
 
-/** How long wait_for waits when the call does not say. */
-export const DEFAULT_WAIT_FOR_MS = 30_000;
-/** Longest wait_for: 30 minutes (an MCP client keeps the call alive through progress). */
-export const MAX_WAIT_FOR_MS = 30 * 60 * 1000;
 /** Progress is reported at least this often while waiting. */
 export const PROGRESS_EVERY_MS = 5_000;
 /** Conditions the session cannot wake a poll for (a port, a cancel) are checked this often. */
 const TICK_MS = 250;
 
+// Limits of the parameters, as the schema the model reads states them.
+const RANGE = PROCESS_PARAMETERS.properties;
 const MAX_SHOWN_PATTERN = 80;
 const MAX_QUOTED_MATCH = 200;
 
@@ -151,10 +150,10 @@ function readConditions(ctx: ActionContext): Conditions {
   const p = ctx.params;
   const source = p.string('pattern');
   const failSource = p.string('fail_pattern');
-  const idleMs = p.integer('idle_ms', 1, MAX_WAIT_FOR_MS);
+  const idleMs = p.integer('idle_ms', RANGE.idle_ms.minimum, RANGE.idle_ms.maximum);
   const exit = p.boolean('exit');
   const input = p.boolean('input');
-  const port = p.integer('port', 1, 65_535);
+  const port = p.integer('port', RANGE.port.minimum, RANGE.port.maximum);
   if (exit === false)
     throw invalid('exit must be true (wait for the process to end); leave it out otherwise');
   if (input === false)

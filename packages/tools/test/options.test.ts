@@ -1,4 +1,4 @@
-import { isProcmuxError } from '@procmux/core-types';
+import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { NON_INTERACTIVE_ENV } from '../src/index.js';
 import { resolveToolOptions } from '../src/options.js';
@@ -32,13 +32,7 @@ describe('resolveToolOptions', () => {
     [{ budget: 5 }, 'unknown option "budget"; allowed: outputBudget'],
     [{ nonInteractiveEnv: { PAGER: 1 } }, 'nonInteractiveEnv must map variable names to string values'],
   ])('refuses %o with a message saying what is allowed', (options, message) => {
-    try {
-      resolveToolOptions(options as never);
-      throw new Error('expected an error');
-    } catch (error) {
-      expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-      expect((error as Error).message).toContain(message);
-    }
+    expect(invalidOptionMessage(() => resolveToolOptions(options as never))).toContain(message);
   });
 
   it('refuses options that are not an object', () => {

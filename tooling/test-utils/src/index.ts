@@ -1,3 +1,4 @@
+export { disposeAfterEach } from './dispose-after-each.js';
 export { invalidOptionMessage, rejectionOf, rejectsWith, thrownBy, throwsWith } from './errors.js';
 export { announcedPids, type FixtureName, fixture, fixturePath } from './fixtures.js';
 export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
@@ -5,3 +6,4 @@ export { descendantsOf, isAlive, type ProcessInfo, processTable } from './proces
 export { propertyRuns } from './property-runs.js';
 export { checkLeaksAfterAll } from './teardown.js';
 export { waitFor } from './wait-for.js';
+export { makeWorkspace } from './workspace.js';

@@ -4,6 +4,7 @@ import {
   type CheckpointWrite,
   checkCheckpointDelete,
   checkCheckpointWrite,
+  checkCompareAndSet,
   checkLeaseCall,
   checkStoreKey,
   checkStoreNamespace,
@@ -53,15 +54,7 @@ class MemoryCheckpointStore implements CheckpointStore {
   async compareAndSet(namespace: string, write: CheckpointWrite): Promise<number> {
     checkCheckpointWrite(namespace, write);
     const current = this.#entries.get(slot(namespace, write.key));
-    const actual = current?.version ?? 0;
-    if (actual !== write.expectedVersion) {
-      throw fenceConflict(write.key, 'version', {
-        expected: write.expectedVersion,
-        actual: current?.version ?? null,
-      });
-    }
-    if (current && current.fencingToken > write.fencingToken) throw fenceConflict(write.key, 'fence');
-    const version = actual + 1;
+    const version = checkCompareAndSet(write, current);
     this.#entries.set(slot(namespace, write.key), {
       namespace,
       key: write.key,

@@ -3,7 +3,7 @@ import { OutputLog } from '@procmux/registry';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import { BackendAdapter } from '../backend-adapter.js';
 import type { SessionContext } from '../context.js';
-import { ProcessSession } from '../session.js';
+import { LiveSession } from '../session/live-session.js';
 import type { OutputSink } from './attach.js';
 
 /** Output that may arrive while attach() is still pending: held, then handed to the adapter. */
@@ -38,9 +38,9 @@ export async function reattachSession(
     canResize: boolean;
     connect(adapter: BackendAdapter): void;
   },
-): Promise<{ session: ProcessSession; run: ManagedRun; adapter: BackendAdapter }> {
+): Promise<{ session: LiveSession; run: ManagedRun; adapter: BackendAdapter }> {
   const { limits } = deps.context;
-  const session = new ProcessSession(
+  const session = new LiveSession(
     {
       id: record.id,
       owner: record.owner ?? undefined,

@@ -10,7 +10,7 @@ import {
 } from '@procmux/core-types';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import type { SessionContext } from '../context.js';
-import type { ProcessSession } from '../session.js';
+import type { LiveSession } from '../session/live-session.js';
 import { attachWithin } from './attach.js';
 import type { DurableJournal } from './journal.js';
 import type { ResolvedDurability } from './options.js';
@@ -25,7 +25,7 @@ const NS = RECOVERY_NAMESPACE;
 export interface RecoveryHost {
   readonly config: ResolvedDurability;
   readonly journal: DurableJournal;
-  readonly sessions: Map<string, ProcessSession>;
+  readonly sessions: Map<string, LiveSession>;
   readonly supervisor: ProcessSupervisor;
   readonly context: SessionContext;
 }
@@ -143,7 +143,7 @@ async function recoverOne(entry: CheckpointEntry, host: RecoveryHost, room: Room
 
 type Failure = { code: ProcmuxErrorCode; reason: string };
 type Reattach =
-  | { kind: 'reattached'; session: ProcessSession }
+  | { kind: 'reattached'; session: LiveSession }
   /** The process cannot be reached from here: the record becomes unknown. */
   | { kind: 'unknown'; failure: Failure }
   /** It could be, but not now (no room): the record stays as it is for a later recover(). */
@@ -264,7 +264,7 @@ async function markUnknown(
 
 function event(
   m: Pick<
-    ReturnType<ProcessSession['metadata']>,
+    ReturnType<LiveSession['metadata']>,
     | 'id'
     | 'owner'
     | 'fingerprint'

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProcessRecord } from '@procmux/core-types';
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive, trackPid } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, makeWorkspace, trackPid } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 import type { RecoveryReport } from '../../src/index.js';
-import { makeWorkspace } from '../helpers/workspace.js';
 import type { StoresUnderTest } from './store-conformance.js';
 
 const REPLICA = fileURLToPath(new URL('./replica.mjs', import.meta.url));

@@ -10,10 +10,9 @@ import {
   type ProcessRecord,
   RECOVERY_NAMESPACE,
 } from '@procmux/core-types';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, rejectsWith, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { commandFingerprint, createProcessSessions, type ProcessSessions } from '../../src/index.js';
-import { makeWorkspace, rejectsWith } from '../helpers/workspace.js';
 
 export interface StoresUnderTest {
   checkpoints: CheckpointStore;

@@ -1,0 +1,35 @@
+import type { Logger, ProcessEvent } from '@procmux/core-types';
+import type { ProcessSupervisor } from '@procmux/supervisor';
+import type { SessionContext } from './context.js';
+import type { DurableJournal } from './durable/journal.js';
+import type { ResolvedProcessSessionLimits } from './limits.js';
+import type { PtyBackendChoice } from './pty-backend.js';
+import type { ProcessSandboxBackend } from './sandbox.js';
+import type { LiveSession } from './session/live-session.js';
+import type { ProcessSessionsOptions } from './types.js';
+
+/** What one registry holds, shared by start-session.ts, sweep.ts and registry.ts. */
+export interface RegistryState {
+  readonly options: ProcessSessionsOptions;
+  readonly workspace: string;
+  readonly limits: ResolvedProcessSessionLimits;
+  readonly logger: Logger;
+  readonly sandbox: ProcessSandboxBackend | undefined;
+  readonly ptyBackend: PtyBackendChoice;
+  readonly sessions: Map<string, LiveSession>;
+  /** Every id this registry gave out, pruned sessions' too: an old id never names a new session. */
+  readonly issued: Set<string>;
+  readonly supervisor: ProcessSupervisor;
+  readonly journal: DurableJournal | undefined;
+  readonly context: SessionContext;
+  readonly finishedTtlMs: number;
+  readonly maxEndedSessions: number;
+  emit(event: ProcessEvent): void;
+  sandboxLost: boolean;
+  disposed: boolean;
+  /**
+   * Starts between their limit check and their registration: counted as live, so that
+   * concurrent starts cannot all pass the check before any of them registers.
+   */
+  reserved: number;
+}

@@ -1,0 +1,92 @@
+// Stopping a session: a signal, a kill of the whole tree (a terminal is hung up first),
+// release, expiry, and the ends without a process (unknown).
+import { constants } from 'node:os';
+import { isTerminalState, ProcmuxError, type SignalName } from '@procmux/core-types';
+import { hangUp as hangUpTerminal } from '../hang-up.js';
+import type { WaitOutcome } from '../types.js';
+import type { SessionCore } from './core.js';
+import { access, mutable } from './guards.js';
+import { retireScreen, settle } from './lifecycle.js';
+
+/** How long a hung-up terminal session gets to end before the tree kill (SIGTERM, then SIGKILL). */
+const HANG_UP_WAIT_MS = 500;
+
+export async function signal(s: SessionCore, name: SignalName): Promise<void> {
+  if (typeof name !== 'string' || !(name in constants.signals)) {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `signal must be a signal name such as "SIGINT" or "SIGTERM" (got ${String(name)})`,
+    );
+  }
+  await mutable(s, 'signal', { signal: name });
+  // A host handle signals its own process; a native one needs a pid.
+  if (!s.adapter && s.pid === undefined)
+    throw new ProcmuxError('ERR_PROCESS_STATE', `session ${s.id} has no process id to signal`);
+  await s.run!.signal(name);
+}
+
+export async function kill(s: SessionCore): Promise<WaitOutcome> {
+  await mutable(s, 'kill', { signal: 'SIGKILL' });
+  s.forced = 'killed';
+  await hangUp(s);
+  s.run?.cancel('manual-cancel');
+  await s.settled;
+  return { exitCode: s.exitCode, signal: s.signal, state: s.state };
+}
+
+/**
+ * The graceful step for a native terminal session: hang the terminal up (SIGHUP to its
+ * foreground group and its leader, as closing a terminal window does) and give the program
+ * a moment to end. An interactive shell ignores SIGTERM, so without this it sat out the
+ * whole SIGTERM grace (3 s) before SIGKILL; the tree kill that follows reaps whatever is left.
+ */
+async function hangUp(s: SessionCore): Promise<void> {
+  const pid = s.pid;
+  if (s.stdioMode !== 'pty' || s.adapter || pid === undefined || !s.live) return;
+  try {
+    hangUpTerminal(pid);
+  } catch {
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    s.run!.wait().catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, HANG_UP_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+export async function release(s: SessionCore): Promise<void> {
+  await access(s);
+  if (!s.live) {
+    throw new ProcmuxError(
+      'ERR_PROCESS_STATE',
+      `session ${s.id} is ${s.state}; only a running session can be released`,
+    );
+  }
+  if (s.adapter?.handle.release) await s.adapter.handle.release();
+  settle(s, 'released', null, null, 'released by the host');
+  void retireScreen(s);
+}
+
+/** Ends the record without a process (failed attach, backend lost before start). */
+export function failUnknown(s: SessionCore, reason: string): void {
+  if (isTerminalState(s.state)) return;
+  settle(s, 'unknown', null, null, reason);
+}
+
+/** Kills the process and records `expired`. */
+export async function expire(s: SessionCore): Promise<void> {
+  if (!s.live) return;
+  s.forced = 'expired';
+  s.run?.cancel('manual-cancel');
+  await s.settled;
+}
+
+/** Registry's markUnknown/reconcile: terminal, never an invented exit code. */
+export function markUnknown(s: SessionCore, reason = 'marked unknown by the host'): void {
+  if (!s.live) return;
+  settle(s, 'unknown', null, null, reason);
+}

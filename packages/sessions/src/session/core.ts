@@ -1,0 +1,134 @@
+// The state of one session, shared by the files that act on it (lifecycle, input, control,
+// reads, waiting, watching). Internal: hosts see the ProcessSession interface (handle.ts).
+import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
+import type { OutputLog } from '@procmux/registry';
+import type { TerminalScreen } from '@procmux/screen';
+import type { BackendAdapter } from '../backend-adapter.js';
+import type { SessionContext } from '../context.js';
+import type { HumanControlState } from '../human-control.js';
+import { InputWatch } from '../input/input-watch.js';
+import { defaultInputDetector } from '../input/session-input.js';
+import { LiveText } from '../live-text.js';
+import { OutputTimeline } from '../output-timeline.js';
+import type { ScreenGate } from '../screen-gate.js';
+import { SessionWatchers } from '../session-watch.js';
+import { TranscriptIndex } from '../transcript-index.js';
+import type { SessionMetadata } from '../types.js';
+import { inputChanged, inputFacts } from './input-state.js';
+import { PollWaiters } from './waiting.js';
+
+export interface SessionInit {
+  id: string;
+  owner: string | undefined;
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  fingerprint: string;
+  pty: boolean;
+  stdin: 'open' | 'closed';
+  startedAt: number;
+  expiresAt: number;
+  releaseOnCancel: boolean;
+  log: OutputLog;
+  screen: TerminalScreen | undefined;
+  backend: SessionMetadata['backend'];
+  /** Shuts the screen off from the run (a PTY start that fell back to pipes). */
+  screenGate?: ScreenGate;
+  /** The terminal's size at the start (PTY sessions). */
+  terminal?: { columns: number; rows: number } | undefined;
+}
+
+/** A person's hold on the keyboard, with the function that ends it. */
+export type ControlHold = HumanControlState & { end(reason: string): void };
+
+export class SessionCore {
+  readonly id: string;
+  readonly owner: string | undefined;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly fingerprint: string;
+  readonly pty: boolean;
+  readonly startedAt: number;
+  readonly expiresAt: number;
+  readonly releaseOnCancel: boolean;
+  readonly backend: SessionMetadata['backend'];
+  readonly ctx: SessionContext;
+  readonly log: OutputLog;
+  readonly screenGate: ScreenGate | undefined;
+  readonly initialTerminal: { columns: number; rows: number } | undefined;
+
+  state: SessionState = 'starting';
+  stdioMode: StdioMode;
+  run: ManagedRun | undefined;
+  adapter: BackendAdapter | undefined;
+  backendMetadata: Record<string, unknown> | undefined;
+  exitCode: number | null = null;
+  signal: SignalName | null = null;
+  endedAt: number | null = null;
+  endReason: string | null = null;
+  stdinClosed: boolean;
+  /** Output arrived that no poll has returned yet. */
+  pending = false;
+  resizes: number[] = [];
+  /** Set by kill() and expiry, so the exit that follows is recorded as what was asked. */
+  forced: 'killed' | 'expired' | undefined;
+  persisted: Promise<void> = Promise.resolve();
+  readonly text = { stdout: new LiveText(), stderr: new LiveText() };
+  /** The live terminal emulator; disposed once the session ended and its final screen was taken. */
+  screen: TerminalScreen | undefined;
+  emulated: boolean;
+  fellBack = false;
+  /** An ended session's screen as text: what poll() has not returned yet, and the whole render. */
+  finalScreen: { delta: string; full: string } | undefined;
+  retiring: Promise<void> | undefined;
+  terminal: { columns: number; rows: number } | undefined;
+  control: ControlHold | undefined;
+  readonly timeline = new OutputTimeline();
+  readonly index = new TranscriptIndex();
+  readonly watchers = new SessionWatchers();
+  readonly waiters = new PollWaiters();
+  readonly input: InputWatch;
+  /** Resolves once the session ended and its durable record says so. */
+  readonly settled: Promise<void>;
+  resolveSettled!: () => void;
+
+  constructor(init: SessionInit, ctx: SessionContext) {
+    this.id = init.id;
+    this.owner = init.owner;
+    this.command = init.command;
+    this.args = init.args;
+    this.cwd = init.cwd;
+    this.fingerprint = init.fingerprint;
+    this.pty = init.pty;
+    this.startedAt = init.startedAt;
+    this.expiresAt = init.expiresAt;
+    this.releaseOnCancel = init.releaseOnCancel;
+    this.stdioMode = init.pty ? 'pty' : 'pipe';
+    this.stdinClosed = init.stdin === 'closed';
+    this.log = init.log;
+    this.screen = init.screen;
+    this.emulated = init.screen !== undefined;
+    this.screenGate = init.screenGate;
+    this.backend = init.backend;
+    this.ctx = ctx;
+    this.terminal = init.terminal ? { ...init.terminal } : undefined;
+    this.initialTerminal = this.terminal;
+    this.input = new InputWatch(
+      ctx.inputDetector ?? defaultInputDetector(),
+      () => inputFacts(this),
+      (state, previous) => inputChanged(this, state, previous),
+    );
+    this.settled = new Promise((resolve) => {
+      this.resolveSettled = resolve;
+    });
+  }
+
+  get live(): boolean {
+    return this.state === 'starting' || this.state === 'running';
+  }
+
+  get pid(): number | undefined {
+    return this.run?.pid;
+  }
+}

@@ -1,0 +1,175 @@
+// A session's life: attach to its run, fall back to pipes, finish, settle (state, event,
+// watchers, waiters), persist, and give up the terminal emulator once ended.
+import {
+  isTerminalState,
+  type ManagedRun,
+  type ProcessEventType,
+  type RunExit,
+  type SessionState,
+  type SignalName,
+} from '@procmux/core-types';
+import type { BackendAdapter } from '../backend-adapter.js';
+import type { RecordSource } from '../durable/record.js';
+import type { SessionMetadata } from '../types.js';
+import type { SessionCore } from './core.js';
+import { sessionEvent } from './events.js';
+import { askInput } from './input-state.js';
+
+type Stream = 'stdout' | 'stderr';
+
+/** Output from the supervisor (already free of answered terminal queries). */
+export function onOutput(s: SessionCore, stream: Stream, chunk: string): void {
+  if (s.state === 'released') return;
+  const before = s.log.totalBytes;
+  s.timeline.mark(before, Date.now());
+  s.log.append(stream, chunk);
+  s.index.add(chunk, before);
+  if (s.watchers.size > 0) s.watchers.emit({ type: 'output', data: chunk, offset: s.log.totalBytes });
+  s.pending = true;
+  s.input.noteOutput();
+  // Checked here: a flood calls this per chunk, mostly with no poll waiting.
+  if (s.waiters.size > 0) s.waiters.wake();
+}
+
+export function attach(
+  s: SessionCore,
+  run: ManagedRun,
+  adapter: BackendAdapter | undefined,
+  metadata?: Record<string, unknown>,
+): void {
+  s.run = run;
+  s.adapter = adapter;
+  s.backendMetadata = metadata;
+  s.stdioMode = run.stdioMode;
+  if (s.pty && run.stdioMode === 'pipe') fallBack(s);
+  if (s.state === 'starting') s.state = 'running';
+  persist(s, undefined);
+  run.wait().then(
+    (exit) => {
+      finish(s, exit);
+      void retireScreen(s);
+    },
+    () => {
+      finish(s, undefined);
+      void retireScreen(s);
+    },
+  );
+}
+
+/**
+ * A PTY start that ran on pipes: from here it is a pipe session (no screen, poll and log
+ * read the streams as written) and metadata says it fell back.
+ */
+function fallBack(s: SessionCore): void {
+  s.fellBack = true;
+  s.screenGate?.close();
+  s.screen?.dispose();
+  s.screen = undefined;
+  s.emulated = false;
+  s.terminal = undefined;
+}
+
+/**
+ * Takes the final screen (what poll has not returned yet, and the whole render) and
+ * disposes the emulator: an ended session keeps text, not a terminal (~270 KiB each).
+ */
+export function retireScreen(s: SessionCore): Promise<void> {
+  const screen = s.screen;
+  if (!screen) return Promise.resolve();
+  s.retiring ??= (async () => {
+    try {
+      const delta = await screen.renderNew();
+      const full = await screen.renderFull();
+      s.finalScreen = { delta, full };
+    } finally {
+      s.screen = undefined;
+      screen.dispose();
+    }
+  })().catch(() => {});
+  return s.retiring;
+}
+
+function finish(s: SessionCore, exit: RunExit | undefined): void {
+  if (isTerminalState(s.state)) return;
+  if (s.adapter?.lost || exit === undefined) {
+    settle(s, 'unknown', null, null, 'the process backend lost this session');
+  } else if (s.forced) {
+    settle(s, s.forced, null, exit.signal ?? 'SIGKILL', s.forced === 'expired' ? 'lifetime' : 'kill');
+  } else if (exit.reason === 'exit' && exit.exitCode !== null) {
+    settle(s, 'exited', exit.exitCode, null);
+  } else {
+    settle(s, 'killed', null, exit.signal, exit.reason);
+  }
+}
+
+export function settle(
+  s: SessionCore,
+  state: SessionState,
+  exitCode: number | null,
+  signal: SignalName | null,
+  reason?: string,
+): void {
+  s.state = state;
+  s.exitCode = state === 'exited' ? exitCode : null;
+  s.signal = signal;
+  s.endedAt = Date.now();
+  s.endReason = reason ?? null;
+  const type = `process_${state === 'exited' ? 'exited' : state}` as ProcessEventType;
+  s.ctx.emit(sessionEvent(s, type, { at: s.endedAt, ...(reason ? { reason } : {}) }));
+  s.control?.end('the session ended');
+  s.input.stop();
+  s.watchers.emit({ type: 'state', state });
+  s.waiters.wake();
+  // wait() and kill() resolve once the record says so too, so a host reads its own writes.
+  void persist(s, reason).then(() => s.resolveSettled());
+}
+
+/** Hands the current state to the durable journal, if the registry has one. */
+function persist(s: SessionCore, reason: string | undefined): Promise<void> {
+  const write = s.ctx.persist;
+  if (!write) return s.persisted;
+  s.persisted = write(recordSource(s, reason));
+  return s.persisted;
+}
+
+/** What the durable record of this session is built from, as it is now. */
+export function recordSource(s: SessionCore, reason?: string): RecordSource {
+  return {
+    // Internal: a durable write is not someone asking, so it starts no input checks.
+    metadata: metadata(s, false),
+    backendRef: s.adapter?.handle.ref,
+    releaseOnCancel: s.releaseOnCancel,
+    expiresAt: s.expiresAt,
+    reason,
+  };
+}
+
+/** The session's facts; `ask` is a caller asking (it starts waiting-for-input checks). */
+export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
+  return {
+    id: s.id,
+    owner: s.owner,
+    command: s.command,
+    args: [...s.args],
+    cwd: s.cwd,
+    fingerprint: s.fingerprint,
+    state: s.state,
+    pid: s.pid,
+    startedAt: s.startedAt,
+    endedAt: s.endedAt,
+    exitCode: s.exitCode,
+    signal: s.signal,
+    stdioMode: s.stdioMode,
+    totalBytes: s.log.totalBytes,
+    retainedBytes: s.log.retainedBytes,
+    droppedBytes: s.log.firstRetainedOffset,
+    truncated: s.log.truncated,
+    pty: s.pty,
+    ptyFellBack: s.fellBack,
+    emulated: s.emulated,
+    backend: s.backend,
+    endReason: s.endReason,
+    input: ask ? askInput(s) : s.input.state,
+    ...(s.backendMetadata ? { backendMetadata: s.backendMetadata } : {}),
+  };
+}

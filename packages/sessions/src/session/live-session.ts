@@ -1,0 +1,202 @@
+// The class behind a ProcessSession handle, with the wiring its registry uses (attach,
+// output, expiry, unknown ends, durable records). Internal: hosts get the interface.
+import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
+import type { BackendAdapter } from '../backend-adapter.js';
+import type { SessionContext } from '../context.js';
+import type { RecordSource } from '../durable/record.js';
+import type { HumanControlLease, HumanControlState } from '../human-control.js';
+import type { InputWait } from '../input/input-watch.js';
+import type { ProcessSession } from '../process-session.js';
+import type { SessionWatcher } from '../session-watch.js';
+import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from '../types.js';
+import * as control from './control.js';
+import { SessionCore, type SessionInit } from './core.js';
+import { sessionEvent } from './events.js';
+import * as input from './input.js';
+import { checkInput } from './input-state.js';
+import * as lifecycle from './lifecycle.js';
+import * as reads from './reads.js';
+import * as watching from './watching.js';
+
+export type { SessionInit };
+
+export class LiveSession implements ProcessSession {
+  readonly #s: SessionCore;
+
+  constructor(init: SessionInit, ctx: SessionContext) {
+    this.#s = new SessionCore(init, ctx);
+  }
+
+  get id(): string {
+    return this.#s.id;
+  }
+  get owner(): string | undefined {
+    return this.#s.owner;
+  }
+  get command(): string {
+    return this.#s.command;
+  }
+  get args(): readonly string[] {
+    return this.#s.args;
+  }
+  get cwd(): string {
+    return this.#s.cwd;
+  }
+  get fingerprint(): string {
+    return this.#s.fingerprint;
+  }
+  get pty(): boolean {
+    return this.#s.pty;
+  }
+  get startedAt(): number {
+    return this.#s.startedAt;
+  }
+  get expiresAt(): number {
+    return this.#s.expiresAt;
+  }
+  get releaseOnCancel(): boolean {
+    return this.#s.releaseOnCancel;
+  }
+  get state(): SessionState {
+    return this.#s.state;
+  }
+  get stdioMode(): StdioMode {
+    return this.#s.stdioMode;
+  }
+  get pid(): number | undefined {
+    return this.#s.pid;
+  }
+  get emulated(): boolean {
+    return this.#s.emulated;
+  }
+  get endedAt(): number | null {
+    return this.#s.endedAt;
+  }
+  get live(): boolean {
+    return this.#s.live;
+  }
+  get backendRef(): string | undefined {
+    return this.#s.adapter?.handle.ref;
+  }
+  get holdsScreen(): boolean {
+    return this.#s.screen !== undefined;
+  }
+  get canResize(): boolean {
+    return this.#s.stdioMode === 'pty' && this.#s.run?.resize !== undefined;
+  }
+  get terminalSize(): { columns: number; rows: number } | undefined {
+    const s = this.#s;
+    return s.stdioMode === 'pty' && s.terminal ? { ...s.terminal } : undefined;
+  }
+  get humanControl(): HumanControlState | null {
+    const hold = this.#s.control;
+    return hold ? { holder: hold.holder, since: hold.since } : null;
+  }
+
+  output(options?: { cursor?: number; maxBytes?: number }): Promise<OutputPage> {
+    return reads.output(this.#s, options);
+  }
+  poll(options?: { timeoutMs?: number }): Promise<PollResult> {
+    return reads.poll(this.#s, options);
+  }
+  log(options?: { offset?: number; limit?: number }): Promise<LogResult> {
+    return reads.log(this.#s, options);
+  }
+  transcript(): AsyncGenerator<string> {
+    return reads.transcript(this.#s);
+  }
+  screen(): Promise<string> {
+    return reads.screen(this.#s);
+  }
+  wait(options?: { timeoutMs?: number }): Promise<WaitOutcome> {
+    return reads.wait(this.#s, options);
+  }
+  metadata(): SessionMetadata {
+    return lifecycle.metadata(this.#s, true);
+  }
+  checkInput(): Promise<InputWait | null> {
+    return checkInput(this.#s);
+  }
+  watchInput(): () => void {
+    return this.#s.input.want();
+  }
+
+  input(data: string): Promise<void> {
+    return input.input(this.#s, data);
+  }
+  paste(text: string, options?: { bracketed?: boolean }): Promise<void> {
+    return input.paste(this.#s, text, options);
+  }
+  sendKeys(keys: string | readonly string[]): Promise<void> {
+    return input.sendKeys(this.#s, keys);
+  }
+  submit(): Promise<void> {
+    return input.write(this.#s, '\r', 'input');
+  }
+  closeStdin(): Promise<void> {
+    return input.closeStdin(this.#s);
+  }
+  resize(size: { columns: number; rows: number }): Promise<void> {
+    return input.resize(this.#s, size);
+  }
+  signal(name: SignalName): Promise<void> {
+    return control.signal(this.#s, name);
+  }
+  kill(): Promise<WaitOutcome> {
+    return control.kill(this.#s);
+  }
+  release(): Promise<void> {
+    return control.release(this.#s);
+  }
+
+  watch(listener: SessionWatcher): () => void {
+    return watching.watch(this.#s, listener);
+  }
+  snapshot(options?: { maxBytes?: number }): Promise<{ data: string; offset: number; emulated: boolean }> {
+    return watching.snapshot(this.#s, options);
+  }
+  takeControl(options: { holder: string }): Promise<HumanControlLease> {
+    return watching.takeControl(this.#s, options);
+  }
+  asciicast(): Promise<string> {
+    return watching.asciicast(this.#s);
+  }
+
+  // ---- wiring used by the registry (not on ProcessSession) ----
+
+  /** Output from the supervisor (already free of answered terminal queries). */
+  onOutput(stream: 'stdout' | 'stderr', chunk: string): void {
+    lifecycle.onOutput(this.#s, stream, chunk);
+  }
+  attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
+    lifecycle.attach(this.#s, run, adapter, metadata);
+  }
+  /** Ends the record without a process (failed attach, backend lost before start). */
+  failUnknown(reason: string): void {
+    control.failUnknown(this.#s, reason);
+  }
+  /** Kills the process and records `expired`. */
+  expire(): Promise<void> {
+    return control.expire(this.#s);
+  }
+  /** Registry's markUnknown/reconcile: terminal, never an invented exit code. */
+  markUnknown(reason?: string): void {
+    control.markUnknown(this.#s, reason);
+  }
+  /** The run, while its process may still be alive (dispose kills those). */
+  get activeRun(): ManagedRun | undefined {
+    return this.#s.run;
+  }
+  /** What the durable record of this session is built from, as it is now. */
+  recordSource(reason?: string): RecordSource {
+    return lifecycle.recordSource(this.#s, reason);
+  }
+  /** Settles once the latest durable write of this session is done (at once without durability). */
+  get persisted(): Promise<void> {
+    return this.#s.persisted;
+  }
+  /** An event about this session as it is now (process_started is built here too). */
+  event(type: Parameters<typeof sessionEvent>[1], extra?: Parameters<typeof sessionEvent>[2]) {
+    return sessionEvent(this.#s, type, extra);
+  }
+}

@@ -1,0 +1,131 @@
+// What a session gives back: history pages, poll deltas, log lines, the transcript, the
+// rendered screen, and the end. Reads work for the whole life of the record.
+import { integerOption, ProcmuxError } from '@procmux/core-types';
+import { transcriptChunks } from '../transcript.js';
+import type { LogResult, OutputPage, PollResult, WaitOutcome } from '../types.js';
+import type { SessionCore } from './core.js';
+import { access } from './guards.js';
+
+export async function output(
+  s: SessionCore,
+  options: { cursor?: number; maxBytes?: number } = {},
+): Promise<OutputPage> {
+  await access(s);
+  const { maxOutputChunkBytes } = s.ctx.limits;
+  const maxBytes = integerOption('maxBytes', options.maxBytes ?? undefined, {
+    min: 1,
+    max: maxOutputChunkBytes,
+    default: maxOutputChunkBytes,
+  });
+  const cursor = integerOption('cursor', options.cursor ?? undefined, {
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    default: 0,
+  });
+  return s.log.read({ cursor, maxBytes });
+}
+
+export async function poll(s: SessionCore, options: { timeoutMs?: number } = {}): Promise<PollResult> {
+  await access(s);
+  const timeoutMs = integerOption('timeoutMs', options.timeoutMs ?? undefined, {
+    min: 0,
+    max: s.ctx.limits.maxLifetimeMs,
+    default: 0,
+  });
+  if (!s.pending && s.live && timeoutMs > 0) {
+    // A poll wants to hear when the program starts waiting for input, so checks run meanwhile.
+    const release = s.input.want();
+    try {
+      await s.waiters.next(timeoutMs);
+    } finally {
+      release();
+    }
+  }
+  return collect(s);
+}
+
+async function collect(s: SessionCore): Promise<PollResult> {
+  s.pending = false;
+  const drained = s.log.drain();
+  const ended = !s.live;
+  let stdout: string;
+  let stderr: string;
+  if (s.emulated) {
+    await s.retiring;
+    const final = s.finalScreen;
+    if (final) {
+      stdout = final.delta;
+      final.delta = '';
+    } else {
+      stdout = s.screen ? await s.screen.renderNew() : '';
+    }
+    stderr = '';
+  } else {
+    stdout = s.text.stdout.read(drained.stdout, ended);
+    stderr = s.text.stderr.read(drained.stderr, ended);
+  }
+  return {
+    stdout,
+    stderr,
+    state: s.state,
+    exitCode: s.exitCode,
+    signal: s.signal,
+    droppedBytes: drained.droppedBytes,
+  };
+}
+
+export async function log(
+  s: SessionCore,
+  options: { offset?: number; limit?: number } = {},
+): Promise<LogResult> {
+  await access(s);
+  return s.index.page(s.log, options, s.ctx.limits.maxOutputChunkBytes);
+}
+
+export async function* transcript(s: SessionCore): AsyncGenerator<string> {
+  await access(s);
+  yield* transcriptChunks(s.log, undefined, s.ctx.limits.maxOutputChunkBytes);
+}
+
+export async function screen(s: SessionCore): Promise<string> {
+  await access(s);
+  if (!s.emulated) {
+    throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'screen() needs a PTY session with a terminal screen');
+  }
+  // From the live screen, or the final one an ended session kept.
+  await s.retiring;
+  if (s.finalScreen) return s.finalScreen.full;
+  return s.screen!.renderFull();
+}
+
+export async function wait(s: SessionCore, options: { timeoutMs?: number } = {}): Promise<WaitOutcome> {
+  await access(s);
+  const timeoutMs =
+    options.timeoutMs === undefined
+      ? undefined
+      : integerOption('timeoutMs', options.timeoutMs ?? undefined, {
+          min: 0,
+          max: Number.MAX_SAFE_INTEGER,
+          default: 0,
+        });
+  if (s.live) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      s.settled,
+      ...(timeoutMs === undefined ? [] : [new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]),
+    ]);
+    clearTimeout(timer);
+  }
+  // An ended session's durable record is written before wait() reports the end.
+  if (!s.live) await s.settled;
+  if (s.adapter?.lost && s.state === 'unknown') {
+    throw new ProcmuxError(
+      'ERR_PROCESS_PTY_BACKEND',
+      'the process backend lost this session; its outcome is unknown',
+      {
+        details: { sessionId: s.id },
+      },
+    );
+  }
+  return { exitCode: s.exitCode, signal: s.signal, state: s.state };
+}

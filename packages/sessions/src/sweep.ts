@@ -1,0 +1,27 @@
+// The sweep a registry runs on every access (there is no timer): ended sessions past their
+// TTL or the cap go, live ones past their lifetime expire, a stopped sandbox loses its sessions.
+import { endedToDrop } from '@procmux/registry';
+import type { RegistryState } from './registry-state.js';
+import { sandboxRunning } from './sandbox.js';
+
+export async function sweepSessions(r: RegistryState): Promise<void> {
+  const now = Date.now();
+  // An unknown native record is kept: dispose() still has to reap the process behind it.
+  const dropped = endedToDrop(r.sessions.values(), {
+    now,
+    ttlMs: r.finishedTtlMs,
+    maxEnded: r.maxEndedSessions,
+    pinned: (s) => s.state === 'unknown' && s.activeRun !== undefined,
+  });
+  for (const session of dropped) r.sessions.delete(session.id);
+  const expiring = [...r.sessions.values()].filter((s) => s.live && now >= s.expiresAt);
+  await Promise.all(expiring.map((s) => s.expire()));
+  if (r.sandbox && !r.sandboxLost && r.sessions.size > 0 && !(await sandboxRunning(r.sandbox)))
+    loseSandbox(r);
+}
+
+/** The sandbox stopped: every session in it is `unknown` from now on. */
+export function loseSandbox(r: RegistryState): void {
+  r.sandboxLost = true;
+  for (const session of r.sessions.values()) session.markUnknown('the sandbox stopped running');
+}

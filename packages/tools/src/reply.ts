@@ -1,0 +1,74 @@
+// The one builder of a result about a session, for the exec modes and the process actions
+// alike: output within the budget, notes, then the state line, and the same `data` shape.
+import { sessionStateLine, summarize } from './results.js';
+import { budgetTranscript } from './transcript-excerpt.js';
+import { applyOutputBudget, type OutputBudgetResult } from './truncate.js';
+import type { ExecMode, ProcessAction, ToolResult, ToolResultData, ToolSession } from './types.js';
+
+/** Which call the result answers, and its character budget. */
+export interface ReplyTarget {
+  tool: 'exec' | 'process';
+  action: ExecMode | ProcessAction;
+  budget: number;
+}
+
+export interface SessionReply {
+  header?: string;
+  /** The output to show (cut in the middle to fit the budget). */
+  body?: string;
+  /**
+   * The output as a stream of chunks, never held whole (a one-shot's transcript); `empty` is
+   * shown when it has none. Instead of `body`.
+   */
+  transcript?: { chunks: AsyncIterable<string>; empty: string };
+  /** Lines between the body and the state line. */
+  notes?: (string | undefined)[];
+  /** Log line index of the body's first line; a function when it costs a log read (only on a cut). */
+  firstLine?: number | (() => Promise<number>);
+  data?: Partial<ToolResultData>;
+  /** The call failed (the result still describes the session). */
+  isError?: boolean;
+}
+
+/** A result about one session: output within the budget, notes, then the state line. */
+export async function sessionReply(
+  target: ReplyTarget,
+  session: ToolSession,
+  reply: SessionReply,
+): Promise<ToolResult> {
+  const status = [...(reply.notes ?? []), sessionStateLine(session)]
+    .filter((n) => n !== undefined)
+    .join('\n');
+  const request = {
+    budget: target.budget,
+    status,
+    sessionId: session.id,
+    ...(reply.header !== undefined ? { header: reply.header } : {}),
+  };
+  let shown: OutputBudgetResult | undefined;
+  if (reply.transcript) {
+    shown = await budgetTranscript(reply.transcript.chunks, {
+      ...request,
+      empty: reply.transcript.empty,
+      firstLine: typeof reply.firstLine === 'number' ? reply.firstLine : 0,
+    });
+  } else {
+    const body = { ...request, body: reply.body ?? '' };
+    shown = applyOutputBudget(
+      typeof reply.firstLine === 'number' ? { ...body, firstLine: reply.firstLine } : body,
+    );
+    if (shown.cut && typeof reply.firstLine === 'function') {
+      shown = applyOutputBudget({ ...body, firstLine: await reply.firstLine() });
+    }
+  }
+  const output = reply.body !== undefined || reply.transcript !== undefined;
+  const data: ToolResultData = {
+    tool: target.tool,
+    action: target.action,
+    session: summarize(session),
+    ...(output ? { output: shown.body } : {}),
+    ...(shown.cut ? { cut: shown.cut } : {}),
+    ...reply.data,
+  };
+  return { text: shown.text, isError: reply.isError === true, data };
+}
