@@ -17,6 +17,7 @@ import type { BackendAdapter } from './backend-adapter.js';
 import { integerOption } from './checks.js';
 import type { SessionContext } from './context.js';
 import type { RecordSource } from './durable/record.js';
+import { foregroundProgram } from './foreground-program.js';
 import { hangUp } from './hang-up.js';
 import {
   type HumanControlLease,
@@ -31,7 +32,6 @@ import { OutputTimeline } from './output-timeline.js';
 import { enforcePolicy, type PolicyAction } from './policy.js';
 import type { ScreenGate } from './screen-gate.js';
 import { type SessionWatcher, SessionWatchers } from './session-watch.js';
-import { transcriptChunks } from './transcript.js';
 import { TranscriptIndex } from './transcript-index.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
@@ -111,7 +111,7 @@ export class ProcessSession {
   readonly #backend: SessionMetadata['backend'];
   readonly #ctx: SessionContext;
   readonly #timeline = new OutputTimeline();
-  readonly #index = new TranscriptIndex();
+  readonly #index: TranscriptIndex;
   readonly #watchers = new SessionWatchers();
   #terminal: { columns: number; rows: number } | undefined;
   readonly #initialTerminal: { columns: number; rows: number } | undefined;
@@ -139,6 +139,10 @@ export class ProcessSession {
     this.#ctx = ctx;
     this.#terminal = init.terminal ? { ...init.terminal } : undefined;
     this.#initialTerminal = this.#terminal;
+    this.#index = new TranscriptIndex({
+      terminal: init.pty ? init.terminal : undefined,
+      programName: () => (this.#adapter ? undefined : foregroundProgram(this.pid)),
+    });
     this.#input = new InputWatch(
       ctx.inputDetector ?? defaultInputDetector(),
       () => this.#inputFacts(),
@@ -223,6 +227,7 @@ export class ProcessSession {
     this.#screen = undefined;
     this.#emulated = false;
     this.#terminal = undefined;
+    this.#index.plain();
   }
 
   /** Ends the record without a process (failed attach, backend lost before start). */
@@ -235,6 +240,7 @@ export class ProcessSession {
   async expire(): Promise<void> {
     if (!this.live) return;
     this.#forced = 'expired';
+    await this.#hangUp();
     this.#run?.cancel('manual-cancel');
     await this.#settled;
   }
@@ -334,7 +340,7 @@ export class ProcessSession {
   }
 
   #chunks(): AsyncGenerator<string> {
-    return transcriptChunks(this.#log, undefined, this.#ctx.limits.maxOutputChunkBytes);
+    return this.#index.chunks(this.#log, this.#ctx.limits.maxOutputChunkBytes);
   }
 
   /** The full render: from the live screen, or the final one an ended session kept. */
@@ -646,6 +652,7 @@ export class ProcessSession {
     this.#resizes.push(now);
     resize.call(this.#run, size.columns, size.rows);
     this.#screen?.resize(size.columns, size.rows);
+    this.#index.resize(size.columns, size.rows);
     this.#terminal = { columns: size.columns, rows: size.rows };
     this.#timeline.resized(now, size.columns, size.rows);
     this.#watchers.emit({ type: 'resize', columns: size.columns, rows: size.rows });
@@ -925,6 +932,7 @@ export class ProcessSession {
     this.#signal = signal;
     this.#endedAt = Date.now();
     this.#endReason = reason ?? null;
+    this.#index.end(this.#log.totalBytes);
     const type: ProcessEventType = `process_${state === 'exited' ? 'exited' : state}` as ProcessEventType;
     this.#ctx.emit({
       type,

@@ -8,6 +8,7 @@ import {
   TERM_BYTES_LIMIT,
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
+  type TerminationReason,
 } from '@procmux/core-types';
 import type { ScreenLike } from '@procmux/screen';
 import {
@@ -60,6 +61,12 @@ export interface SpawnOptions extends SpawnTarget {
    * built-in adapters understand (mode, ptyFallback, cwd, env, cols, rows, term, shell) are refused.
    */
   adapterFactory?: (signal: AbortSignal) => Promise<ProcessAdapter>;
+  /**
+   * The caller's graceful step before a forced kill (a timeout, cancel(), an abort), called
+   * with the reason, which is recorded first: e.g. hang a terminal up, so a shell ends as when
+   * its window closes. The tree kill follows once it settles, if the process still runs.
+   */
+  beforeForceKill?: (reason: TerminationReason) => Promise<void> | void;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -82,6 +89,7 @@ export interface NormalizedSpawn {
   maxCaptureBytes: number;
   screen: ScreenLike | undefined;
   adapterFactory: ((signal: AbortSignal) => Promise<ProcessAdapter>) | undefined;
+  beforeForceKill: ((reason: TerminationReason) => Promise<void> | void) | undefined;
 }
 
 const BUILT_IN_ONLY = ['mode', 'ptyFallback', 'cwd', 'env', 'cols', 'rows', 'term', 'shell'] as const;
@@ -129,6 +137,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
       DEFAULT_MAX_CAPTURE_BYTES,
     screen,
     adapterFactory,
+    beforeForceKill: checkFunction('beforeForceKill', options.beforeForceKill),
   };
 }
 
