@@ -1,10 +1,33 @@
 import { TerminalScreen } from '@procmux/screen';
 
-/** Switches the episode's own emulator to its alternate screen: no scrollback, as on a terminal. */
+/** Switches an alternate-screen episode's emulator there: no scrollback, as on a terminal. */
 const ENTER_ALTERNATE = '\x1b[?1049h';
+/**
+ * Lines a repaint episode's emulator keeps above its screen. The episode ends before more
+ * line feeds than this went through it (MAX_REPAINT_LINES), so nothing scrolls out unseen.
+ */
+const REPAINT_SCROLLBACK = 1_000;
+export const MAX_REPAINT_LINES = 900;
+
+/**
+ * 'alternate': a program on the alternate screen (vim, less, htop). 'repaint': the normal
+ * screen redrawn in place by cursor addressing (procps top, `clear`, Ctrl-L).
+ */
+export type EpisodeKind = 'alternate' | 'repaint';
 
 /** The marker lines around a rendered episode in the transcript (see the README, "Choices"). */
-export function episodeMarkers(program: string | undefined): { start: string; live: string; end: string } {
+export function episodeMarkers(
+  kind: EpisodeKind,
+  program: string | undefined,
+): { start: string; live: string; end: string } {
+  if (kind === 'repaint') {
+    const by = program ? ` by ${program}` : '';
+    return {
+      start: `[screen repainted in place${by}: its last state, rendered]`,
+      live: `[screen repainted in place${by}: as it is now, rendered]`,
+      end: `[end of repainted screen${program ? `: ${program}` : ''}]`,
+    };
+  }
   const name = program ? `full-screen ${program}` : 'full-screen program';
   return {
     start: `[${name}: its last screen, rendered]`,
@@ -13,17 +36,25 @@ export function episodeMarkers(program: string | undefined): { start: string; li
   };
 }
 
+/** Who was in the terminal's foreground (Linux), for the marker and a repaint episode's end. */
+export interface Foreground {
+  group: number;
+  name: string;
+}
+
 /**
- * One stay of a program on the alternate screen (vim, less, top), which a stripped
- * transcript turns into garbage. Its bytes go to an emulator of its own (fed from the switch
- * on, so no history above bleeds in); when it leaves, its last screen, right-trimmed, stands
- * in the transcript for all of those bytes, between two marker lines.
+ * A stretch of terminal output a stripped transcript turns into garbage: a program's stay on
+ * the alternate screen, or the normal screen redrawn in place. Its bytes go to an emulator of
+ * its own (fed from the episode's first sequence on, so no history above bleeds in); when it
+ * ends, the rendered text (right-trimmed lines) stands in the transcript for all of those
+ * bytes, between marker lines.
  */
 export class FullScreenEpisode {
-  /** Log byte offset just after the switch to the alternate screen: the bytes it stands for start here. */
+  readonly kind: EpisodeKind;
+  /** Log byte offset just after the sequence that began it: the bytes it stands for start here. */
   readonly start: number;
-  readonly program: string | undefined;
-  /** Log byte offset just after the switch back (undefined while the program is still there). */
+  readonly foreground: Foreground | undefined;
+  /** Log byte offset where it ended (undefined while it goes on). */
   end: number | undefined;
   /** Its first line in the transcript, once the lines before it are counted. */
   line: number | undefined;
@@ -31,28 +62,45 @@ export class FullScreenEpisode {
   lines: string[] | undefined;
   /** Settles once `lines` is set. */
   rendered: Promise<void> | undefined;
+  /** Line feeds fed, and since the last repaint (a repaint episode ends on plain streaming). */
+  linesFed = 0;
+  plainLines = 0;
+  /** Whether it was redrawn after text was shown (else a plain `clear`: no markers). */
+  repainted = false;
   #screen: TerminalScreen | undefined;
 
-  private constructor(start: number, program: string | undefined, screen: TerminalScreen) {
+  private constructor(
+    kind: EpisodeKind,
+    start: number,
+    foreground: Foreground | undefined,
+    screen: TerminalScreen,
+  ) {
+    this.kind = kind;
     this.start = start;
-    this.program = program;
+    this.foreground = foreground;
     this.#screen = screen;
   }
 
   /** Undefined when no emulator of that size can be made (the bytes are then stripped as before). */
   static open(
+    kind: EpisodeKind,
     start: number,
-    program: string | undefined,
+    sequence: string,
+    foreground: Foreground | undefined,
     size: { columns: number; rows: number },
   ): FullScreenEpisode | undefined {
     let screen: TerminalScreen;
     try {
-      screen = new TerminalScreen({ cols: size.columns, rows: size.rows, scrollback: 1 });
+      screen = new TerminalScreen({
+        cols: size.columns,
+        rows: size.rows,
+        scrollback: kind === 'repaint' ? REPAINT_SCROLLBACK : 1,
+      });
     } catch {
       return undefined;
     }
-    screen.feed(ENTER_ALTERNATE);
-    return new FullScreenEpisode(start, program, screen);
+    screen.feed(kind === 'alternate' ? ENTER_ALTERNATE : sequence);
+    return new FullScreenEpisode(kind, start, foreground, screen);
   }
 
   feed(text: string): void {
@@ -67,29 +115,27 @@ export class FullScreenEpisode {
     }
   }
 
-  /** The block as the screen looks now, for a transcript read while the program is still there. */
+  /** The block as the screen looks now, for a transcript read while the episode goes on. */
   async live(): Promise<string[]> {
-    const markers = episodeMarkers(this.program);
     const screen = this.#screen;
-    if (!screen) return this.lines ?? [markers.live];
+    if (this.lines || !screen) return this.lines ?? [];
     try {
-      return [markers.live, ...splitScreen(await screen.renderFull())];
+      return this.#block(await screen.renderFull(), true);
     } catch {
-      return this.lines ?? [markers.live];
+      return this.lines ?? [];
     }
   }
 
-  /** The program left (or the session ended) at log offset `end`: renders the last screen once. */
+  /** It ended at log offset `end`: renders the last screen once and frees the emulator. */
   finish(end: number): Promise<void> {
     if (this.rendered) return this.rendered;
     this.end = end;
     const screen = this.#screen!;
-    const markers = episodeMarkers(this.program);
     this.rendered = screen
       .renderFull()
       .then(
-        (text) => [markers.start, ...splitScreen(text), markers.end],
-        () => [markers.start, markers.end],
+        (text) => this.#block(text, false),
+        () => this.#block('', false),
       )
       .then((lines) => {
         this.lines = lines;
@@ -98,8 +144,17 @@ export class FullScreenEpisode {
       });
     return this.rendered;
   }
-}
 
-function splitScreen(text: string): string[] {
-  return text === '' ? [] : text.split('\n');
+  #block(text: string, live: boolean): string[] {
+    const lines = text === '' ? [] : text.split('\n');
+    if (this.kind === 'repaint') {
+      // Rows above the first one drawn are the screen's, not the program's.
+      let first = 0;
+      while (first < lines.length && lines[first] === '') first += 1;
+      lines.splice(0, first);
+      if (!this.repainted) return lines;
+    }
+    const markers = episodeMarkers(this.kind, this.foreground?.name);
+    return live ? [markers.live, ...lines] : [markers.start, ...lines, markers.end];
+  }
 }

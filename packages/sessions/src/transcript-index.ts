@@ -1,8 +1,13 @@
 import { createAnsiStripper } from '@procmux/ansi';
 import type { OutputLog } from '@procmux/registry';
-import { AltScreenScanner } from './alt-screen-scan.js';
 import { integerOption } from './checks.js';
-import { FullScreenEpisode } from './full-screen-episode.js';
+import {
+  type EpisodeKind,
+  type Foreground,
+  FullScreenEpisode,
+  MAX_REPAINT_LINES,
+} from './full-screen-episode.js';
+import { ScreenScanner, type ScreenSwitch } from './screen-scan.js';
 import { transcriptChunks } from './transcript.js';
 import { type Checkpoint, walkTranscript } from './transcript-walk.js';
 import type { LogResult } from './types.js';
@@ -19,8 +24,8 @@ const MAX_LIVE_TRIES = 3;
 export interface TranscriptIndexOptions {
   /** A terminal session's size: full-screen programs are rendered. Pipes leave it out. */
   terminal?: { columns: number; rows: number } | undefined;
-  /** Names the foreground program as it enters the alternate screen (for the marker line). */
-  programName?: () => string | undefined;
+  /** The terminal's foreground job now (its marker name; a repaint episode ends when it changes). */
+  foreground?: () => Foreground | undefined;
 }
 
 /** What waits to be counted, in order: text, or a full-screen episode's start or end. */
@@ -44,8 +49,8 @@ export class TranscriptIndex {
   #lines = 0;
   #checkpoints: Checkpoint[] = [{ offset: 0, line: 0 }];
   #terminal: { columns: number; rows: number } | undefined;
-  readonly #programName: (() => string | undefined) | undefined;
-  readonly #scanner = new AltScreenScanner();
+  readonly #foreground: (() => Foreground | undefined) | undefined;
+  readonly #scanner = new ScreenScanner();
   /** Every episode still of use, in order; the last may still be on screen. */
   #episodes: FullScreenEpisode[] = [];
   #active: FullScreenEpisode | undefined;
@@ -56,7 +61,7 @@ export class TranscriptIndex {
 
   constructor(options: TranscriptIndexOptions = {}) {
     this.#terminal = options.terminal ? { ...options.terminal } : undefined;
-    this.#programName = options.programName;
+    this.#foreground = options.foreground;
   }
 
   /** Call with each chunk as it is appended, and the log's byte count before the append. */
@@ -66,6 +71,11 @@ export class TranscriptIndex {
       this.#addText(chunk, offsetBefore);
       return;
     }
+    const active = this.#active;
+    // A repaint episode is the foreground program's: another one taking over ends it.
+    if (active?.kind === 'repaint' && active.foreground !== undefined) {
+      if (this.#foreground?.()?.group !== active.foreground.group) this.#leave(active, offsetBefore);
+    }
     const switches = this.#scanner.scan(chunk);
     if (switches.length === 0 && this.#active === undefined && this.#queue.length === 0) {
       this.#addText(chunk, offsetBefore);
@@ -73,29 +83,83 @@ export class TranscriptIndex {
     }
     let at = 0;
     let offset = offsetBefore;
-    for (const { enter, start, end } of switches) {
-      if (enter === (this.#active !== undefined)) continue;
-      const piece = chunk.slice(at, end);
-      if (enter) {
-        this.#step({ kind: 'text', text: piece, offset });
-        offset += Buffer.byteLength(piece);
-        const episode = FullScreenEpisode.open(offset, this.#programName?.(), this.#terminal);
-        if (episode) {
-          this.#active = episode;
-          this.#episodes.push(episode);
-          this.#step({ kind: 'enter', episode });
-        }
-      } else {
-        const active = this.#active!;
-        active.feed(chunk.slice(at, Math.max(at, start)));
-        offset += Buffer.byteLength(piece);
-        this.#leave(active, offset);
-      }
-      at = end;
+    for (const sw of switches) {
+      const cut = Math.max(at, sw.start);
+      const before = chunk.slice(at, cut);
+      this.#route(before, offset);
+      offset += Buffer.byteLength(before);
+      const part = chunk.slice(cut, sw.end);
+      const after = offset + Buffer.byteLength(part);
+      this.#switch(sw, part, offset, after);
+      offset = after;
+      at = sw.end;
     }
-    const rest = at === 0 ? chunk : chunk.slice(at);
-    if (this.#active) this.#active.feed(rest);
-    else if (rest !== '') this.#step({ kind: 'text', text: rest, offset });
+    this.#route(at === 0 ? chunk : chunk.slice(at), offset);
+  }
+
+  /** Text between sequences: to the episode going on, or counted as transcript text. */
+  #route(text: string, offset: number): void {
+    if (text === '') return;
+    const active = this.#active;
+    if (active?.kind === 'repaint') {
+      let feeds = 0;
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) feeds += 1;
+      const rows = this.#terminal!.rows;
+      // Plain lines streaming past: the redraw is over (and the emulator's scrollback is bounded).
+      if (active.plainLines + feeds >= 2 * rows || active.linesFed + feeds >= MAX_REPAINT_LINES) {
+        this.#leave(active, offset);
+      } else {
+        active.feed(text);
+        active.plainLines += feeds;
+        active.linesFed += feeds;
+        return;
+      }
+    } else if (active) {
+      active.feed(text);
+      return;
+    }
+    this.#step({ kind: 'text', text, offset });
+  }
+
+  /** A sequence (`part` is its share in this chunk) between log offsets `offset` and `after`. */
+  #switch(sw: ScreenSwitch, part: string, offset: number, after: number): void {
+    const active = this.#active;
+    if (sw.kind === 'repaint') {
+      if (active) {
+        active.feed(part);
+        if (active.kind === 'repaint') {
+          if (active.linesFed > 0) active.repainted = true;
+          active.plainLines = 0;
+        }
+        return;
+      }
+      this.#step({ kind: 'text', text: part, offset });
+      this.#open('repaint', after, sw.sequence);
+    } else if (sw.kind === 'enter') {
+      if (active?.kind === 'alternate') {
+        active.feed(part);
+        return;
+      }
+      if (active) {
+        // The repaint episode takes the switch with it (its emulator never sees it).
+        this.#leave(active, after);
+      } else {
+        this.#step({ kind: 'text', text: part, offset });
+      }
+      this.#open('alternate', after, sw.sequence);
+    } else if (active?.kind === 'alternate') {
+      this.#leave(active, after);
+    } else {
+      this.#route(part, offset);
+    }
+  }
+
+  #open(kind: EpisodeKind, start: number, sequence: string): void {
+    const episode = FullScreenEpisode.open(kind, start, sequence, this.#foreground?.(), this.#terminal!);
+    if (!episode) return;
+    this.#active = episode;
+    this.#episodes.push(episode);
+    this.#step({ kind: 'enter', episode });
   }
 
   /** The terminal was resized: an episode on screen now redraws at the new size. */
@@ -159,7 +223,7 @@ export class TranscriptIndex {
         }
       };
       let done = false;
-      for (const text of walkTranscript(log, from, this.#episodes, live, pageBytes)) {
+      for (const text of walkTranscript(log, from, this.#walkOptions(live, pageBytes))) {
         if (take(text)) {
           done = true;
           break;
@@ -181,14 +245,18 @@ export class TranscriptIndex {
   /** The whole pageable transcript as text chunks in order (what log() pages), never held whole. */
   async *chunks(log: OutputLog, pageBytes: number): AsyncGenerator<string> {
     const live = await this.#settle();
-    // Without an episode this is the plain stripped history, from its first retained byte.
-    if (this.#episodes.length === 0) yield* transcriptChunks(log, undefined, pageBytes);
-    else yield* walkTranscript(log, this.#firstPageable(log), this.#episodes, live, pageBytes);
+    // A pipe's transcript is the plain stripped history, from its first retained byte.
+    if (this.#terminal === undefined) yield* transcriptChunks(log, undefined, pageBytes);
+    else yield* walkTranscript(log, this.#firstPageable(log), this.#walkOptions(live, pageBytes));
   }
 
   /** Whether a program's stay on the alternate screen was ever rendered into this transcript. */
   get rendersFullScreen(): boolean {
     return this.#episodes.length > 0;
+  }
+
+  #walkOptions(live: string[] | undefined, pageBytes: number) {
+    return { episodes: this.#episodes, live, pageBytes };
   }
 
   #leave(episode: FullScreenEpisode, end: number): void {

@@ -9,19 +9,22 @@ export interface Checkpoint {
   line: number;
 }
 
+export interface WalkOptions {
+  /** The full-screen episodes, in order. */
+  episodes: readonly FullScreenEpisode[];
+  /** The block of the episode still on screen, if any. */
+  live: readonly string[] | undefined;
+  pageBytes: number;
+}
+
 /**
  * The transcript from checkpoint `from` on, as text pieces in order: the history stripped of
  * ANSI, except that each full-screen episode's bytes are skipped and its rendered block stands
- * in their place, on lines of its own (`live` for the one still on screen). Reads the log a
- * page at a time; a consumer stops when it has its lines.
+ * in their place, on lines of its own. Reads the log a page at a time; a consumer stops when it
+ * has its lines. Must read exactly as TranscriptIndex counted.
  */
-export function* walkTranscript(
-  log: OutputLog,
-  from: Checkpoint,
-  episodes: readonly FullScreenEpisode[],
-  live: readonly string[] | undefined,
-  pageBytes: number,
-): Generator<string> {
+export function* walkTranscript(log: OutputLog, from: Checkpoint, options: WalkOptions): Generator<string> {
+  const { episodes, live, pageBytes } = options;
   const stripper = createAnsiStripper();
   let cursor = from.offset;
   let next = 0;
