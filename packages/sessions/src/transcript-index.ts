@@ -1,13 +1,8 @@
 import { createAnsiStripper } from '@procmux/ansi';
 import type { OutputLog } from '@procmux/registry';
 import { integerOption } from './checks.js';
-import {
-  type EpisodeKind,
-  type Foreground,
-  FullScreenEpisode,
-  MAX_REPAINT_LINES,
-} from './full-screen-episode.js';
-import { ScreenScanner, type ScreenSwitch } from './screen-scan.js';
+import { EpisodeTracker, type TranscriptStep } from './episode-tracker.js';
+import type { Foreground } from './full-screen-episode.js';
 import { transcriptChunks } from './transcript.js';
 import { type Checkpoint, walkTranscript } from './transcript-walk.js';
 import type { LogResult } from './types.js';
@@ -28,11 +23,6 @@ export interface TranscriptIndexOptions {
   foreground?: () => Foreground | undefined;
 }
 
-/** What waits to be counted, in order: text, or a full-screen episode's start or end. */
-type Step =
-  | { kind: 'text'; text: string; offset: number }
-  | { kind: 'enter' | 'leave'; episode: FullScreenEpisode };
-
 /**
  * Counts the transcript's lines as output arrives (the same streaming ANSI stripper log()
  * pages with) and remembers, every CHECKPOINT_BYTES or so, the byte offset where a line
@@ -48,135 +38,35 @@ export class TranscriptIndex {
   #stripper = createAnsiStripper();
   #lines = 0;
   #checkpoints: Checkpoint[] = [{ offset: 0, line: 0 }];
-  #terminal: { columns: number; rows: number } | undefined;
-  readonly #foreground: (() => Foreground | undefined) | undefined;
-  readonly #scanner = new ScreenScanner();
-  /** Every episode still of use, in order; the last may still be on screen. */
-  #episodes: FullScreenEpisode[] = [];
-  #active: FullScreenEpisode | undefined;
+  readonly #tracker: EpisodeTracker;
   /** Steps not yet counted, because an episode before them is still being rendered. */
-  #queue: Step[] = [];
+  #queue: TranscriptStep[] = [];
   #waiting: Promise<void> | undefined;
   #changes = 0;
 
   constructor(options: TranscriptIndexOptions = {}) {
-    this.#terminal = options.terminal ? { ...options.terminal } : undefined;
-    this.#foreground = options.foreground;
+    this.#tracker = new EpisodeTracker(options.terminal, options.foreground, (step) => this.#step(step));
   }
 
   /** Call with each chunk as it is appended, and the log's byte count before the append. */
   add(chunk: string, offsetBefore: number): void {
     this.#changes += 1;
-    if (this.#terminal === undefined) {
-      this.#addText(chunk, offsetBefore);
-      return;
-    }
-    const active = this.#active;
-    // A repaint episode is the foreground program's: another one taking over ends it.
-    if (active?.kind === 'repaint' && active.foreground !== undefined) {
-      if (this.#foreground?.()?.group !== active.foreground.group) this.#leave(active, offsetBefore);
-    }
-    const switches = this.#scanner.scan(chunk);
-    if (switches.length === 0 && this.#active === undefined && this.#queue.length === 0) {
-      this.#addText(chunk, offsetBefore);
-      return;
-    }
-    let at = 0;
-    let offset = offsetBefore;
-    for (const sw of switches) {
-      const cut = Math.max(at, sw.start);
-      const before = chunk.slice(at, cut);
-      this.#route(before, offset);
-      offset += Buffer.byteLength(before);
-      const part = chunk.slice(cut, sw.end);
-      const after = offset + Buffer.byteLength(part);
-      this.#switch(sw, part, offset, after);
-      offset = after;
-      at = sw.end;
-    }
-    this.#route(at === 0 ? chunk : chunk.slice(at), offset);
-  }
-
-  /** Text between sequences: to the episode going on, or counted as transcript text. */
-  #route(text: string, offset: number): void {
-    if (text === '') return;
-    const active = this.#active;
-    if (active?.kind === 'repaint') {
-      let feeds = 0;
-      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) feeds += 1;
-      const rows = this.#terminal!.rows;
-      // Plain lines streaming past: the redraw is over (and the emulator's scrollback is bounded).
-      if (active.plainLines + feeds >= 2 * rows || active.linesFed + feeds >= MAX_REPAINT_LINES) {
-        this.#leave(active, offset);
-      } else {
-        active.feed(text);
-        active.plainLines += feeds;
-        active.linesFed += feeds;
-        return;
-      }
-    } else if (active) {
-      active.feed(text);
-      return;
-    }
-    this.#step({ kind: 'text', text, offset });
-  }
-
-  /** A sequence (`part` is its share in this chunk) between log offsets `offset` and `after`. */
-  #switch(sw: ScreenSwitch, part: string, offset: number, after: number): void {
-    const active = this.#active;
-    if (sw.kind === 'repaint') {
-      if (active) {
-        active.feed(part);
-        if (active.kind === 'repaint') {
-          if (active.linesFed > 0) active.repainted = true;
-          active.plainLines = 0;
-        }
-        return;
-      }
-      this.#step({ kind: 'text', text: part, offset });
-      this.#open('repaint', after, sw.sequence);
-    } else if (sw.kind === 'enter') {
-      if (active?.kind === 'alternate') {
-        active.feed(part);
-        return;
-      }
-      if (active) {
-        // The repaint episode takes the switch with it (its emulator never sees it).
-        this.#leave(active, after);
-      } else {
-        this.#step({ kind: 'text', text: part, offset });
-      }
-      this.#open('alternate', after, sw.sequence);
-    } else if (active?.kind === 'alternate') {
-      this.#leave(active, after);
-    } else {
-      this.#route(part, offset);
-    }
-  }
-
-  #open(kind: EpisodeKind, start: number, sequence: string): void {
-    const episode = FullScreenEpisode.open(kind, start, sequence, this.#foreground?.(), this.#terminal!);
-    if (!episode) return;
-    this.#active = episode;
-    this.#episodes.push(episode);
-    this.#step({ kind: 'enter', episode });
+    this.#tracker.add(chunk, offsetBefore);
   }
 
   /** The terminal was resized: an episode on screen now redraws at the new size. */
   resize(columns: number, rows: number): void {
-    if (this.#terminal === undefined) return;
-    this.#terminal = { columns, rows };
-    this.#active?.resize(columns, rows);
+    this.#tracker.resize(columns, rows);
   }
 
   /** A PTY start that ran on pipes: nothing is rendered (call before any output). */
   plain(): void {
-    this.#terminal = undefined;
+    this.#tracker.plain();
   }
 
   /** The session ended at log offset `totalBytes`: a program still on screen is rendered as it was. */
   end(totalBytes: number): void {
-    if (this.#active) this.#leave(this.#active, totalBytes);
+    this.#tracker.end(totalBytes);
   }
 
   /** Lines in the whole transcript counted so far, the unfinished last one included. */
@@ -246,26 +136,25 @@ export class TranscriptIndex {
   async *chunks(log: OutputLog, pageBytes: number): AsyncGenerator<string> {
     const live = await this.#settle();
     // A pipe's transcript is the plain stripped history, from its first retained byte.
-    if (this.#terminal === undefined) yield* transcriptChunks(log, undefined, pageBytes);
+    if (!this.#tracker.terminal) yield* transcriptChunks(log, undefined, pageBytes);
     else yield* walkTranscript(log, this.#firstPageable(log), this.#walkOptions(live, pageBytes));
   }
 
   /** Whether a program's stay on the alternate screen was ever rendered into this transcript. */
   get rendersFullScreen(): boolean {
-    return this.#episodes.length > 0;
+    return this.#tracker.episodes.length > 0;
   }
 
   #walkOptions(live: string[] | undefined, pageBytes: number) {
-    return { episodes: this.#episodes, live, pageBytes };
+    return { episodes: this.#tracker.episodes, live, pageBytes };
   }
 
-  #leave(episode: FullScreenEpisode, end: number): void {
-    this.#active = undefined;
-    void episode.finish(end);
-    this.#step({ kind: 'leave', episode });
-  }
-
-  #step(step: Step): void {
+  #step(step: TranscriptStep): void {
+    // The common case (nothing waits on a render): counted at once, no queue.
+    if (this.#waiting === undefined && this.#queue.length === 0 && step.kind === 'text') {
+      this.#addText(step.text, step.offset);
+      return;
+    }
     this.#queue.push(step);
     if (this.#waiting === undefined) this.#count();
   }
@@ -307,12 +196,12 @@ export class TranscriptIndex {
         await this.#waiting;
         continue;
       }
-      const active = this.#active;
+      const active = this.#tracker.active;
       if (!active) return undefined;
       const changes = this.#changes;
       const live = await active.live();
       tries += 1;
-      if (this.#waiting || this.#active !== active) continue;
+      if (this.#waiting || this.#tracker.active !== active) continue;
       if (changes === this.#changes || tries >= MAX_LIVE_TRIES) return live;
     }
   }
@@ -343,10 +232,8 @@ export class TranscriptIndex {
     let drop = 0;
     while (drop < this.#checkpoints.length - 1 && this.#checkpoints[drop]!.offset < floor) drop += 1;
     if (drop > 0) this.#checkpoints = this.#checkpoints.slice(drop);
-    let gone = 0;
-    while (gone < this.#episodes.length && (this.#episodes[gone]!.end ?? Infinity) <= floor) gone += 1;
-    if (gone > 0) this.#episodes = this.#episodes.slice(gone);
-    const straddling = this.#episodes[0];
+    this.#tracker.dropBefore(floor);
+    const straddling = this.#tracker.episodes[0];
     if (straddling && straddling.start < floor && straddling.line !== undefined) {
       return { offset: straddling.start, line: straddling.line };
     }
