@@ -1,6 +1,9 @@
 /** Private modes that switch to the alternate screen: xterm's 1049, 1047 and the old 47. */
 const ALTERNATE_MODES = new Set(['47', '1047', '1049']);
-const CSI = '\x1b[';
+/** A CSI sequence classify() may take: private or not, numeric parameters, final h l H f J. */
+const SEQUENCE = /\x1b\[(\??)([0-9;]*)([hlHfJ])/g;
+/** The start of one, cut off by the end of the chunk. */
+const UNFINISHED = /\x1b(?:\[\??[0-9;]*)?$/;
 /** A partial `ESC [ params` longer than this is no sequence we care about. */
 const MAX_CARRY = 64;
 
@@ -32,28 +35,17 @@ export class ScreenScanner {
     const text = shift === 0 ? chunk : this.#carry + chunk;
     this.#carry = '';
     const found: ScreenSwitch[] = [];
-    let at = text.indexOf(CSI);
-    while (at !== -1) {
-      let end = at + CSI.length;
-      const privateMode = text[end] === '?';
-      if (privateMode) end += 1;
-      while (end < text.length && isParameter(text.charCodeAt(end))) end += 1;
-      if (end === text.length) {
-        // Unfinished: decided with the next chunk.
-        if (end - at <= MAX_CARRY) this.#carry = text.slice(at);
-        return found;
-      }
-      const kind = classify(
-        privateMode,
-        text.slice(at + CSI.length + (privateMode ? 1 : 0), end),
-        text[end]!,
-      );
-      if (kind)
-        found.push({ kind, start: at - shift, end: end + 1 - shift, sequence: text.slice(at, end + 1) });
-      at = text.indexOf(CSI, end);
+    // One native search for candidates: colours and the like (final 'm') are never looked at.
+    SEQUENCE.lastIndex = 0;
+    for (let match = SEQUENCE.exec(text); match !== null; match = SEQUENCE.exec(text)) {
+      const kind = classify(match[1] === '?', match[2]!, match[3]!);
+      const start = match.index;
+      const end = start + match[0].length;
+      if (kind) found.push({ kind, start: start - shift, end: end - shift, sequence: match[0] });
     }
-    // A chunk ending in ESC may begin one.
-    if (text.endsWith('\x1b')) this.#carry = '\x1b';
+    // An unfinished sequence at the end is decided with the next chunk.
+    const tail = UNFINISHED.exec(text.length > MAX_CARRY ? text.slice(-MAX_CARRY) : text);
+    if (tail) this.#carry = tail[0];
     return found;
   }
 }
@@ -68,9 +60,4 @@ function classify(privateMode: boolean, params: string, final: string): ScreenSw
   if (final === 'H' || final === 'f') return 'repaint';
   if (final === 'J' && (params === '2' || params === '3')) return 'repaint';
   return undefined;
-}
-
-function isParameter(code: number): boolean {
-  // 0-9 and ';'
-  return (code >= 0x30 && code <= 0x39) || code === 0x3b;
 }
