@@ -19,7 +19,7 @@ export type TranscriptStep =
  */
 export class EpisodeTracker {
   #terminal: { columns: number; rows: number } | undefined;
-  readonly #foreground: (() => Foreground | undefined) | undefined;
+  readonly #foreground: ((named: boolean) => Foreground | undefined) | undefined;
   readonly #emit: (step: TranscriptStep) => void;
   readonly #scanner = new ScreenScanner();
   /** Every episode still of use, in order; the last may still go on. */
@@ -28,7 +28,7 @@ export class EpisodeTracker {
 
   constructor(
     terminal: { columns: number; rows: number } | undefined,
-    foreground: (() => Foreground | undefined) | undefined,
+    foreground: ((named: boolean) => Foreground | undefined) | undefined,
     emit: (step: TranscriptStep) => void,
   ) {
     this.#terminal = terminal ? { ...terminal } : undefined;
@@ -54,7 +54,7 @@ export class EpisodeTracker {
     const active = this.#active;
     // A repaint episode is the foreground program's: another one taking over ends it.
     if (active?.kind === 'repaint' && active.foreground !== undefined) {
-      if (this.#foreground?.()?.group !== active.foreground.group) this.#leave(active, offsetBefore);
+      if (this.#foreground?.(false)?.group !== active.foreground.group) this.#leave(active, offsetBefore);
     }
     let at = 0;
     let offset = offsetBefore;
@@ -163,7 +163,7 @@ export class EpisodeTracker {
     }
   }
   #open(kind: EpisodeKind, start: number, sequence: string): void {
-    const episode = FullScreenEpisode.open(kind, start, sequence, this.#foreground?.(), this.#terminal!);
+    const episode = FullScreenEpisode.open(kind, start, sequence, this.#foreground?.(true), this.#terminal!);
     if (!episode) return;
     this.#active = episode;
     this.episodes.push(episode);

@@ -17,12 +17,15 @@ export type ProcRead = (path: string) => string | undefined;
  */
 export function foregroundProgram(
   pid: number | undefined,
+  named = true,
   effects: HangUpEffects = systemHangUpEffects,
   read: ProcRead = readProc,
 ): Foreground | undefined {
   if (pid === undefined || effects.platform !== 'linux') return undefined;
   const group = foregroundGroup(pid, effects);
   if (group === undefined) return undefined;
+  // Only the group: one /proc read, cheap enough for every chunk of a repaint episode.
+  if (!named) return { group, name: '' };
   let program = group;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const children = read(`/proc/${program}/task/${program}/children`)?.trim().split(/\s+/).map(Number) ?? [];

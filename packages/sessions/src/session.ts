@@ -141,7 +141,7 @@ export class ProcessSession {
     this.#initialTerminal = this.#terminal;
     this.#index = new TranscriptIndex({
       terminal: init.pty ? init.terminal : undefined,
-      foreground: () => (this.#adapter ? undefined : foregroundProgram(this.pid)),
+      foreground: (named) => (this.#adapter ? undefined : foregroundProgram(this.pid, named)),
     });
     this.#input = new InputWatch(
       ctx.inputDetector ?? defaultInputDetector(),

@@ -20,7 +20,7 @@ export interface TranscriptIndexOptions {
   /** A terminal session's size: full-screen programs are rendered. Pipes leave it out. */
   terminal?: { columns: number; rows: number } | undefined;
   /** The terminal's foreground job now (its marker name; a repaint episode ends when it changes). */
-  foreground?: () => Foreground | undefined;
+  foreground?: (named: boolean) => Foreground | undefined;
 }
 
 /**

@@ -23,23 +23,29 @@ describe('foregroundProgram (pure)', () => {
   const read = (path: string) => files[path];
 
   it('names the newest process of the foreground group, not its leader', () => {
-    const fg = foregroundProgram(10, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), read);
+    const fg = foregroundProgram(10, true, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), read);
     expect(fg).toEqual({ group: 20, name: 'vim' });
+    expect(foregroundProgram(10, false, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), read)).toEqual({
+      group: 20,
+      name: '',
+    });
   });
 
   it('falls back to the leader, then to no name; nothing off Linux', () => {
     expect(
-      foregroundProgram(10, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), () => undefined),
+      foregroundProgram(10, true, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), () => undefined),
     ).toEqual({
       group: 20,
       name: '',
     });
-    expect(foregroundProgram(10, effects('darwin', '10 (bash) S 1 10 10 34816 20 0'), read)).toBeUndefined();
-    expect(foregroundProgram(undefined, effects('linux'), read)).toBeUndefined();
+    expect(
+      foregroundProgram(10, true, effects('darwin', '10 (bash) S 1 10 10 34816 20 0'), read),
+    ).toBeUndefined();
+    expect(foregroundProgram(undefined, true, effects('linux'), read)).toBeUndefined();
   });
 
   it('keeps control characters and brackets out of the name', () => {
     const odd = (path: string) => (path.endsWith('comm') ? 'a]b\x1bc\n' : undefined);
-    expect(foregroundProgram(10, effects('linux', '10 (b) S 1 10 10 1 20 0'), odd)?.name).toBe('a?b?c');
+    expect(foregroundProgram(10, true, effects('linux', '10 (b) S 1 10 10 1 20 0'), odd)?.name).toBe('a?b?c');
   });
 });
