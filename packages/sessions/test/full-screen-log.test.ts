@@ -164,17 +164,17 @@ describe.skipIf(process.platform === 'win32')('log renders full-screen programs'
     const outcome = await s.kill();
     expect(outcome.signal).toBe('SIGHUP');
     const text = await lines(s);
-    expect(text).toEqual([
+    expect(text.slice(0, 27)).toEqual([
       '$ vim -N -u NONE kill.txt',
       '[full-screen vim: its last screen, rendered]',
       'kept',
       ...Array.from({ length: 22 }, () => '~'),
       '"kill.txt" 1L, 5B',
       '[end of full-screen vim]',
-      // What vim says on the normal screen as it goes.
-      'Vim: Caught deadly signal HUP',
-      'Vim: Finished.',
     ]);
+    // What vim says on the normal screen as it goes ("Caught deadly signal HUP", "Finished."),
+    // when it still reaches the terminal it was hung up from.
+    for (const line of text.slice(27)) expect(line).toMatch(/^Vim: /);
     await waitFor(() => !existsSync(join(workspace, '.kill.txt.swp')), 5_000, 'no swap file');
   });
 });
