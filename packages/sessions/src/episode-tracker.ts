@@ -4,7 +4,11 @@ import {
   FullScreenEpisode,
   MAX_REPAINT_LINES,
 } from './full-screen-episode.js';
+import { ScreenPool } from './screen-pool.js';
 import { ScreenScanner, type ScreenSwitch } from './screen-scan.js';
+
+/** Episodes opened and not yet rendered, at most (see #open). */
+const MAX_RENDERING = 4;
 
 /** What the transcript index counts, in order: text, or a rendered episode's start or end. */
 export type TranscriptStep =
@@ -25,6 +29,9 @@ export class EpisodeTracker {
   /** Every episode still of use, in order; the last may still go on. */
   episodes: FullScreenEpisode[] = [];
   #active: FullScreenEpisode | undefined;
+  /** Episodes opened and not rendered yet (the one going on included). */
+  #rendering = 0;
+  readonly #pool = new ScreenPool();
 
   constructor(
     terminal: { columns: number; rows: number } | undefined,
@@ -87,6 +94,7 @@ export class EpisodeTracker {
   /** The output ended at log offset `totalBytes`: an episode going on is rendered as it was. */
   end(totalBytes: number): void {
     if (this.#active) this.#leave(this.#active, totalBytes);
+    this.#pool.close();
   }
 
   /** Forgets the episodes that ended at or below `floor` (their bytes are gone). */
@@ -163,15 +171,27 @@ export class EpisodeTracker {
     }
   }
   #open(kind: EpisodeKind, start: number, sequence: string): void {
-    const episode = FullScreenEpisode.open(kind, start, sequence, this.#foreground?.(true), this.#terminal!);
-    if (!episode) return;
+    // A program toggling screens in a flood must not make the host build emulator after
+    // emulator: past MAX_RENDERING episodes not rendered yet, the next ones are stripped.
+    if (this.#rendering >= MAX_RENDERING) return;
+    const episode = FullScreenEpisode.open(
+      kind,
+      start,
+      sequence,
+      this.#foreground?.(true),
+      this.#terminal!,
+      this.#pool,
+    );
+    this.#rendering += 1;
     this.#active = episode;
     this.episodes.push(episode);
     this.#emit({ kind: 'enter', episode });
   }
   #leave(episode: FullScreenEpisode, end: number): void {
     this.#active = undefined;
-    void episode.finish(end);
+    void episode.finish(end).then(() => {
+      this.#rendering -= 1;
+    });
     this.#emit({ kind: 'leave', episode });
   }
 }

@@ -1,13 +1,10 @@
-import { TerminalScreen } from '@procmux/screen';
+import type { TerminalScreen } from '@procmux/screen';
+import { POOL_SCROLLBACK, type ScreenPool } from './screen-pool.js';
 
 /** Switches an alternate-screen episode's emulator there: no scrollback, as on a terminal. */
 const ENTER_ALTERNATE = '\x1b[?1049h';
-/**
- * Lines a repaint episode's emulator keeps above its screen. The episode ends before more
- * line feeds than this went through it (MAX_REPAINT_LINES), so nothing scrolls out unseen.
- */
-const REPAINT_SCROLLBACK = 1_000;
-export const MAX_REPAINT_LINES = 900;
+/** A repaint episode ends before more line feeds than its emulator's scrollback went through it. */
+export const MAX_REPAINT_LINES = POOL_SCROLLBACK - 100;
 
 /**
  * 'alternate': a program on the alternate screen (vim, less, htop). 'repaint': the normal
@@ -67,47 +64,57 @@ export class FullScreenEpisode {
   plainLines = 0;
   /** Whether it was redrawn after text was shown (else a plain `clear`: no markers). */
   repainted = false;
+  /** Made on the first byte: an episode left at once (a program toggling) costs no emulator. */
   #screen: TerminalScreen | undefined;
+  #size: { columns: number; rows: number };
+  readonly #sequence: string;
+  readonly #pool: ScreenPool;
 
   private constructor(
     kind: EpisodeKind,
     start: number,
+    sequence: string,
     foreground: Foreground | undefined,
-    screen: TerminalScreen,
+    size: { columns: number; rows: number },
+    pool: ScreenPool,
   ) {
+    this.#pool = pool;
     this.kind = kind;
     this.start = start;
+    this.#sequence = sequence;
     this.foreground = foreground;
-    this.#screen = screen;
+    this.#size = { ...size };
   }
 
-  /** Undefined when no emulator of that size can be made (the bytes are then stripped as before). */
   static open(
     kind: EpisodeKind,
     start: number,
     sequence: string,
     foreground: Foreground | undefined,
     size: { columns: number; rows: number },
-  ): FullScreenEpisode | undefined {
-    let screen: TerminalScreen;
-    try {
-      screen = new TerminalScreen({
-        cols: size.columns,
-        rows: size.rows,
-        scrollback: kind === 'repaint' ? REPAINT_SCROLLBACK : 1,
-      });
-    } catch {
-      return undefined;
-    }
-    screen.feed(kind === 'alternate' ? ENTER_ALTERNATE : sequence);
-    return new FullScreenEpisode(kind, start, foreground, screen);
+    pool: ScreenPool,
+  ): FullScreenEpisode {
+    return new FullScreenEpisode(kind, start, sequence, foreground, size, pool);
   }
 
   feed(text: string): void {
-    if (text !== '') this.#screen?.feed(text);
+    if (text === '' || this.rendered) return;
+    if (!this.#screen) {
+      try {
+        this.#screen = this.#pool.take(this.#size.columns, this.#size.rows);
+      } catch {
+        // A size the emulator refuses (a 1-column terminal): the episode renders empty.
+        this.lines = [];
+        this.rendered = Promise.resolve();
+        return;
+      }
+      this.#screen.feed(this.kind === 'alternate' ? ENTER_ALTERNATE : this.#sequence);
+    }
+    this.#screen.feed(text);
   }
 
   resize(columns: number, rows: number): void {
+    this.#size = { columns, rows };
     try {
       this.#screen?.resize(columns, rows);
     } catch {
@@ -128,9 +135,15 @@ export class FullScreenEpisode {
 
   /** It ended at log offset `end`: renders the last screen once and frees the emulator. */
   finish(end: number): Promise<void> {
-    if (this.rendered) return this.rendered;
+    if (this.end !== undefined) return this.rendered!;
     this.end = end;
-    const screen = this.#screen!;
+    const screen = this.#screen;
+    if (!screen) {
+      // Nothing was shown (or no emulator could be made): nothing stands in for it.
+      this.lines ??= [];
+      this.rendered ??= Promise.resolve();
+      return this.rendered;
+    }
     this.rendered = screen
       .renderFull()
       .then(
@@ -140,7 +153,7 @@ export class FullScreenEpisode {
       .then((lines) => {
         this.lines = lines;
         this.#screen = undefined;
-        screen.dispose();
+        this.#pool.give(screen);
       });
     return this.rendered;
   }
