@@ -160,6 +160,8 @@ export class FullScreenEpisode {
 
   #block(text: string, live: boolean): string[] {
     const lines = text === '' ? [] : text.split('\n');
+    // A screen with nothing on it (a program toggling, a bare clear) stands in as nothing.
+    if (lines.length === 0) return [];
     if (this.kind === 'repaint') {
       // Rows above the first one drawn are the screen's, not the program's.
       let first = 0;
