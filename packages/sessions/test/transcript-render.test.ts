@@ -211,6 +211,22 @@ describe('TranscriptIndex on a terminal', () => {
     expect(page.droppedBytes).toBeGreaterThan(Buffer.byteLength(before) + episode.length);
   });
 
+  it('follows a resize while a program is on screen: its last screen at the new size', async () => {
+    const { log, index } = feed(['\x1b[?1049h\x1b[H', 'x'.repeat(30)]);
+    index.resize(20, 6);
+    // Column 30 of a 20-column screen is its last column (40 columns before the resize).
+    for (const chunk of ['\x1b[H\x1b[2J', '\x1b[1;30HZ', '\x1b[?1049l']) {
+      const before = log.totalBytes;
+      log.append('stdout', chunk);
+      index.add(chunk, before);
+    }
+    expect((await all(log, index)).text.split('\n')).toEqual([
+      '[full-screen program: its last screen, rendered]',
+      `${' '.repeat(19)}Z`,
+      '[end of full-screen program]',
+    ]);
+  });
+
   it('strips a pipe session exactly as before: no rendering without a terminal', async () => {
     const log = new OutputLog({ maxChunkBytes: 4096 });
     const index = new TranscriptIndex();
