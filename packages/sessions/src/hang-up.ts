@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { ManagedRun } from '@procmux/core-types';
 
 /** What a hang-up needs from the system; injected so each platform's path is unit-tested. */
 export interface HangUpEffects {
@@ -69,4 +70,36 @@ export function hangUp(pid: number, effects: HangUpEffects = systemHangUpEffects
   const targets = group === undefined ? [pid] : group === pid ? [-pid] : [-group, pid];
   for (const target of targets) effects.kill(target, 'SIGHUP');
   return targets;
+}
+
+/** How long a hung-up terminal gets to end before the tree kill (SIGTERM, then SIGKILL) goes on. */
+export const HANG_UP_WAIT_MS = 500;
+
+/**
+ * The graceful step before a forced end of a native terminal run (a timeout here; kill() and
+ * expire() do the same through the session): hang up, then give the program HANG_UP_WAIT_MS
+ * to end. Nothing for a run on pipes, or one without a pid.
+ */
+export async function hangUpRun(
+  run: Pick<ManagedRun, 'pid' | 'stdioMode' | 'wait'>,
+  effects: HangUpEffects = systemHangUpEffects,
+  waitMs = HANG_UP_WAIT_MS,
+): Promise<void> {
+  if (run.stdioMode !== 'pty' || run.pid === undefined) return;
+  try {
+    if (hangUp(run.pid, effects).length === 0) return;
+  } catch {
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    run.wait().then(
+      () => {},
+      () => {},
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    }),
+  ]);
+  clearTimeout(timer);
 }

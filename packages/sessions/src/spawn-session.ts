@@ -3,6 +3,7 @@ import type { ScreenLike } from '@procmux/screen';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
+import { hangUpRun } from './hang-up.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
 import { hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from './pty-backend.js';
 import type { ProcessSandboxBackend, SandboxProcessHandle } from './sandbox.js';
@@ -101,8 +102,15 @@ export async function spawnSession(
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
     return { run, adapter, ...(metadata ? { metadata } : {}) };
   }
+  let native: ManagedRun | undefined;
   const run = await supervisor.spawn({
     ...common,
+    // A timeout ends a terminal as closing its window does (kill() and expire() hang up
+    // themselves before they cancel): shells and editors end at once, and cleanly.
+    beforeForceKill: (reason) =>
+      native && (reason === 'overall-timeout' || reason === 'no-output-timeout')
+        ? hangUpRun(native)
+        : undefined,
     mode: plan.pty ? 'pty' : 'pipe',
     ptyFallback: request.ptyFallback ?? 'fail',
     cwd: plan.cwd,
@@ -111,5 +119,6 @@ export async function spawnSession(
     rows: plan.terminal.rows,
     term: plan.terminal.term,
   });
+  native = run;
   return { run };
 }

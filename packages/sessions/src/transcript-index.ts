@@ -1,18 +1,23 @@
 import { createAnsiStripper } from '@procmux/ansi';
 import type { OutputLog } from '@procmux/registry';
-import { logWindow } from './transcript.js';
+import { EpisodeTracker, type TranscriptStep } from './episode-tracker.js';
+import type { Foreground } from './full-screen-episode.js';
+import { logWindow, transcriptChunks } from './transcript.js';
+import { type Checkpoint, walkTranscript } from './transcript-walk.js';
 import type { LogResult } from './types.js';
 
 /** Bytes of history between two checkpoints at least: a page reads at most about this much more. */
 const CHECKPOINT_BYTES = 16 * 1024;
 /** A chunk's text after its last line feed longer than this may have wrapped: no checkpoint. */
 const MAX_TAIL_CHARS = 1_024;
+/** A log read while a full-screen program keeps redrawing settles on the screen after this many tries. */
+const MAX_LIVE_TRIES = 3;
 
-interface Checkpoint {
-  /** Log byte offset where a transcript line starts. */
-  offset: number;
-  /** That line's 0-based index in the transcript. */
-  line: number;
+export interface TranscriptIndexOptions {
+  /** A terminal session's size: full-screen programs are rendered. Pipes leave it out. */
+  terminal?: { columns: number; rows: number } | undefined;
+  /** The terminal's foreground job now (its marker name; a repaint episode ends when it changes). */
+  foreground?: (named: boolean) => Foreground | undefined;
 }
 
 /**
@@ -20,61 +25,50 @@ interface Checkpoint {
  * pages with) and remembers, every CHECKPOINT_BYTES or so, the byte offset where a line
  * starts. A page then strips from the nearest checkpoint at or before its first line, so it
  * costs O(page), not O(history): 64 MiB was re-stripped on every call before.
+ *
+ * On a terminal, a program's stay on the alternate screen (vim, less, top) is not stripped:
+ * its last screen, rendered by an emulator of its own, stands in for those bytes (see
+ * FullScreenEpisode). Rendering is asynchronous, so the lines after an episode are counted
+ * once its render is done; log() waits for that (a screen's render, milliseconds).
  */
 export class TranscriptIndex {
-  readonly #stripper = createAnsiStripper();
+  #stripper = createAnsiStripper();
   #lines = 0;
   #checkpoints: Checkpoint[] = [{ offset: 0, line: 0 }];
+  readonly #tracker: EpisodeTracker;
+  /** Steps not yet counted, because an episode before them is still being rendered. */
+  #queue: TranscriptStep[] = [];
+  #waiting: Promise<void> | undefined;
+  #changes = 0;
+
+  constructor(options: TranscriptIndexOptions = {}) {
+    this.#tracker = new EpisodeTracker(options.terminal, options.foreground, (step) => this.#step(step));
+  }
 
   /** Call with each chunk as it is appended, and the log's byte count before the append. */
   add(chunk: string, offsetBefore: number): void {
-    const out = this.#stripper.push(chunk);
-    for (let at = out.indexOf('\n'); at !== -1; at = out.indexOf('\n', at + 1)) this.#lines += 1;
-    const last = this.#checkpoints[this.#checkpoints.length - 1]!;
-    if (offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES) return;
-    const newline = chunk.lastIndexOf('\n');
-    if (newline === -1) return;
-    // The rest of the chunk must be plain text on the line after: no escape sequence that a
-    // fresh stripper would read differently, no row long enough to have wrapped.
-    const tail = chunk.length - newline - 1;
-    if (tail > MAX_TAIL_CHARS || chunk.indexOf('\x1b', newline) !== -1) return;
-    const offset = offsetBefore + Buffer.byteLength(chunk.slice(0, newline + 1));
-    if (offset - last.offset < CHECKPOINT_BYTES) return;
-    this.#checkpoints.push({ offset, line: this.#lines });
+    this.#changes += 1;
+    this.#tracker.add(chunk, offsetBefore);
   }
 
-  /** Lines in the whole transcript, the unfinished last one included. */
+  /** The terminal was resized: an episode on screen now redraws at the new size. */
+  resize(columns: number, rows: number): void {
+    this.#tracker.resize(columns, rows);
+  }
+
+  /** A PTY start that ran on pipes: nothing is rendered (call before any output). */
+  plain(): void {
+    this.#tracker.plain();
+  }
+
+  /** The session ended at log offset `totalBytes`: a program still on screen is rendered as it was. */
+  end(totalBytes: number): void {
+    this.#tracker.end(totalBytes);
+  }
+
+  /** Lines in the whole transcript counted so far, the unfinished last one included. */
   get totalLines(): number {
     return this.#lines + (this.#stripper.pending === '' ? 0 : 1);
-  }
-
-  /** The first line the retained history still holds whole, and where it starts. */
-  firstPageable(log: OutputLog): Checkpoint {
-    const floor = log.firstRetainedOffset;
-    // Checkpoints below the retained history are of no more use.
-    let drop = 0;
-    while (drop < this.#checkpoints.length - 1 && this.#checkpoints[drop]!.offset < floor) drop += 1;
-    if (drop > 0) this.#checkpoints = this.#checkpoints.slice(drop);
-    const first = this.#checkpoints[0]!;
-    // Nothing retained starts a known line yet (a single huge line): only the end is left.
-    if (first.offset < floor) return { offset: log.totalBytes, line: this.totalLines };
-    return first;
-  }
-
-  /** The latest checkpoint at or before `line` (at least `from`). */
-  checkpointFor(line: number, from: Checkpoint): Checkpoint {
-    let lo = 0;
-    let hi = this.#checkpoints.length - 1;
-    let best = from;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const cp = this.#checkpoints[mid]!;
-      if (cp.line <= line) {
-        if (cp.offset >= from.offset) best = cp;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return best;
   }
 
   /**
@@ -82,16 +76,21 @@ export class TranscriptIndex {
    * offset stays valid as the caps drop old output). Without offset the last `limit` lines.
    * Lines the caps dropped are counted in `droppedLines`/`droppedBytes`, never returned.
    */
-  page(log: OutputLog, options: { offset?: number; limit?: number }, pageBytes: number): LogResult {
+  async page(
+    log: OutputLog,
+    options: { offset?: number; limit?: number },
+    pageBytes: number,
+  ): Promise<LogResult> {
     const { limit: count, offset: asked } = logWindow(options);
-    const total = this.totalLines;
-    const first = this.firstPageable(log);
+    const live = await this.#settle();
+    // From here to the end nothing awaits: the index and the log hold still.
+    const total = this.totalLines + (live?.length ?? 0);
+    const first = this.#firstPageable(log);
     const start = Math.max(first.line, asked ?? Math.max(0, total - count));
     const end = Math.min(total, start + count);
     const kept: string[] = [];
     if (start < end) {
-      const from = this.checkpointFor(start, first);
-      const stripper = createAnsiStripper();
+      const from = this.#checkpointFor(start, first);
       let line = from.line;
       let current = '';
       const take = (text: string): boolean => {
@@ -109,28 +108,150 @@ export class TranscriptIndex {
           at = newline + 1;
         }
       };
-      let cursor = from.offset;
       let done = false;
-      while (!done) {
-        const page = log.read({ cursor, maxBytes: pageBytes });
-        done = take(stripper.push(page.data));
-        if (page.eof || page.cursor === cursor) break;
-        cursor = page.cursor;
+      for (const text of walkTranscript(log, from, this.#walkOptions(live, pageBytes))) {
+        if (take(text)) {
+          done = true;
+          break;
+        }
       }
-      if (!done) {
-        take(stripper.flush());
-        if (line < end && current !== '') kept.push(current);
-      }
+      if (!done && line < end && current !== '') kept.push(current);
     }
-    const offset = Math.min(start, total);
     return {
       text: kept.join('\n'),
-      offset,
+      offset: Math.min(start, total),
       lines: kept.length,
       totalLines: total,
       cut: start > 0 || start + kept.length < total,
       droppedLines: first.line,
       droppedBytes: first.offset,
     };
+  }
+
+  /** The whole pageable transcript as text chunks in order (what log() pages), never held whole. */
+  async *chunks(log: OutputLog, pageBytes: number): AsyncGenerator<string> {
+    const live = await this.#settle();
+    // A pipe's transcript is the plain stripped history, from its first retained byte.
+    if (!this.#tracker.terminal) yield* transcriptChunks(log, undefined, pageBytes);
+    else yield* walkTranscript(log, this.#firstPageable(log), this.#walkOptions(live, pageBytes));
+  }
+
+  /** Whether a program's stay on the alternate screen was ever rendered into this transcript. */
+  get rendersFullScreen(): boolean {
+    return this.#tracker.episodes.length > 0;
+  }
+
+  #walkOptions(live: string[] | undefined, pageBytes: number) {
+    return { episodes: this.#tracker.episodes, live, pageBytes };
+  }
+
+  #step(step: TranscriptStep): void {
+    // The common case (nothing waits on a render): counted at once, no queue.
+    if (this.#waiting === undefined && this.#queue.length === 0 && step.kind === 'text') {
+      this.#addText(step.text, step.offset);
+      return;
+    }
+    this.#queue.push(step);
+    if (this.#waiting === undefined) this.#count();
+  }
+
+  /** Counts queued steps up to the first episode whose render is not done yet. */
+  #count(): void {
+    let done = 0;
+    for (; done < this.#queue.length; done++) {
+      const step = this.#queue[done]!;
+      if (step.kind === 'text') {
+        this.#addText(step.text, step.offset);
+      } else if (step.kind === 'enter') {
+        // The episode starts a line of its own: an unfinished line before it ends here.
+        if (this.#stripper.flush() !== '') this.#lines += 1;
+        step.episode.line = this.#lines;
+      } else if (step.episode.lines === undefined) {
+        const rendered = step.episode.rendered!;
+        this.#waiting = rendered.then(() => {
+          this.#waiting = undefined;
+          this.#count();
+        });
+        break;
+      } else {
+        this.#lines += step.episode.lines.length;
+        // The stripper starts afresh after an episode, as a page read from here does.
+        this.#checkpoints.push({ offset: step.episode.end!, line: this.#lines });
+      }
+    }
+    this.#queue = done === this.#queue.length ? [] : this.#queue.slice(done);
+  }
+
+  /**
+   * Waits until every episode that ended is rendered and counted; returns the block of the
+   * one still on screen (rendered now), if any.
+   */
+  async #settle(): Promise<string[] | undefined> {
+    for (let tries = 0; ; ) {
+      if (this.#waiting) {
+        await this.#waiting;
+        continue;
+      }
+      const active = this.#tracker.active;
+      if (!active) return undefined;
+      const changes = this.#changes;
+      const live = await active.live();
+      tries += 1;
+      if (this.#waiting || this.#tracker.active !== active) continue;
+      if (changes === this.#changes || tries >= MAX_LIVE_TRIES) return live;
+    }
+  }
+
+  #addText(chunk: string, offsetBefore: number): void {
+    const out = this.#stripper.push(chunk);
+    for (let at = out.indexOf('\n'); at !== -1; at = out.indexOf('\n', at + 1)) this.#lines += 1;
+    const last = this.#checkpoints[this.#checkpoints.length - 1]!;
+    if (offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES) return;
+    const newline = chunk.lastIndexOf('\n');
+    if (newline === -1) return;
+    // The rest of the chunk must be plain text on the line after: no escape sequence that a
+    // fresh stripper would read differently, no row long enough to have wrapped.
+    const tail = chunk.length - newline - 1;
+    if (tail > MAX_TAIL_CHARS || chunk.indexOf('\x1b', newline) !== -1) return;
+    const offset = offsetBefore + Buffer.byteLength(chunk.slice(0, newline + 1));
+    if (offset - last.offset < CHECKPOINT_BYTES) return;
+    this.#checkpoints.push({ offset, line: this.#lines });
+  }
+
+  /**
+   * The first line the retained history still holds whole, and where it starts. An episode
+   * whose bytes the cap is dropping still has its block: it stays pageable until its end goes.
+   */
+  #firstPageable(log: OutputLog): Checkpoint {
+    const floor = log.firstRetainedOffset;
+    // Checkpoints and episodes below the retained history are of no more use.
+    let drop = 0;
+    while (drop < this.#checkpoints.length - 1 && this.#checkpoints[drop]!.offset < floor) drop += 1;
+    if (drop > 0) this.#checkpoints = this.#checkpoints.slice(drop);
+    this.#tracker.dropBefore(floor);
+    const straddling = this.#tracker.episodes[0];
+    if (straddling && straddling.start < floor && straddling.line !== undefined) {
+      return { offset: straddling.start, line: straddling.line };
+    }
+    const first = this.#checkpoints[0]!;
+    // Nothing retained starts a known line yet (a single huge line): only the end is left.
+    if (first.offset < floor) return { offset: log.totalBytes, line: this.totalLines };
+    return first;
+  }
+
+  /** The latest checkpoint at or before `line` (at least `from`). */
+  #checkpointFor(line: number, from: Checkpoint): Checkpoint {
+    let lo = 0;
+    let hi = this.#checkpoints.length - 1;
+    let best = from;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const cp = this.#checkpoints[mid]!;
+      if (cp.line <= line) {
+        if (cp.offset >= from.offset) best = cp;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return best;
   }
 }

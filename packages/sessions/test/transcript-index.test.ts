@@ -54,14 +54,14 @@ describe('TranscriptIndex', () => {
             ...(limit !== undefined ? { limit } : {}),
           };
           const whole = await pageTranscript(transcriptChunks(log, undefined, 4096), options);
-          expect(index.page(log, options, 4096)).toEqual(whole);
+          expect(await index.page(log, options, 4096)).toEqual(whole);
         },
       ),
       { numRuns: 300 },
     );
   });
 
-  it('reads from the nearest checkpoint: a page deep in a big history reads about a page', () => {
+  it('reads from the nearest checkpoint: a page deep in a big history reads about a page', async () => {
     const lines = Array.from({ length: 200_000 }, (_, i) => `line ${i}`);
     const chunks: string[] = [];
     for (let i = 0; i < lines.length; i += 500) chunks.push(`${lines.slice(i, i + 500).join('\r\n')}\r\n`);
@@ -73,7 +73,7 @@ describe('TranscriptIndex', () => {
       bytesRead += Buffer.byteLength(page.data);
       return page;
     };
-    const page = index.page(log, { offset: 150_000, limit: 3 }, 4096);
+    const page = await index.page(log, { offset: 150_000, limit: 3 }, 4096);
     expect(page.text).toBe('line 150000\nline 150001\nline 150002');
     expect(page.totalLines).toBe(200_000);
     // The history is ~2.3 MB; the page read well under 100 KB of it.
@@ -86,7 +86,7 @@ describe('TranscriptIndex', () => {
     const chunks = Array.from({ length: 600 }, () => chunk);
     const { log, index } = indexed(chunks);
     let t = performance.now();
-    const fast = index.page(log, { offset: 300_000, limit: 200 }, 4096);
+    const fast = await index.page(log, { offset: 300_000, limit: 200 }, 4096);
     const indexedMs = performance.now() - t;
     t = performance.now();
     const slow = await pageTranscript(transcriptChunks(log, undefined, 4096), {

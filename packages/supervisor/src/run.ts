@@ -114,10 +114,27 @@ export class SupervisedRun implements ManagedRun {
     this.forcedReason ??= reason;
     if (this.killing) return;
     this.killing = true;
-    this.adapter.kill('force').catch((error: unknown) => {
+    void this.forceKill(reason);
+  }
+
+  // The caller's graceful step first (see SpawnOptions.beforeForceKill), then the tree kill.
+  // Without one the kill starts synchronously, as before.
+  private async forceKill(reason: TerminationReason): Promise<void> {
+    const before = this.context.spec.beforeForceKill;
+    if (before !== undefined) {
+      try {
+        await before(reason);
+      } catch (error) {
+        this.warn('procmux: the step before the force kill failed', error);
+      }
+      if (this.settled) return;
+    }
+    try {
+      await this.adapter.kill('force');
+    } catch (error) {
       this.killing = false;
       this.warn('procmux: force kill failed', error);
-    });
+    }
   }
 
   async signal(name: SignalName): Promise<void> {

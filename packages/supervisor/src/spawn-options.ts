@@ -15,6 +15,7 @@ import {
   TERM_BYTES_LIMIT,
   TERMINAL_COLUMNS_LIMIT,
   TERMINAL_ROWS_LIMIT,
+  type TerminationReason,
 } from '@procmux/core-types';
 import { checkInput, checkTarget } from './validate.js';
 
@@ -57,6 +58,12 @@ export interface SpawnOptions extends SpawnTarget {
    * built-in adapters understand (mode, ptyFallback, cwd, env, cols, rows, term, shell) are refused.
    */
   adapterFactory?: (signal: AbortSignal) => Promise<ProcessAdapter>;
+  /**
+   * The caller's graceful step before a forced kill (a timeout, cancel(), an abort), called
+   * with the reason, which is recorded first: e.g. hang a terminal up, so a shell ends as when
+   * its window closes. The tree kill follows once it settles, if the process still runs.
+   */
+  beforeForceKill?: (reason: TerminationReason) => Promise<void> | void;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -79,6 +86,7 @@ export interface NormalizedSpawn {
   maxCaptureBytes: number;
   screen: ScreenLike | undefined;
   adapterFactory: ((signal: AbortSignal) => Promise<ProcessAdapter>) | undefined;
+  beforeForceKill: ((reason: TerminationReason) => Promise<void> | void) | undefined;
 }
 
 const BUILT_IN_ONLY = ['mode', 'ptyFallback', 'cwd', 'env', 'cols', 'rows', 'term', 'shell'] as const;
@@ -135,6 +143,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
       }) ?? DEFAULT_MAX_CAPTURE_BYTES,
     screen,
     adapterFactory,
+    beforeForceKill: checkFunction('beforeForceKill', options.beforeForceKill),
   };
 }
 

@@ -81,6 +81,7 @@ export function failUnknown(s: SessionCore, reason: string): void {
 export async function expire(s: SessionCore): Promise<void> {
   if (!s.live) return;
   s.forced = 'expired';
+  await hangUp(s);
   s.run?.cancel('manual-cancel');
   await s.settled;
 }

@@ -12,6 +12,7 @@ import { LiveText } from '../live-text.js';
 import { OutputTimeline } from '../output-timeline.js';
 import type { ScreenGate } from '../screen-gate.js';
 import { SessionWatchers } from '../session-watch.js';
+import { foregroundProgram } from '../foreground-program.js';
 import { TranscriptIndex } from '../transcript-index.js';
 import type { SessionMetadata } from '../types.js';
 import { inputChanged, inputFacts } from './input-state.js';
@@ -85,7 +86,7 @@ export class SessionCore {
   terminal: { columns: number; rows: number } | undefined;
   control: ControlHold | undefined;
   readonly timeline = new OutputTimeline();
-  readonly index = new TranscriptIndex();
+  readonly index: TranscriptIndex;
   readonly watchers = new SessionWatchers();
   readonly waiters = new PollWaiters();
   readonly input: InputWatch;
@@ -114,6 +115,10 @@ export class SessionCore {
     this.ctx = ctx;
     this.terminal = init.terminal ? { ...init.terminal } : undefined;
     this.initialTerminal = this.terminal;
+    this.index = new TranscriptIndex({
+      terminal: init.pty ? init.terminal : undefined,
+      foreground: () => (this.adapter ? undefined : foregroundProgram(this.pid)),
+    });
     this.input = new InputWatch(
       ctx.inputDetector ?? defaultInputDetector(),
       () => inputFacts(this),

@@ -104,6 +104,7 @@ export async function resize(s: SessionCore, size: { columns: number; rows: numb
   s.resizes.push(now);
   resizeRun.call(s.run, size.columns, size.rows);
   s.screen?.resize(size.columns, size.rows);
+  s.index.resize(size.columns, size.rows);
   s.terminal = { columns: size.columns, rows: size.rows };
   s.timeline.resized(now, size.columns, size.rows);
   s.watchers.emit({ type: 'resize', columns: size.columns, rows: size.rows });

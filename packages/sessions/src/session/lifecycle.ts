@@ -66,6 +66,7 @@ function fallBack(s: SessionCore): void {
   s.screen?.dispose();
   s.screen = undefined;
   s.emulated = false;
+  s.index.plain();
   s.terminal = undefined;
 }
 
@@ -114,6 +115,7 @@ export function settle(
   s.signal = signal;
   s.endedAt = Date.now();
   s.endReason = reason ?? null;
+  s.index.end(s.log.totalBytes);
   const type = `process_${state === 'exited' ? 'exited' : state}` as ProcessEventType;
   s.ctx.emit(sessionEvent(s, type, { at: s.endedAt, ...(reason ? { reason } : {}) }));
   s.control?.end('the session ended');

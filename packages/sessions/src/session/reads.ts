@@ -84,7 +84,7 @@ export async function log(
 
 export async function* transcript(s: SessionCore): AsyncGenerator<string> {
   await access(s);
-  yield* transcriptChunks(s.log, undefined, s.ctx.limits.maxOutputChunkBytes);
+  yield* s.index.chunks(s.log, s.ctx.limits.maxOutputChunkBytes);
 }
 
 export async function screen(s: SessionCore): Promise<string> {

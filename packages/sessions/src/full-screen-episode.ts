@@ -1,0 +1,175 @@
+import type { TerminalScreen } from '@procmux/screen';
+import { POOL_SCROLLBACK, type ScreenPool } from './screen-pool.js';
+
+/** Switches an alternate-screen episode's emulator there: no scrollback, as on a terminal. */
+const ENTER_ALTERNATE = '\x1b[?1049h';
+/** A repaint episode ends before more line feeds than its emulator's scrollback went through it. */
+export const MAX_REPAINT_LINES = POOL_SCROLLBACK - 100;
+
+/**
+ * 'alternate': a program on the alternate screen (vim, less, htop). 'repaint': the normal
+ * screen redrawn in place by cursor addressing (procps top, `clear`, Ctrl-L).
+ */
+export type EpisodeKind = 'alternate' | 'repaint';
+
+/** The marker lines around a rendered episode in the transcript (see the README, "Choices"). */
+export function episodeMarkers(
+  kind: EpisodeKind,
+  program: string | undefined,
+): { start: string; live: string; end: string } {
+  if (kind === 'repaint') {
+    const by = program ? ` by ${program}` : '';
+    return {
+      start: `[screen repainted in place${by}: its last state, rendered]`,
+      live: `[screen repainted in place${by}: as it is now, rendered]`,
+      end: `[end of repainted screen${program ? `: ${program}` : ''}]`,
+    };
+  }
+  const name = program ? `full-screen ${program}` : 'full-screen program';
+  return {
+    start: `[${name}: its last screen, rendered]`,
+    live: `[${name}: its screen now, rendered; still running]`,
+    end: `[end of ${name}]`,
+  };
+}
+
+/** Who was in the terminal's foreground (Linux), for the marker and a repaint episode's end. */
+export interface Foreground {
+  group: number;
+  name: string;
+}
+
+/**
+ * A stretch of terminal output a stripped transcript turns into garbage: a program's stay on
+ * the alternate screen, or the normal screen redrawn in place. Its bytes go to an emulator of
+ * its own (fed from the episode's first sequence on, so no history above bleeds in); when it
+ * ends, the rendered text (right-trimmed lines) stands in the transcript for all of those
+ * bytes, between marker lines.
+ */
+export class FullScreenEpisode {
+  readonly kind: EpisodeKind;
+  /** Log byte offset just after the sequence that began it: the bytes it stands for start here. */
+  readonly start: number;
+  readonly foreground: Foreground | undefined;
+  /** Log byte offset where it ended (undefined while it goes on). */
+  end: number | undefined;
+  /** Its first line in the transcript, once the lines before it are counted. */
+  line: number | undefined;
+  /** The final block (markers included), once rendered. */
+  lines: string[] | undefined;
+  /** Settles once `lines` is set. */
+  rendered: Promise<void> | undefined;
+  /** Line feeds fed, and since the last repaint (a repaint episode ends on plain streaming). */
+  linesFed = 0;
+  plainLines = 0;
+  /** Whether it was redrawn after text was shown (else a plain `clear`: no markers). */
+  repainted = false;
+  /** Made on the first byte: an episode left at once (a program toggling) costs no emulator. */
+  #screen: TerminalScreen | undefined;
+  #size: { columns: number; rows: number };
+  readonly #sequence: string;
+  readonly #pool: ScreenPool;
+
+  private constructor(
+    kind: EpisodeKind,
+    start: number,
+    sequence: string,
+    foreground: Foreground | undefined,
+    size: { columns: number; rows: number },
+    pool: ScreenPool,
+  ) {
+    this.#pool = pool;
+    this.kind = kind;
+    this.start = start;
+    this.#sequence = sequence;
+    this.foreground = foreground;
+    this.#size = { ...size };
+  }
+
+  static open(
+    kind: EpisodeKind,
+    start: number,
+    sequence: string,
+    foreground: Foreground | undefined,
+    size: { columns: number; rows: number },
+    pool: ScreenPool,
+  ): FullScreenEpisode {
+    return new FullScreenEpisode(kind, start, sequence, foreground, size, pool);
+  }
+
+  feed(text: string): void {
+    if (text === '' || this.rendered) return;
+    if (!this.#screen) {
+      try {
+        this.#screen = this.#pool.take(this.#size.columns, this.#size.rows);
+      } catch {
+        // A size the emulator refuses (a 1-column terminal): the episode renders empty.
+        this.lines = [];
+        this.rendered = Promise.resolve();
+        return;
+      }
+      this.#screen.feed(this.kind === 'alternate' ? ENTER_ALTERNATE : this.#sequence);
+    }
+    this.#screen.feed(text);
+  }
+
+  resize(columns: number, rows: number): void {
+    this.#size = { columns, rows };
+    try {
+      this.#screen?.resize(columns, rows);
+    } catch {
+      // A size the emulator refuses: it keeps the old one; the render stays readable.
+    }
+  }
+
+  /** The block as the screen looks now, for a transcript read while the episode goes on. */
+  async live(): Promise<string[]> {
+    const screen = this.#screen;
+    if (this.lines || !screen) return this.lines ?? [];
+    try {
+      return this.#block(await screen.renderFull(), true);
+    } catch {
+      return this.lines ?? [];
+    }
+  }
+
+  /** It ended at log offset `end`: renders the last screen once and frees the emulator. */
+  finish(end: number): Promise<void> {
+    if (this.end !== undefined) return this.rendered!;
+    this.end = end;
+    const screen = this.#screen;
+    if (!screen) {
+      // Nothing was shown (or no emulator could be made): nothing stands in for it.
+      this.lines ??= [];
+      this.rendered ??= Promise.resolve();
+      return this.rendered;
+    }
+    this.rendered = screen
+      .renderFull()
+      .then(
+        (text) => this.#block(text, false),
+        () => this.#block('', false),
+      )
+      .then((lines) => {
+        this.lines = lines;
+        this.#screen = undefined;
+        this.#pool.give(screen);
+      });
+    return this.rendered;
+  }
+
+  #block(text: string, live: boolean): string[] {
+    const lines = text === '' ? [] : text.split('\n');
+    // A screen with nothing on it (a program toggling, a bare clear) stands in as nothing.
+    if (lines.length === 0) return [];
+    if (this.kind === 'repaint') {
+      // Rows above the first one drawn are the screen's, not the program's.
+      let first = 0;
+      while (first < lines.length && lines[first] === '') first += 1;
+      lines.splice(0, first);
+      if (!this.repainted) return lines;
+    }
+    const markers = episodeMarkers(this.kind, this.foreground?.name);
+    return live ? [markers.live, ...lines] : [markers.start, ...lines, markers.end];
+  }
+}

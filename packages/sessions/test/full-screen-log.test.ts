@@ -1,0 +1,180 @@
+// log() on real full-screen programs in a real terminal: vim, less and top are rendered as a
+// person saw them, progress bars show their final state, the shell lines around them intact.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
+import { makeWorkspace } from './helpers/workspace.js';
+
+const workspace = makeWorkspace();
+const rc = join(workspace, 'bashrc');
+writeFileSync(rc, "PS1='$ '\n");
+let sessions: ProcessSessions | undefined;
+
+afterEach(async () => {
+  await sessions?.dispose();
+  sessions = undefined;
+});
+
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
+
+/** bash with a fixed prompt in an 80×24 terminal, so the lines around a program are exact. */
+async function shell(): Promise<ProcessSession> {
+  sessions = createProcessSessions({ cwd: workspace });
+  const s = await sessions.start({
+    command: 'bash',
+    args: ['--noprofile', '--rcfile', rc, '-i'],
+    pty: true,
+    terminal: { columns: 80, rows: 24 },
+  });
+  await prompts(s, 1);
+  return s;
+}
+
+async function prompts(s: ProcessSession, count: number): Promise<void> {
+  await waitFor(
+    async () => ((await s.screen()).match(/^\$( |$)/gm) ?? []).length >= count,
+    20_000,
+    `${count} prompts`,
+  );
+}
+
+async function lines(s: ProcessSession): Promise<string[]> {
+  const page = await s.log({ offset: 0, limit: 10_000 });
+  expect(page.lines).toBe(page.totalLines);
+  return page.text.split('\n');
+}
+
+/** Nothing of an escape sequence survives: no ESC, no CSI leftovers such as `[K` or `39;49m`. */
+function expectClean(text: string[]): void {
+  for (const line of text) {
+    expect(line).not.toMatch(/\x1b|\[\??\d+(;\d+)*[A-Za-z]|\[K/);
+  }
+}
+
+const TILDES = Array.from({ length: 21 }, () => '~');
+
+describe.skipIf(process.platform === 'win32')('log renders full-screen programs', () => {
+  it('vim: its screen while it runs, its last screen after :q, the shell lines around it intact', async () => {
+    writeFileSync(join(workspace, 'notes.txt'), 'first line\nsecond line\n');
+    const s = await shell();
+    await s.input('echo before; vim -u NONE -N notes.txt; echo after\r');
+    await waitFor(async () => (await s.screen()).includes('"notes.txt" 2L'), 20_000, 'vim');
+    const head = (await s.log({ offset: 0, limit: 2 })).text;
+    expect(head).toBe('$ echo before; vim -u NONE -N notes.txt; echo after\nbefore');
+    expect((await lines(s)).slice(2)).toEqual([
+      '[full-screen vim: its screen now, rendered; still running]',
+      'first line',
+      'second line',
+      ...TILDES,
+      '"notes.txt" 2L, 23B',
+    ]);
+    await s.input(':q\r');
+    // Two reads at once while the last screen may still be rendering: the same answer.
+    const [a, b] = await Promise.all([s.log({ offset: 0, limit: 100 }), s.log({ offset: 0, limit: 100 })]);
+    expect(a).toEqual(b);
+    await prompts(s, 2);
+    const after = await lines(s);
+    expect(after).toEqual([
+      '$ echo before; vim -u NONE -N notes.txt; echo after',
+      'before',
+      '[full-screen vim: its last screen, rendered]',
+      'first line',
+      'second line',
+      ...TILDES,
+      '[end of full-screen vim]',
+      'after',
+      '$ ',
+    ]);
+    expectClean(after);
+    // The page served while vim ran is still the same lines.
+    expect((await s.log({ offset: 0, limit: 2 })).text).toBe(head);
+  });
+
+  it('less on a 500-line file then q: the page it showed, then the shell', async () => {
+    writeFileSync(
+      join(workspace, 'long.txt'),
+      Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n'),
+    );
+    const s = await shell();
+    await s.input('less long.txt; echo after\r');
+    await waitFor(async () => (await s.screen()).includes('line 23'), 20_000, 'less');
+    await s.input('q');
+    await prompts(s, 2);
+    const text = await lines(s);
+    expect(text).toEqual([
+      '$ less long.txt; echo after',
+      '[full-screen less: its last screen, rendered]',
+      ...Array.from({ length: 23 }, (_, i) => `line ${i + 1}`),
+      '[end of full-screen less]',
+      'after',
+      '$ ',
+    ]);
+  });
+
+  it('top -b -n 1 is plain text; interactive top is rendered as its last screen, not its stacked redraws', async () => {
+    const s = await shell();
+    await s.input('top -b -n 1 | head -3; top -d 0.2; echo after\r');
+    await waitFor(async () => /^\s*PID USER/m.test(await s.screen()), 20_000, 'top');
+    // A few refreshes: each only rewrites the rows that changed.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await s.input('q');
+    // top cleared the screen, the first prompt with it: wait for the line after it.
+    await waitFor(async () => /after\n\$$/.test(await s.screen()), 20_000, 'top to quit');
+    const text = await lines(s);
+    expectClean(text);
+    expect(text[0]).toBe('$ top -b -n 1 | head -3; top -d 0.2; echo after');
+    // Batch mode: its own three lines, stripped.
+    expect(text[1]).toMatch(/^top - \d\d:\d\d:\d\d up /);
+    expect(text[2]).toMatch(/^Tasks: +\d+ total/);
+    expect(text[3]).toMatch(/^%Cpu\(s\):/);
+    expect(text[4]).toBe('[screen repainted in place by top: its last state, rendered]');
+    expect(text[5]).toMatch(/^top - \d\d:\d\d:\d\d up /);
+    expect(text[6]).toMatch(/^Tasks: +\d+ total/);
+    const end = text.indexOf('[end of repainted screen: top]');
+    expect(end).toBeGreaterThan(10);
+    // One screen of it (24 rows at most), with its header row: not one copy per refresh.
+    expect(end - 5).toBeLessThanOrEqual(24);
+    expect(text.slice(5, end).some((line) => /^\s*PID USER/.test(line))).toBe(true);
+    expect(text.filter((line) => /^top - /.test(line))).toHaveLength(2);
+    // top's last move (cursor to the bottom row) is a repaint too: when it is read after the
+    // shell took the terminal back, the shell's lines after it are rendered (right-trimmed,
+    // no marker) until the next command; else they are stripped. The same lines either way.
+    expect(text.slice(end + 1).map((line) => line.trimEnd())).toEqual(['after', '$']);
+  });
+
+  it('a progress bar rewritten with \\r and a line rewritten with ESC[K show their final state', async () => {
+    const s = await shell();
+    await s.input(
+      "printf 'progress 10%%\\r'; sleep 0.2; printf 'progress 55%%\\r'; sleep 0.2; printf 'progress 100%%\\n'; " +
+        "printf 'building\\r\\033[Kbuilt\\n'\r",
+    );
+    await prompts(s, 2);
+    expect((await lines(s)).slice(1)).toEqual(['progress 100%', 'built', '$ ']);
+  });
+
+  it("a session killed while vim is on screen keeps vim's last screen, and vim leaves no swap file", async () => {
+    writeFileSync(join(workspace, 'kill.txt'), 'kept\n');
+    const s = await shell();
+    await s.input('vim -N -u NONE kill.txt\r');
+    await waitFor(async () => (await s.screen()).includes('"kill.txt" 1L'), 20_000, 'vim');
+    const outcome = await s.kill();
+    expect(outcome.signal).toBe('SIGHUP');
+    const text = await lines(s);
+    expect(text.slice(0, 27)).toEqual([
+      '$ vim -N -u NONE kill.txt',
+      '[full-screen vim: its last screen, rendered]',
+      'kept',
+      ...Array.from({ length: 22 }, () => '~'),
+      '"kill.txt" 1L, 5B',
+      '[end of full-screen vim]',
+    ]);
+    // What vim says on the normal screen as it goes ("Caught deadly signal HUP", "Finished."),
+    // when it still reaches the terminal it was hung up from.
+    for (const line of text.slice(27)) expect(line).toMatch(/^Vim: /);
+    await waitFor(() => !existsSync(join(workspace, '.kill.txt.swp')), 5_000, 'no swap file');
+  });
+});
