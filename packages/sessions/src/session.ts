@@ -43,7 +43,7 @@ export interface SessionInit {
   cwd: string;
   fingerprint: string;
   pty: boolean;
-  stdin: 'open' | 'closed';
+  stdin: 'open' | 'closed' | 'terminal';
   startedAt: number;
   expiresAt: number;
   releaseOnCancel: boolean;

@@ -115,9 +115,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     cols: checkInteger('cols', options.cols, 1, TERMINAL_COLUMNS_LIMIT.hard),
     rows: checkInteger('rows', options.rows, 1, TERMINAL_ROWS_LIMIT.hard),
     term: checkTerm(options.term),
-    stdin:
-      checkOneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ??
-      (mode === 'pty' || adapterFactory !== undefined ? 'open' : 'closed'),
+    stdin: checkStdin(options.stdin, mode, adapterFactory !== undefined),
     input: checkInput(options.input),
     timeoutMs: checkInteger('timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS),
     noOutputTimeoutMs: checkInteger('noOutputTimeoutMs', options.noOutputTimeoutMs, 1, MAX_TIMEOUT_MS),
@@ -130,6 +128,15 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     screen,
     adapterFactory,
   };
+}
+
+/** 'terminal' is a pipe child's stdin: a PTY or a factory's adapter decides its own. */
+function checkStdin(value: unknown, mode: StdioMode, factory: boolean): StdinMode {
+  const stdin = checkOneOf<StdinMode>('stdin', value, ['open', 'closed', 'terminal']);
+  if (stdin === 'terminal' && (mode === 'pty' || factory)) {
+    throw invalid('stdin', "'terminal' only with mode 'pipe' and no adapterFactory (a PTY already is one)");
+  }
+  return stdin ?? (mode === 'pty' || factory ? 'open' : 'closed');
 }
 
 function checkTerm(value: unknown): string | undefined {
