@@ -23,13 +23,25 @@ export function stdinTerminalOpener(platform: NodeJS.Platform): OpenStdinTermina
     if (platform === 'win32') {
       throw new ProcmuxError('ERR_INVALID_OPTION', "stdin 'terminal' is POSIX only; use 'open' or 'closed' on Windows");
     }
-    const module = (await loadPlatform(platform).loadPty()) as { openStdinTerminal?: unknown };
-    if (typeof module.openStdinTerminal !== 'function') {
-      throw new ProcmuxError(
-        'ERR_PROCESS_PTY_BACKEND',
-        "@procmux/pty-posix does not export openStdinTerminal(); install a matching version for stdin 'terminal'",
-      );
-    }
-    return (module.openStdinTerminal as OpenStdinTerminal)();
+    // Looked up once: a dynamic import per spawn costs about a millisecond.
+    loaded ??= loadOpener(platform);
+    const open = await loaded.catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return open();
   };
+}
+
+let loaded: Promise<OpenStdinTerminal> | undefined;
+
+async function loadOpener(platform: NodeJS.Platform): Promise<OpenStdinTerminal> {
+  const module = (await loadPlatform(platform).loadPty()) as { openStdinTerminal?: unknown };
+  if (typeof module.openStdinTerminal !== 'function') {
+    throw new ProcmuxError(
+      'ERR_PROCESS_PTY_BACKEND',
+      "@procmux/pty-posix does not export openStdinTerminal(); install a matching version for stdin 'terminal'",
+    );
+  }
+  return module.openStdinTerminal as OpenStdinTerminal;
 }
