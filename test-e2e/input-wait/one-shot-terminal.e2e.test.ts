@@ -50,10 +50,16 @@ describe.skipIf(!linux)('one_shot with a terminal stdin (Linux, kernel detection
     const took = Date.now() - began;
     console.log(`one_shot read -s -p returned in ${took} ms`);
     expect(result.isError).toBe(true);
-    expect(result.text).toContain('it was waiting for input at "Password:" (input was not echoed: likely a password)');
+    expect(result.text).toContain(
+      'it was waiting for input at "Password:" (input was not echoed: likely a password)',
+    );
     expect(result.text).toContain('mode "session"');
     expect(result.text).not.toContain('got');
-    expect(result.data.waitingInput).toMatchObject({ prompt: 'Password:', echo: false, confidence: 'kernel' });
+    expect(result.data.waitingInput).toMatchObject({
+      prompt: 'Password:',
+      echo: false,
+      confidence: 'kernel',
+    });
     gone(result.data.session?.pid);
     // Against a hang only; the bench measures the latency.
     expect(took).toBeLessThan(20_000);
@@ -71,7 +77,9 @@ describe.skipIf(!linux)('one_shot with a terminal stdin (Linux, kernel detection
   });
 
   it('stdout and stderr stay pipes: printf | wc -l counts as ever; wc -l alone is stopped waiting', async () => {
-    const piped = await tools.exec.run({ command: "printf 'a\\nb\\n' | wc -l; test -t 1 || echo stdout-pipe" });
+    const piped = await tools.exec.run({
+      command: "printf 'a\\nb\\n' | wc -l; test -t 1 || echo stdout-pipe",
+    });
     expect(piped.isError).toBe(false);
     expect(piped.text).toMatch(/^2\nstdout-pipe\n/);
     expect(piped.text).toContain('Process exited with code 0.');
@@ -132,7 +140,9 @@ describe.skipIf(!linux)('one_shot at a password prompt through procmux mcp (SDK 
     console.log(`procmux mcp one_shot read -s -p returned in ${Date.now() - began} ms`);
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
     expect(result.isError).toBe(true);
-    expect(text).toContain('it was waiting for input at "Password:" (input was not echoed: likely a password)');
+    expect(text).toContain(
+      'it was waiting for input at "Password:" (input was not echoed: likely a password)',
+    );
     expect(text).not.toContain('got');
     const data = result._meta?.['procmux/result'] as { session?: { pid?: number } } | undefined;
     gone(data?.session?.pid);

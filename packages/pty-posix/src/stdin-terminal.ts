@@ -50,7 +50,10 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
     const backend = await loadPtyBackend();
     const native = backend.native;
     if (typeof native.open !== 'function') {
-      throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `${backend.name} has no native open(); install node-pty 1.x`);
+      throw new ProcmuxError(
+        'ERR_PROCESS_PTY_BACKEND',
+        `${backend.name} has no native open(); install node-pty 1.x`,
+      );
     }
     open = native.open.bind(native);
   }
@@ -58,7 +61,9 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
   try {
     pair = open(80, 24);
   } catch (cause) {
-    throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'could not open a pseudo-terminal for stdin', { cause });
+    throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'could not open a pseudo-terminal for stdin', {
+      cause,
+    });
   }
   let slaveFd: number;
   try {

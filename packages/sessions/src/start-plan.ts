@@ -76,7 +76,10 @@ export function planStart(request: ProcessStartRequest, context: PlanContext): S
     );
   }
   if (stdin === 'terminal' && pty) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', "stdin 'terminal' is for pipe sessions (a PTY session is one)");
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      "stdin 'terminal' is for pipe sessions (a PTY session is one)",
+    );
   }
   return {
     command: request.command,

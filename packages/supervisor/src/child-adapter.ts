@@ -89,7 +89,8 @@ export class ChildAdapter implements ProcessAdapter {
     const target = checkTarget(options);
     const cwd = checkString('cwd', options.cwd);
     const env = checkEnv(options.env) ?? process.env;
-    const stdinMode = checkOneOf<StdinMode>('stdin', options.stdin, ['open', 'closed', 'terminal']) ?? 'closed';
+    const stdinMode =
+      checkOneOf<StdinMode>('stdin', options.stdin, ['open', 'closed', 'terminal']) ?? 'closed';
     const input = checkInput(options.input);
     const killGraceMs = checkInteger('killGraceMs', options.killGraceMs, 0, MAX_KILL_GRACE_MS);
     const drainTimeoutMs = checkInteger('drainTimeoutMs', options.drainTimeoutMs, 0, 60_000);
@@ -107,7 +108,9 @@ export class ChildAdapter implements ProcessAdapter {
     );
     // Opened last, so a refused spawn above leaves no terminal behind.
     const terminal =
-      stdinMode === 'terminal' ? await (options.openStdinTerminal ?? stdinTerminalOpener(platform))() : undefined;
+      stdinMode === 'terminal'
+        ? await (options.openStdinTerminal ?? stdinTerminalOpener(platform))()
+        : undefined;
     let child: ChildProcess;
     try {
       child = spawn(exec.file, exec.args, {

@@ -21,7 +21,10 @@ export type OpenStdinTerminal = () => Promise<StdinTerminalHandle>;
 export function stdinTerminalOpener(platform: NodeJS.Platform): OpenStdinTerminal {
   return async () => {
     if (platform === 'win32') {
-      throw new ProcmuxError('ERR_INVALID_OPTION', "stdin 'terminal' is POSIX only; use 'open' or 'closed' on Windows");
+      throw new ProcmuxError(
+        'ERR_INVALID_OPTION',
+        "stdin 'terminal' is POSIX only; use 'open' or 'closed' on Windows",
+      );
     }
     // Looked up once: a dynamic import per spawn costs about a millisecond.
     loaded ??= loadOpener(platform);

@@ -58,6 +58,7 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
   });
 
   it('a prompt meant for a terminal shows; typed input is read and its echo is not output', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash parameter expansion
     const { adapter, out } = await start({ command: 'read -s -p "Password: " x; echo "got ${#x} chars"' });
     await waitFor(() => out.stderr.includes('Password: '), 10_000, 'the prompt');
     adapter.stdin!.write('hunter2\n');

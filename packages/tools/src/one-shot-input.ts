@@ -27,7 +27,10 @@ export function hostOneShotEffects(platform: NodeJS.Platform = process.platform)
     now: () => Date.now(),
     async pollsInput(pid) {
       if (platform !== 'linux') return null;
-      const verdict = await kernelWaiting({ rootPid: pid, kind: 'pipe', arch: process.arch }, linuxProcEffects);
+      const verdict = await kernelWaiting(
+        { rootPid: pid, kind: 'pipe', arch: process.arch },
+        linuxProcEffects,
+      );
       if (verdict === null) return null;
       return !verdict.waiting && verdict.pollsInput === true;
     },

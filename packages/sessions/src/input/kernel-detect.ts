@@ -43,10 +43,7 @@ const SYSCALLS: Record<string, Record<number, CallKind>> = {
  * `pollsInput`: not waiting, but a process polls the input among other descriptors (an event
  * loop such as Node's epoll): it may be waiting in a way these checks cannot confirm.
  */
-export type KernelVerdict =
-  | { waiting: false; pollsInput?: true }
-  | { waiting: true; echo: boolean }
-  | null;
+export type KernelVerdict = { waiting: false; pollsInput?: true } | { waiting: true; echo: boolean } | null;
 
 export interface KernelTarget {
   /** The session's first process. */
