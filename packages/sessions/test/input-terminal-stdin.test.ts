@@ -81,10 +81,22 @@ describe('kernelWaiting on a pipe session with a terminal stdin', () => {
     });
   });
 
+  it('fd 0 moved to /dev/tty (`read <&3`): the controlling terminal still names the input', async () => {
+    const files = (tty: number) => ({
+      '/proc/10/stat': stat(10, 1, tty),
+      '/proc/10/syscall': '0 0x0 0x7ffc 0x1 0 0 0 0 0',
+      '/proc/10/task/10/children': '',
+    });
+    const links = { '/proc/10/fd/0': '/dev/tty' };
+    expect(await kernelWaiting(pipe, fakeProc(files(34819), links).fx)).toEqual({ waiting: true, echo: true });
+    // No controlling terminal: a /dev/tty it cannot have is not ours.
+    expect(await kernelWaiting(pipe, fakeProc(files(0), links).fx)).toEqual({ waiting: false });
+  });
+
   it('a stdin that is neither a pipe, a socket nor a pts is not ours to watch', async () => {
     const { fx } = fakeProc(
       {
-        '/proc/10/stat': stat(10, 1),
+        '/proc/10/stat': stat(10, 1, 0),
         '/proc/10/syscall': '0 0x0 0x7ffc 0x1 0 0 0 0 0',
         '/proc/10/task/10/children': '',
       },

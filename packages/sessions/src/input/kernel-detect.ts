@@ -79,11 +79,16 @@ export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Prom
   } else {
     // Node gives a child's stdio as Unix socket pairs (libuv), other hosts as pipes.
     // A terminal stdin (stdin 'terminal') counts too, and /dev/tty when it is that terminal.
-    const pipe = await fx.readlink(`/proc/${root.pid}/fd/0`);
-    if (!pipe || !/^((pipe|socket):\[\d+\]|\/dev\/pts\/\d+)$/.test(pipe)) return { waiting: false };
-    terminal = pipe.startsWith('/dev/pts/') ? pipe : undefined;
+    // A pipe session's process has a controlling terminal only through such a stdin (bash
+    // makes it its own), which still names it once a redirection moved fd 0 (`read <&3`).
+    const stdin = await fx.readlink(`/proc/${root.pid}/fd/0`);
+    const pipe = stdin !== undefined && /^(pipe|socket):\[\d+\]$/.test(stdin) ? stdin : undefined;
+    terminal = stdin !== undefined && /^\/dev\/pts\/\d+$/.test(stdin) ? stdin : ptsPath(root.ttyNr);
+    if (pipe === undefined && terminal === undefined) return { waiting: false };
     isInput = (link, stat) =>
-      link === pipe || (terminal !== undefined && link === '/dev/tty' && ptsPath(stat.ttyNr) === terminal);
+      link === pipe ||
+      (terminal !== undefined &&
+        (link === terminal || (link === '/dev/tty' && ptsPath(stat.ttyNr) === terminal)));
     candidates = tree;
   }
   let sawSyscall = false;
