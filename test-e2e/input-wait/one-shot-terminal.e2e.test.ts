@@ -91,6 +91,17 @@ describe.skipIf(!linux)('one_shot with a terminal stdin (Linux, kernel detection
     gone(bare.data.session?.pid);
   });
 
+  it('a read of /dev/tty (the stdin terminal, as sudo or ssh read) is seen waiting, not left to time out', async () => {
+    const result = await tools.exec.run({
+      command: 'exec 3<>/dev/tty; printf "Token: " >&3; read -r t <&3; echo "read $t"',
+    });
+    expect(result.isError).toBe(true);
+    // What goes to /dev/tty is not output: the prompt is not quoted, the wait is reported.
+    expect(result.data.waitingInput).toMatchObject({ prompt: '', confidence: 'kernel' });
+    expect(result.text).not.toContain('read ');
+    gone(result.data.session?.pid);
+  });
+
   it('an event loop polling stdin with other descriptors (Node) still gets end of input', async () => {
     const result = await tools.exec.run({
       command: `node -e 'process.stdin.resume(); process.stdin.on("end", () => console.log("stdin ended"))'`,
