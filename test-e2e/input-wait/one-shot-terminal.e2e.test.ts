@@ -65,6 +65,17 @@ describe.skipIf(!linux)('one_shot with a terminal stdin (Linux, kernel detection
     expect(took).toBeLessThan(20_000);
   });
 
+  it('two one-shots at a prompt at once: each stopped at its own prompt', async () => {
+    const [first, second] = await Promise.all([
+      tools.exec.run({ command: 'read -s -p "First secret: " x' }),
+      tools.exec.run({ command: 'read -p "Second name: " y' }),
+    ]);
+    expect(first!.data.waitingInput).toMatchObject({ prompt: 'First secret:', echo: false });
+    expect(second!.data.waitingInput).toMatchObject({ prompt: 'Second name:', echo: true });
+    gone(first!.data.session?.pid);
+    gone(second!.data.session?.pid);
+  });
+
   it("sleep 3; read -p 'late> ': quiet for 3 s, then seen waiting at late> (no early end of input)", async () => {
     const began = Date.now();
     const result = await tools.exec.run({ command: "sleep 3; read -p 'late> ' x; echo got $x" });

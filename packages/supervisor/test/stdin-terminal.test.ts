@@ -76,6 +76,31 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
     expect(out.stdout).toBe('line\ncat ended 0\n');
   });
 
+  it('1 MB typed at once arrives whole, its echo drained (the child never blocks on it)', async () => {
+    const { adapter, out } = await start({ command: 'wc -lc' });
+    const line = `${'x'.repeat(99)}\n`;
+    adapter.stdin!.write(line.repeat(10_000));
+    // Typed after the lines, so EOT lands at the start of a line.
+    adapter.stdin!.close();
+    await expect(adapter.wait()).resolves.toEqual({ code: 0, signal: null });
+    expect(out.stdout.trim().split(/\s+/)).toEqual(['10000', '1000000']);
+  });
+
+  it('two at once get two terminals, and each its own input', async () => {
+    const runs = await Promise.all([
+      start({ command: 'read x; echo "one $x $(tty)"' }),
+      start({ command: 'read x; echo "two $x $(tty)"' }),
+    ]);
+    runs[0].adapter.stdin!.write('a\n');
+    runs[1].adapter.stdin!.write('b\n');
+    await Promise.all(runs.map((r) => r.adapter.wait()));
+    const [one, two] = runs.map((r) => r.out.stdout.trim().split(' '));
+    expect(one!.slice(0, 2)).toEqual(['one', 'a']);
+    expect(two!.slice(0, 2)).toEqual(['two', 'b']);
+    expect(one![2]).toMatch(/^\/dev\/pts\/\d+$/);
+    expect(one![2]).not.toBe(two![2]);
+  });
+
   it.skipIf(process.platform !== 'linux')(
     'the child holds only its stdio, and the host no terminal descriptor after the run',
     async () => {
