@@ -13,6 +13,8 @@ const CHECK_MS = 100;
  * cannot be asked, always.
  */
 export const QUIET_EOF_MS = 1_000;
+/** A quiet command is asked whether it polls its input at most this often (a /proc walk each). */
+const POLLS_CHECK_MS = 500;
 
 /** What the watch asks the kernel; injected so the logic is tested on any platform. */
 export interface OneShotInputEffects {
@@ -65,6 +67,7 @@ export function watchOneShotInput(
     let seenBytes = -1;
     let quietSince = fx.now();
     let ended = false;
+    let pollsAskedAt = Number.NEGATIVE_INFINITY;
     const endInput = async () => {
       ended = true;
       await session.closeStdin().catch(() => {});
@@ -82,7 +85,12 @@ export function watchOneShotInput(
       if (!ended && input?.confidence === 'heuristic' && plan.endInputOnGuess) {
         guessed = input;
         await endInput();
-      } else if (!ended && fx.now() - quietSince >= QUIET_EOF_MS) {
+      } else if (
+        !ended &&
+        fx.now() - quietSince >= QUIET_EOF_MS &&
+        fx.now() - pollsAskedAt >= POLLS_CHECK_MS
+      ) {
+        pollsAskedAt = fx.now();
         const pid = session.pid;
         const polls = plan.stopOnKernelWait && pid !== undefined ? await fx.pollsInput(pid) : null;
         if (stopped) return;
