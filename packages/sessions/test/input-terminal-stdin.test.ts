@@ -88,7 +88,10 @@ describe('kernelWaiting on a pipe session with a terminal stdin', () => {
       '/proc/10/task/10/children': '',
     });
     const links = { '/proc/10/fd/0': '/dev/tty' };
-    expect(await kernelWaiting(pipe, fakeProc(files(34819), links).fx)).toEqual({ waiting: true, echo: true });
+    expect(await kernelWaiting(pipe, fakeProc(files(34819), links).fx)).toEqual({
+      waiting: true,
+      echo: true,
+    });
     // No controlling terminal: a /dev/tty it cannot have is not ours.
     expect(await kernelWaiting(pipe, fakeProc(files(0), links).fx)).toEqual({ waiting: false });
   });
