@@ -6,6 +6,7 @@ import { hostDeathCleanup } from './host-death.js';
 import { inputLatency } from './input-latency.js';
 import { killTree } from './kill-tree.js';
 import { mcpBigOneShot, mcpRoundTrip } from './mcp.js';
+import { oneShotStdin } from './one-shot-stdin.js';
 import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
@@ -31,4 +32,5 @@ export const CASES: readonly BenchCase[] = [
   mcpRoundTrip,
   viewLatency,
   inputLatency,
+  oneShotStdin,
 ];

@@ -19,8 +19,12 @@ export type KillMode = 'graceful' | 'force';
 /** What a spawn resolved to: a pseudo-terminal or plain pipes. */
 export type StdioMode = 'pty' | 'pipe';
 
-/** 'closed': stdin is at EOF from the start (after any `input`); 'open': the caller writes. */
-export type StdinMode = 'open' | 'closed';
+/**
+ * 'closed': stdin is at EOF from the start (after any `input`); 'open': the caller writes.
+ * 'terminal' (pipes, POSIX): stdin is a pseudo-terminal that only the caller writes to, while
+ * stdout and stderr stay pipes, so programs that prompt only on a terminal do.
+ */
+export type StdinMode = 'open' | 'closed' | 'terminal';
 
 /** How a process ended: exactly one of `code` and `signal` is set. */
 export type WaitResult = { code: number; signal: null } | { code: null; signal: SignalName };

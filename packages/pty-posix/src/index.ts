@@ -8,3 +8,4 @@ export {
 export type { NativePtyProcess, PtyBackend, PtyBackendName, PtyNativeModule } from './native.js';
 export { createPtyAdapter, PtyAdapter } from './pty-adapter.js';
 export type { PosixPtyOptions } from './spawn-options.js';
+export { type OpenStdinTerminalOptions, openStdinTerminal, type StdinTerminal } from './stdin-terminal.js';

@@ -26,6 +26,8 @@ export interface PtyNativeModule {
     onExit: (code: number, signal: number) => void,
   ): NativePtyProcess;
   resize(fd: number, cols: number, rows: number): void;
+  /** openpty(3) without a child: both ends open in this process, non-blocking, inheritable. */
+  open?(cols: number, rows: number): { master: number; slave: number; pty: string };
 }
 
 /** The package names a backend can come from. */

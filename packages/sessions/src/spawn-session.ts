@@ -39,7 +39,7 @@ export async function spawnSession(
   const { supervisor, sandbox, ptyBackend, limits } = context;
   // Options every path shares; the built-in adapters also take where and how to run.
   const common = {
-    stdin: plan.stdin,
+    stdin: hostOnlyStdin(plan.stdin, sandbox !== undefined),
     ...(request.input !== undefined ? { input: request.input } : {}),
     ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
@@ -121,4 +121,12 @@ export async function spawnSession(
   });
   native = run;
   return { run };
+}
+
+/**
+ * A terminal stdin is opened on this host: a sandbox's process gets an open pipe instead (the
+ * sessions README says so).
+ */
+function hostOnlyStdin(stdin: StartPlan['stdin'], sandboxed: boolean): StartPlan['stdin'] {
+  return stdin === 'terminal' && sandboxed ? 'open' : stdin;
 }

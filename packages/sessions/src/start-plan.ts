@@ -69,8 +69,17 @@ export function planStart(request: ProcessStartRequest, context: PlanContext): S
     }
   }
   const stdin = request.stdin ?? 'open';
-  if (stdin !== 'open' && stdin !== 'closed') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `stdin must be 'open' or 'closed' (got ${String(stdin)})`);
+  if (stdin !== 'open' && stdin !== 'closed' && stdin !== 'terminal') {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `stdin must be 'open', 'closed' or 'terminal' (got ${String(stdin)})`,
+    );
+  }
+  if (stdin === 'terminal' && pty) {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      "stdin 'terminal' is for pipe sessions (a PTY session is one)",
+    );
   }
   return {
     command: request.command,

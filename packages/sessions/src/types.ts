@@ -61,7 +61,11 @@ export interface ProcessStartRequest {
   noOutputTimeoutMs?: number;
   /** PTY sessions get a terminal screen unless this is false. */
   screen?: boolean;
-  /** Pipe sessions: 'open' (default) or 'closed' (stdin at EOF after `input`). */
+  /**
+   * Pipe sessions: 'open' (default), 'closed' (stdin at EOF after `input`), or 'terminal'
+   * (POSIX host processes: stdin is a pseudo-terminal, stdout/stderr stay pipes; closeStdin
+   * sends one end-of-file; a sandbox's process gets 'open').
+   */
   stdin?: StdinMode;
   /** Written to stdin first. */
   input?: string;

@@ -138,7 +138,8 @@ describe('kernelWaiting', () => {
     expect(await kernelWaiting(pty, fakeProc(files, links, { '10@7ffd00': Uint8Array.of(1) }))).toMatchObject(
       { waiting: true },
     );
-    // Watching the terminal and a socket (ssh, script relaying): busy, not asking.
+    // Watching the terminal and a socket (ssh, script relaying): busy, not asking
+    // (though it polls the input).
     const both = { ...links, '/proc/10/fd/5': 'socket:[9]' };
     expect(
       await kernelWaiting(
@@ -147,7 +148,7 @@ describe('kernelWaiting', () => {
           '10@7ffd00': Uint8Array.of(0b100001),
         }),
       ),
-    ).toEqual({ waiting: false });
+    ).toEqual({ waiting: false, pollsInput: true });
     // The memory is unreadable: no guess.
     expect(await kernelWaiting(pty, fakeProc(files, links))).toEqual({ waiting: false });
   });

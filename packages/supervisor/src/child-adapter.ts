@@ -24,6 +24,7 @@ import {
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
 import { loadPlatform, resolvePlatform } from './platform.js';
 import { assertDirectory, assertExecutable, spawnError } from './spawn-errors.js';
+import { type OpenStdinTerminal, type StdinTerminalHandle, stdinTerminalOpener } from './stdin-terminal.js';
 import { resolveTarget } from './target.js';
 import { checkInput, checkTarget } from './validate.js';
 
@@ -38,8 +39,14 @@ export interface ChildAdapterOptions extends SpawnTarget {
   cwd?: string;
   /** The child's full environment (default: this process's); the tree marker is added. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** 'closed' (default): `input`, if any, then EOF. 'open': the caller writes through `stdin`. */
+  /**
+   * 'closed' (default): `input`, if any, then EOF. 'open': the caller writes through `stdin`.
+   * 'terminal' (POSIX): fd 0 is a pseudo-terminal the caller writes through `stdin`
+   * (`close()` sends one end-of-file); stdout and stderr stay pipes.
+   */
   stdin?: StdinMode;
+  /** Opens the terminal for stdin 'terminal' (default: @procmux/pty-posix's). Injected by tests. */
+  openStdinTerminal?: OpenStdinTerminal;
   /** Written to stdin first. */
   input?: string | Uint8Array;
   /** Shell wrapping and the kill package follow it (default: the current platform). */
@@ -85,7 +92,7 @@ export class ChildAdapter implements ProcessAdapter {
     const target = checkTarget(options);
     const cwd = nonEmptyString('cwd', options.cwd);
     const env = envOption(options.env) ?? process.env;
-    const stdinMode = oneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ?? 'closed';
+    const stdinMode = oneOf<StdinMode>('stdin', options.stdin, ['open', 'closed', 'terminal']) ?? 'closed';
     const input = checkInput(options.input);
     const killGraceMs = integerOption('killGraceMs', options.killGraceMs, { min: 0, max: MAX_KILL_GRACE_MS });
     const drainTimeoutMs = integerOption('drainTimeoutMs', options.drainTimeoutMs, { min: 0, max: 60_000 });
@@ -101,19 +108,27 @@ export class ChildAdapter implements ProcessAdapter {
       { file: resolved.file, args: resolved.args, env: withTreeMarker(env, marker) },
       { platform },
     );
+    // Opened last, so a refused spawn above leaves no terminal behind.
+    const terminal =
+      stdinMode === 'terminal'
+        ? await (options.openStdinTerminal ?? stdinTerminalOpener(platform))()
+        : undefined;
     let child: ChildProcess;
     try {
       child = spawn(exec.file, exec.args, {
         cwd,
         env: exec.env,
-        stdio: 'pipe',
+        stdio: terminal ? [terminal.slaveFd, 'pipe', 'pipe'] : 'pipe',
         detached: true,
         windowsHide: true,
         windowsVerbatimArguments: resolved.windowsVerbatimArguments,
       });
     } catch (error) {
+      terminal?.close();
       // Some failures (ENOTDIR, EMFILE, ...) are thrown at once rather than emitted.
       throw spawnError(resolved.file, error);
+    } finally {
+      terminal?.spawned();
     }
     const adapter = new ChildAdapter(child, {
       stdinMode,
@@ -122,6 +137,7 @@ export class ChildAdapter implements ProcessAdapter {
       marker,
       killGraceMs: killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       drainTimeoutMs: drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
+      terminal,
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -144,6 +160,7 @@ export class ChildAdapter implements ProcessAdapter {
       marker: string;
       killGraceMs: number;
       drainTimeoutMs: number;
+      terminal: StdinTerminalHandle | undefined;
     },
   ) {
     // Errors after a successful spawn (a kill of a reaped pid, EPIPE) must not crash the host.
@@ -160,6 +177,7 @@ export class ChildAdapter implements ProcessAdapter {
     ]);
     this.waitPromise = exited.then(async (result) => {
       await settleWithin(drained, settings.drainTimeoutMs);
+      settings.terminal?.close();
       return result;
     });
     this.stdin = this.setUpStdin();
@@ -215,6 +233,7 @@ export class ChildAdapter implements ProcessAdapter {
     this.child.stdin?.destroy();
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
+    this.settings.terminal?.close();
   }
 
   private pipeOutput(stream: NodeJS.ReadableStream | null, channel: OutputChannel): Promise<void> {
@@ -230,6 +249,8 @@ export class ChildAdapter implements ProcessAdapter {
   }
 
   private setUpStdin(): AdapterStdin | undefined {
+    const { terminal } = this.settings;
+    if (terminal) return this.terminalStdin(terminal);
     const pipe = this.child.stdin;
     if (pipe === null) return undefined;
     // EPIPE when the child stops reading: the bytes are unwanted, not a host failure.
@@ -249,6 +270,23 @@ export class ChildAdapter implements ProcessAdapter {
         if (closed) return;
         closed = true;
         pipe.end();
+      },
+    };
+  }
+
+  // Node's own stdin pipe is unused (fd 0 is the terminal); input goes in at the master.
+  private terminalStdin(terminal: StdinTerminalHandle): AdapterStdin | undefined {
+    const { input } = this.settings;
+    if (input !== undefined) terminal.write(input);
+    let ended = false;
+    return {
+      write(data: string | Uint8Array): void {
+        if (!ended) terminal.write(data);
+      },
+      close(): void {
+        if (ended) return;
+        ended = true;
+        terminal.endInput();
       },
     };
   }

@@ -124,9 +124,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     cols: integerOption('cols', options.cols, { min: 1, max: TERMINAL_COLUMNS_LIMIT.hard }),
     rows: integerOption('rows', options.rows, { min: 1, max: TERMINAL_ROWS_LIMIT.hard }),
     term: checkTerm(options.term),
-    stdin:
-      oneOf<StdinMode>('stdin', options.stdin, ['open', 'closed']) ??
-      (mode === 'pty' || adapterFactory !== undefined ? 'open' : 'closed'),
+    stdin: checkStdin(options.stdin, mode, adapterFactory !== undefined),
     input: checkInput(options.input),
     timeoutMs: integerOption('timeoutMs', options.timeoutMs, { min: 1, max: MAX_TIMEOUT_MS }),
     noOutputTimeoutMs: integerOption('noOutputTimeoutMs', options.noOutputTimeoutMs, {
@@ -143,8 +141,19 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
       }) ?? DEFAULT_MAX_CAPTURE_BYTES,
     screen,
     adapterFactory,
-    beforeForceKill: checkFunction('beforeForceKill', options.beforeForceKill),
+    beforeForceKill: functionOption('beforeForceKill', options.beforeForceKill),
   };
+}
+
+/** 'terminal' is a pipe child's stdin: a PTY or a factory's adapter decides its own. */
+function checkStdin(value: unknown, mode: StdioMode, factory: boolean): StdinMode {
+  const stdin = oneOf<StdinMode>('stdin', value, ['open', 'closed', 'terminal']);
+  if (stdin === 'terminal' && (mode === 'pty' || factory)) {
+    throw invalidOption('stdin', "'terminal' only with mode 'pipe' and no adapterFactory (a PTY already is one)", {
+      value,
+    });
+  }
+  return stdin ?? (mode === 'pty' || factory ? 'open' : 'closed');
 }
 
 function checkTerm(value: unknown): string | undefined {

@@ -7,8 +7,9 @@ export function execDescription(defaults: OneShotDefaults): string {
   return [
     'Run a shell command in the workspace.',
     '',
-    "mode 'one_shot' (default): runs to completion and returns its output and exit code. stdin is closed,",
-    'pagers print straight through (PAGER=cat), git never prompts for credentials or an editor, and the',
+    "mode 'one_shot' (default): runs to completion and returns its output and exit code. No one answers its",
+    'input: a command that stops at a prompt is stopped and the prompt reported (rerun it as a session).',
+    'Pagers print straight through (PAGER=cat), git never prompts for credentials or an editor, and the',
     `process tree is killed after ${seconds(defaults.oneShotTimeoutMs)}, or after ${seconds(defaults.oneShotNoOutputTimeoutMs)} without output (change with timeout_ms /`,
     'no_output_timeout_ms). Pass yield_ms to get a session_id back instead of waiting when it takes longer.',
     "mode 'session': an interactive program in a terminal (python3 -i, node, psql, vim, top). Returns a",

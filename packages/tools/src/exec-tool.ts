@@ -1,8 +1,10 @@
-import { kernelInputDetection, type ProcessStartRequest } from '@procmux/sessions';
+import { isProcmuxError } from '@procmux/core-types';
+import type { ProcessStartRequest } from '@procmux/sessions';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
-import { inputStopNote, watchOneShotInput } from './one-shot-input.js';
+import { guessedInputNote, inputStopNote, watchOneShotInput } from './one-shot-input.js';
+import { oneShotInputPlan } from './one-shot-plan.js';
 import type { ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
 import { sessionReply } from './reply.js';
@@ -102,19 +104,28 @@ async function oneShot(
 ): Promise<ToolResult> {
   const timeoutMs = request.timeoutMs ?? options.oneShotTimeoutMs;
   const noOutputTimeoutMs = request.noOutputTimeoutMs ?? options.oneShotNoOutputTimeoutMs;
-  const session = await sessions.start({
-    ...startRequest(request, context),
-    env: { ...options.nonInteractiveEnv, ...request.env },
-    // Where the kernel tells (Linux), stdin stays open and unwritten: a command that reads it
-    // blocks and is stopped and reported, instead of reading end-of-file and carrying on as if
-    // the question had been answered. Elsewhere a guess could not tell, so it reads end-of-file.
-    stdin: kernelInputDetection() ? 'open' : 'closed',
-    timeoutMs,
-    noOutputTimeoutMs,
+  // POSIX: stdin is a terminal nobody types into (prompts meant for a terminal show); where
+  // the kernel tells (Linux), a command that blocks reading it is stopped and reported,
+  // instead of reading end-of-file and carrying on as if the question had been answered.
+  const plan = oneShotInputPlan(process.platform);
+  const start = (stdin: ProcessStartRequest['stdin']) =>
+    sessions.start({
+      ...startRequest(request, context),
+      env: { ...options.nonInteractiveEnv, ...request.env },
+      stdin,
+      timeoutMs,
+      noOutputTimeoutMs,
+    });
+  const session = await start(plan.stdin).catch((error: unknown) => {
+    // No PTY module: stdin on a pipe, as before terminals were given.
+    if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
+      return start(plan.fallbackStdin);
+    }
+    throw error;
   });
   setSession(session);
   const target = { tool: 'exec', action: 'one_shot', budget: options.outputBudget } as const;
-  const inputWatch = watchOneShotInput(session);
+  const inputWatch = watchOneShotInput(session, plan);
   const ended = await Promise.race([
     waitForEnd(session, request.yieldMs, context.signal),
     inputWatch.waiting,
@@ -150,9 +161,10 @@ async function oneShot(
     });
   }
   // Built from the transcript as it streams past: a 50 MB output is never held whole.
+  const guessed = inputWatch.guessed();
   const result = await sessionReply(target, session, {
     transcript: { chunks: session.transcript(), empty: '(no output)' },
-    notes: [timeoutNote(session, timeoutMs, noOutputTimeoutMs)],
+    notes: [timeoutNote(session, timeoutMs, noOutputTimeoutMs), guessed ? guessedInputNote(guessed) : undefined],
     data: { backgrounded: false },
   });
   // Mark the output read, so a later poll of this session does not return it again.

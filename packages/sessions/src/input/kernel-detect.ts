@@ -38,8 +38,12 @@ const SYSCALLS: Record<string, Record<number, CallKind>> = {
   arm64: { 63: 'read', 65: 'read', 72: 'pselect', 73: 'ppoll', 22: 'epoll', 441: 'epoll' },
 };
 
-/** The kernel's answer: null when the detector cannot see (no /proc access): use the heuristic. */
-export type KernelVerdict = { waiting: false } | { waiting: true; echo: boolean } | null;
+/**
+ * The kernel's answer: null when the detector cannot see (no /proc access): use the heuristic.
+ * `pollsInput`: not waiting, but a process polls the input among other descriptors (an event
+ * loop such as Node's epoll): it may be waiting in a way these checks cannot confirm.
+ */
+export type KernelVerdict = { waiting: false; pollsInput?: true } | { waiting: true; echo: boolean } | null;
 
 export interface KernelTarget {
   /** The session's first process. */
@@ -63,20 +67,32 @@ export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Prom
   if (!root) return null;
   let isInput: (link: string, stat: ProcStat) => boolean;
   let candidates: ProcStat[];
+  // The terminal whose echo flag tells a password prompt, if the input is one.
+  let terminal: string | undefined;
   const tree = await processTree(root, fx);
   if (target.kind === 'pty') {
     const pts = ptsPath(root.ttyNr);
     if (!pts || root.tpgid <= 0) return { waiting: false };
     isInput = (link, stat) => link === pts || (link === '/dev/tty' && stat.ttyNr === root.ttyNr);
     candidates = tree.filter((p) => p.pgrp === root.tpgid);
+    terminal = pts;
   } else {
     // Node gives a child's stdio as Unix socket pairs (libuv), other hosts as pipes.
-    const pipe = await fx.readlink(`/proc/${root.pid}/fd/0`);
-    if (!pipe || !/^(pipe|socket):\[\d+\]$/.test(pipe)) return { waiting: false };
-    isInput = (link) => link === pipe;
+    // A terminal stdin (stdin 'terminal') counts too, and /dev/tty when it is that terminal.
+    // A pipe session's process has a controlling terminal only through such a stdin (bash
+    // makes it its own), which still names it once a redirection moved fd 0 (`read <&3`).
+    const stdin = await fx.readlink(`/proc/${root.pid}/fd/0`);
+    const pipe = stdin !== undefined && /^(pipe|socket):\[\d+\]$/.test(stdin) ? stdin : undefined;
+    terminal = stdin !== undefined && /^\/dev\/pts\/\d+$/.test(stdin) ? stdin : ptsPath(root.ttyNr);
+    if (pipe === undefined && terminal === undefined) return { waiting: false };
+    isInput = (link, stat) =>
+      link === pipe ||
+      (terminal !== undefined &&
+        (link === terminal || (link === '/dev/tty' && ptsPath(stat.ttyNr) === terminal)));
     candidates = tree;
   }
   let sawSyscall = false;
+  let pollsInput = false;
   for (const proc of candidates) {
     if (proc.state !== 'S') continue;
     const text = await fx.readFile(`/proc/${proc.pid}/syscall`);
@@ -94,13 +110,14 @@ export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Prom
       if (link !== undefined && isInput(link, proc)) inputs++;
     }
     if (inputs > 0 && inputs === fds.length) {
-      const echo = target.kind === 'pty' ? await fx.terminalEcho(ptsPath(root.ttyNr)!) : true;
+      const echo = terminal === undefined ? true : await fx.terminalEcho(terminal);
       return { waiting: true, echo: echo ?? true };
     }
+    if (inputs > 0) pollsInput = true;
   }
   // Sleeping processes whose calls could not be read: the kernel did not answer.
   if (!sawSyscall && candidates.some((p) => p.state === 'S')) return null;
-  return { waiting: false };
+  return pollsInput ? { waiting: false, pollsInput: true } : { waiting: false };
 }
 
 async function readStat(pid: number, fx: ProcEffects): Promise<ProcStat | undefined> {

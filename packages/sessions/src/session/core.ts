@@ -26,7 +26,7 @@ export interface SessionInit {
   cwd: string;
   fingerprint: string;
   pty: boolean;
-  stdin: 'open' | 'closed';
+  stdin: 'open' | 'closed' | 'terminal';
   startedAt: number;
   expiresAt: number;
   releaseOnCancel: boolean;

@@ -1,0 +1,116 @@
+// A terminal for a pipe child's stdin only: the child's stdout and stderr stay pipes (clean,
+// apart), but isatty(0) holds, so programs that prompt only on a terminal (bash `read -p`,
+// getpass) print their prompt, and `read -s` can turn echo off where procmux can see it.
+import { closeSync, constants, openSync } from 'node:fs';
+import { ReadStream } from 'node:tty';
+import { ProcmuxError } from '@procmux/core-types';
+import { loadPtyBackend } from './load-backend.js';
+import { MasterWriter } from './master-writer.js';
+
+/** VEOF's default: at the start of a line, a canonical-mode read returns 0 (end of input). */
+const EOT = '\x04';
+
+/** One stdin terminal: pass `slaveFd` as the child's fd 0, then call `spawned()`. */
+export interface StdinTerminal {
+  /** The slave end, blocking and close-on-exec in this process (libuv dup2s it to fd 0). */
+  readonly slaveFd: number;
+  /** e.g. /dev/pts/7 */
+  readonly path: string;
+  /** The child holds the slave now: this process closes its copy. */
+  spawned(): void;
+  /** Bytes typed at the terminal (what a keyboard would send). */
+  write(data: string | Uint8Array): void;
+  /**
+   * End of input: one EOT, which a canonical-mode read takes as end-of-file. The master stays
+   * open: closing it would hang the terminal up (EIO on read, SIGHUP when it became the
+   * child's controlling terminal, as bash makes it), not end the input.
+   */
+  endInput(): void;
+  /** Closes both ends (the run is over). Idempotent. */
+  close(): void;
+}
+
+export interface OpenStdinTerminalOptions {
+  /** Default: loadPtyBackend()'s native module. Injected by tests. */
+  open?: (cols: number, rows: number) => { master: number; slave: number; pty: string };
+}
+
+/**
+ * Opens a pseudo-terminal pair without spawning anything. node-pty's openpty leaves both ends
+ * non-blocking and inheritable: the slave is reopened by path (Node opens close-on-exec, and
+ * blocking, so the child's reads block as on any terminal) and node-pty's copy closed at once;
+ * the master stays inheritable, so children must close what they inherit (shell-wrap's
+ * closeInheritedDescriptors, which every built-in adapter applies). What arrives on the
+ * master (echo, writes to /dev/tty) is read and dropped, so the child never blocks on it.
+ * Rejects with ERR_PROCESS_PTY_BACKEND when no PTY can be opened.
+ */
+export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}): Promise<StdinTerminal> {
+  let open = options.open;
+  if (!open) {
+    const backend = await loadPtyBackend();
+    const native = backend.native;
+    if (typeof native.open !== 'function') {
+      throw new ProcmuxError(
+        'ERR_PROCESS_PTY_BACKEND',
+        `${backend.name} has no native open(); install node-pty 1.x`,
+      );
+    }
+    open = native.open.bind(native);
+  }
+  let pair: { master: number; slave: number; pty: string };
+  try {
+    pair = open(80, 24);
+  } catch (cause) {
+    throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'could not open a pseudo-terminal for stdin', {
+      cause,
+    });
+  }
+  let slaveFd: number;
+  try {
+    slaveFd = openSync(pair.pty, constants.O_RDWR | constants.O_NOCTTY);
+  } catch (cause) {
+    closeQuietly(pair.master);
+    throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `could not open ${pair.pty} for stdin`, { cause });
+  } finally {
+    closeQuietly(pair.slave);
+  }
+  const master = new ReadStream(pair.master);
+  // EIO once every slave holder is gone: nothing more will come. Echo is not wanted.
+  master.on('error', () => {});
+  master.on('data', () => {});
+  // In order and never blocking a thread; an error (the child gone) drops the rest.
+  const writer = new MasterWriter(pair.master, () => writer.close());
+  let slaveOpen = true;
+  let closed = false;
+  const closeSlave = () => {
+    if (!slaveOpen) return;
+    slaveOpen = false;
+    closeQuietly(slaveFd);
+  };
+  return {
+    slaveFd,
+    path: pair.pty,
+    spawned: closeSlave,
+    write(data) {
+      if (!closed) writer.write(data);
+    },
+    endInput() {
+      if (!closed) writer.write(EOT);
+    },
+    close() {
+      closeSlave();
+      if (closed) return;
+      closed = true;
+      writer.close();
+      master.destroy();
+    },
+  };
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed: nothing to do.
+  }
+}

@@ -1,0 +1,45 @@
+// openStdinTerminal: a pair opened without a child; both ends closed again by close().
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { isProcmuxError } from '@procmux/core-types';
+import { describe, expect, it } from 'vitest';
+import { openStdinTerminal } from '../src/index.js';
+
+const fds = () => readdirSync('/proc/self/fd').length;
+
+describe('openStdinTerminal', () => {
+  it.skipIf(process.platform !== 'linux')(
+    'holds a blocking close-on-exec slave until spawned(), the master until close()',
+    async () => {
+      await openStdinTerminal().then((t) => t.close()); // loads the backend first
+      const before = fds();
+      const terminal = await openStdinTerminal();
+      expect(terminal.path).toMatch(/^\/dev\/pts\/\d+$/);
+      expect(readlinkSync(`/proc/self/fd/${terminal.slaveFd}`)).toBe(terminal.path);
+      const flags = /flags:\s+(\d+)/.exec(readFileSync(`/proc/self/fdinfo/${terminal.slaveFd}`, 'utf8'))?.[1];
+      const octal = Number.parseInt(flags ?? '0', 8);
+      expect(octal & 0o2000000).not.toBe(0); // O_CLOEXEC
+      expect(octal & 0o4000).toBe(0); // not O_NONBLOCK
+      // node-pty's own slave copy is gone already: one slave and one master more.
+      expect(fds()).toBe(before + 2);
+      terminal.spawned();
+      expect(fds()).toBe(before + 1);
+      terminal.endInput();
+      terminal.close();
+      terminal.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fds()).toBe(before);
+    },
+  );
+
+  it('a pair that cannot be opened is ERR_PROCESS_PTY_BACKEND', async () => {
+    const error = await openStdinTerminal({
+      open: () => {
+        throw new Error('ENOSPC');
+      },
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')).toBe(true);
+  });
+});
