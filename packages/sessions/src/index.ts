@@ -9,6 +9,7 @@ export { commandFingerprint } from './fingerprint.js';
 export type { HumanControlLease, HumanControlState } from './human-control.js';
 export type { InputConfidence } from './input/detector.js';
 export type { InputWait } from './input/input-watch.js';
+export { pollsStdin } from './input/polls-stdin.js';
 export { kernelInputDetection } from './input/session-input.js';
 export type { SessionLifetime } from './lifetime.js';
 export {

@@ -2,10 +2,9 @@
 // person saw them, progress bars show their final state, the shell lines around them intact.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 const rc = join(workspace, 'bashrc');

@@ -2,10 +2,9 @@
 // timeout, the lifetime running out — not only kill(). The report still says what ended it.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, makeWorkspace, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
-import { makeWorkspace } from './helpers/workspace.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

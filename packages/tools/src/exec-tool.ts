@@ -164,7 +164,10 @@ async function oneShot(
   const guessed = inputWatch.guessed();
   const result = await sessionReply(target, session, {
     transcript: { chunks: session.transcript(), empty: '(no output)' },
-    notes: [timeoutNote(session, timeoutMs, noOutputTimeoutMs), guessed ? guessedInputNote(guessed) : undefined],
+    notes: [
+      timeoutNote(session, timeoutMs, noOutputTimeoutMs),
+      guessed ? guessedInputNote(guessed) : undefined,
+    ],
     data: { backgrounded: false },
   });
   // Mark the output read, so a later poll of this session does not return it again.

@@ -1,4 +1,4 @@
-import { type InputWait, kernelWaiting, linuxProcEffects } from '@procmux/sessions';
+import { type InputWait, pollsStdin } from '@procmux/sessions';
 import type { OneShotInputPlan } from './one-shot-plan.js';
 import type { ToolSession } from './types.js';
 
@@ -27,15 +27,7 @@ export interface OneShotInputEffects {
 export function hostOneShotEffects(platform: NodeJS.Platform = process.platform): OneShotInputEffects {
   return {
     now: () => Date.now(),
-    async pollsInput(pid) {
-      if (platform !== 'linux') return null;
-      const verdict = await kernelWaiting(
-        { rootPid: pid, kind: 'pipe', arch: process.arch },
-        linuxProcEffects,
-      );
-      if (verdict === null) return null;
-      return !verdict.waiting && verdict.pollsInput === true;
-    },
+    pollsInput: (pid) => pollsStdin(pid, platform),
   };
 }
 
