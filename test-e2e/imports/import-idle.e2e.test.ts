@@ -21,7 +21,6 @@ const PACKAGES = [
   'kill-windows',
   'pty-posix',
   'pty-windows-conpty',
-  'pty-core',
   'supervisor',
   'sessions',
   'tools',
@@ -29,6 +28,8 @@ const PACKAGES = [
   'store-sqlite',
   'store-postgres',
   'view',
+  // Last: the script below names the modules by index.
+  'pty-core',
 ];
 
 afterAll(async () => {
