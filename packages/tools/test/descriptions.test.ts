@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProcessTools, EXEC_PARAMETERS, PROCESS_PARAMETERS } from '../src/index.js';
+import { execParameters, seconds } from '../src/schemas.js';
 import type { ToolSessions } from '../src/types.js';
 
 // Building the tools starts nothing, so a registry that refuses every call is enough here.
@@ -54,5 +55,24 @@ describe('tool descriptions follow the options in force', () => {
     expect(result.isError).toBe(true);
     expect(result.data.error).toEqual({ code: 'ERR_INTERNAL', message: 'boom' });
     expect(result.text).toContain('Error [ERR_INTERNAL]: boom');
+  });
+});
+
+describe('durations in descriptions', () => {
+  it.each([
+    [120_000, '120 s'],
+    [60_000, '60 s'],
+    [1_500, '1500 ms'],
+    [1, '1 ms'],
+  ])('says %i ms as %s', (ms, words) => {
+    expect(seconds(ms)).toBe(words);
+  });
+
+  it('a schema built for other timeouts differs from the default only in its words', () => {
+    const other = execParameters({ oneShotTimeoutMs: 5_000, oneShotNoOutputTimeoutMs: 2_000 });
+    const strip = (schema: unknown) =>
+      JSON.stringify(schema, (key, value) => (key === 'description' ? '' : value));
+    expect(strip(other)).toBe(strip(EXEC_PARAMETERS));
+    expect(other.properties.timeout_ms.description).toContain('Default 5000');
   });
 });
