@@ -77,6 +77,13 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const ptyBackend: ProcessPtyBackend | undefined =
     options.ptyBackend === undefined ? nativePtyBackend() : (options.ptyBackend ?? undefined);
   checkPtyBackend(ptyBackend);
+  const persistentPtyBackend = options.persistentPtyBackend;
+  if (persistentPtyBackend !== undefined) checkPersistentBackend(persistentPtyBackend);
+  // A detached session goes to the persistent backend when the default one is not.
+  const backendFor = (request: ProcessStartRequest) =>
+    request.lifetime === 'detached' && persistentPtyBackend && ptyBackend?.persistent !== true
+      ? persistentPtyBackend
+      : ptyBackend;
   const sessions = new Map<string, ProcessSession>();
   // Every id this registry gave out, pruned sessions' too: an old id never names a new session.
   const issued = new Set<string>();
@@ -187,7 +194,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       ownership: options.ownership,
       identity: options.identity,
     });
-    resolveLifetime(request.lifetime, plan.pty, ptyBackend, sandbox !== undefined);
+    resolveLifetime(request.lifetime, plan.pty, backendFor(request), sandbox !== undefined);
     const releaseSlot = reserveSlot();
     try {
       return await startReserved(request, plan, releaseSlot);
@@ -201,6 +208,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     plan: ReturnType<typeof planStart>,
     releaseSlot: () => void,
   ): Promise<ProcessSession> {
+    const ptyBackend = backendFor(request);
     await sweep();
     assertOpen();
     if (sandbox) {
@@ -411,6 +419,16 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
  * A host PTY backend must be usable before any session trusts it: without startPty every PTY
  * start would fail after its record was made (an `unknown` record, not a clear error).
  */
+function checkPersistentBackend(backend: ProcessPtyBackend): void {
+  checkPtyBackend(backend);
+  if (isNativePtyBackend(backend) || backend.persistent !== true) {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      'persistentPtyBackend must be a host PTY backend declaring persistent: true (e.g. @procmux/backend-tmux)',
+    );
+  }
+}
+
 function checkPtyBackend(backend: ProcessPtyBackend | undefined): void {
   if (backend === undefined || isNativePtyBackend(backend)) return;
   if (typeof backend !== 'object' || backend === null || typeof backend.startPty !== 'function') {
