@@ -9,8 +9,8 @@ import {
   type RecoveryAttachRequest,
   TREE_MARKER_ENV,
 } from '@procmux/core-types';
-import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
 import { killProcessTree } from '@procmux/kill-posix';
+import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
 import { HostWatchdog } from '@procmux/supervisor';
 import { decodeRef, envScript, type Layout, layoutOf, newSessionName, parseExitFile } from './layout.js';
 import { TmuxPane } from './pane.js';
@@ -74,7 +74,14 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
     watchdog.watch(marker, pid);
   };
 
-  const pane = (name: string, marker: string, pid: number | undefined, offset: number, onData: (d: string) => void, host: boolean) => {
+  const pane = (
+    name: string,
+    marker: string,
+    pid: number | undefined,
+    offset: number,
+    onData: (d: string) => void,
+    host: boolean,
+  ) => {
     const handle = new TmuxPane({
       server,
       name,
@@ -106,9 +113,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       writeFileSync(files.env, envScript(files.env, env), { mode: 0o600 });
       writeFileSync(files.log, '', { mode: 0o600 });
       const host = request.lifetime !== 'detached';
-      const out = await server.run(
-        startCommands({ binary, layout, name, marker, host, request, files }),
-      );
+      const out = await server.run(startCommands({ binary, layout, name, marker, host, request, files }));
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
       if (out.code !== 0 || !Number.isSafeInteger(pid)) {
         await server.run(['kill-session', '-t', name]);

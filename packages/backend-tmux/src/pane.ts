@@ -8,8 +8,8 @@ import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
 import type { TmuxServer } from './tmux-cli.js';
 
-/** How long the end waits for the log writer to close after kill-session. */
-const EOF_WAIT_MS = 3_000;
+/** How long the end waits for the log writer to set down its last bytes and close (a loaded machine is slow). */
+const EOF_WAIT_MS = 30_000;
 /** Log quiet this long after the pane died: tmux has handed the writer every byte. */
 const SETTLE_MS = 30;
 
@@ -78,7 +78,11 @@ export class TmuxPane {
       },
       onTick: () => this.#check(),
     });
-    this.#follower.start();
+    // Not before the caller holds this handle: a host wires its output sink only once
+    // startPty has resolved (a few microtasks later); bytes read earlier would go nowhere.
+    setImmediate(() => {
+      if (!this.#released) this.#follower.start();
+    });
   }
 
   /** Exact bytes to the pane, in call order, any size (a tmux buffer pasted raw, no bracket). */
@@ -87,20 +91,23 @@ export class TmuxPane {
     const buffer = `${this.options.name}-in`;
     const next = this.#writes.then(async () => {
       if (bytes.length === 0) return;
-      await this.options.server.must([
-        'load-buffer',
-        '-b',
-        buffer,
-        '-',
-        ';',
-        'paste-buffer',
-        '-d',
-        '-r',
-        '-b',
-        buffer,
-        '-t',
-        this.options.name,
-      ], bytes);
+      await this.options.server.must(
+        [
+          'load-buffer',
+          '-b',
+          buffer,
+          '-',
+          ';',
+          'paste-buffer',
+          '-d',
+          '-r',
+          '-b',
+          buffer,
+          '-t',
+          this.options.name,
+        ],
+        bytes,
+      );
     });
     this.#writes = next.catch(() => {});
     return next;
@@ -137,7 +144,7 @@ export class TmuxPane {
   release(): void {
     this.#released = true;
     this.#follower.stop();
-    this.#reject(new ProcmuxError('ERR_PROCESS_STATE', 'released'));
+    // wait() stays pending: the process did not end, and a host that let go must not record it as lost.
   }
 
   wait(): Promise<RecoveredProcessExit> {

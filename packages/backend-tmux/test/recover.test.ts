@@ -78,7 +78,9 @@ describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKI
     expect(report.outcomes).toMatchObject([{ id: first.id, outcome: 'reattached' }]);
     const session = sessions.get(first.id);
     expect(await session.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 5 });
-    expect(lines((await session.log({})).text)).toEqual(Array.from({ length: 20 }, (_, i) => `line-${i + 1}`));
+    expect(lines((await session.log({})).text)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `line-${i + 1}`),
+    );
   });
 
   it('a tmux session that vanished while detached is unknown with a reason, never an exit code', async () => {
@@ -96,7 +98,11 @@ describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKI
 
   it("a 'host' session on tmux dies with its SIGKILLed host (the watchdog)", async () => {
     const dir = stateDir();
-    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, 'sleep 60', 'host']);
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [
+      dir,
+      'sleep 60',
+      'host',
+    ]);
     expect(alive(first.pid)).toBe(true);
     const hostPid = child.pid!;
     await sigkill(child);
@@ -108,7 +114,12 @@ describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKI
   it('fencing: a second live host cannot drive a session the first one holds', async () => {
     const dir = stateDir();
     const a = newHost(dir, 'host-a');
-    const s = await a.sessions.start({ command: 'sh', args: ['-c', 'sleep 30'], pty: true, lifetime: 'detached' });
+    const s = await a.sessions.start({
+      command: 'sh',
+      args: ['-c', 'sleep 30'],
+      pty: true,
+      lifetime: 'detached',
+    });
     const b = newHost(dir, 'host-b');
     const report = await b.sessions.recover();
     expect(report.outcomes).toMatchObject([

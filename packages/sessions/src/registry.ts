@@ -87,6 +87,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const sessions = new Map<string, ProcessSession>();
   // Every id this registry gave out, pruned sessions' too: an old id never names a new session.
   const issued = new Set<string>();
+  // lifetime 'detached' sessions (started or re-attached here): dispose() leaves them running.
+  const detached = new Set<string>();
   // The watchdog makes every native session die with this host, however the host ends.
   const supervisor = new ProcessSupervisor({ logger, watchdog: true });
   const durability = resolveDurability(options);
@@ -307,6 +309,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         gate?.screen,
       );
       session.attach(run, adapter, metadata);
+      if (request.lifetime === 'detached') detached.add(id);
       await session.persisted;
     } catch (error) {
       screen?.dispose();
@@ -384,16 +387,19 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         );
       }
       // One recovery at a time, so two calls never re-attach the same record twice.
-      const run = recovering.then(() =>
-        recoverRecords({ config: durability, journal, sessions, supervisor, context }),
-      );
+      const run = recovering.then(async () => {
+        const report = await recoverRecords({ config: durability, journal, sessions, supervisor, context });
+        // Only a persistent backend re-attaches, so what came back outlives this host too.
+        for (const o of report.outcomes) if (o.outcome === 'reattached') detached.add(o.id);
+        return report;
+      });
       recovering = run.catch(() => {});
       return run;
     },
     async dispose() {
       if (disposed) return;
       disposed = true;
-      const released = (s: ProcessSession) => s.state === 'released';
+      const released = (s: ProcessSession) => s.state === 'released' || (s.live && detached.has(s.id));
       await Promise.all(
         [...sessions.values()]
           .filter((s) => !released(s))

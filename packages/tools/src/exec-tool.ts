@@ -5,6 +5,7 @@ import { gather } from './gather.js';
 import { inputStopNote, watchOneShotInput } from './one-shot-input.js';
 import { MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
+import { checkPersistAvailable, persistError, persistedStart, persistNote } from './persist.js';
 import { guarded, sessionStateLine, summarize } from './results.js';
 import { EXEC_ALIASES, EXEC_PARAMETERS } from './schemas.js';
 import { budgetTranscript } from './transcript-excerpt.js';
@@ -38,6 +39,7 @@ interface ExecRequest {
   timeoutMs: number | undefined;
   noOutputTimeoutMs: number | undefined;
   yieldMs: number | undefined;
+  persist: boolean;
 }
 
 /** The `exec` tool: starts a command as a one-shot, an interactive session or a daemon. */
@@ -74,9 +76,28 @@ function parseExec(raw: unknown): ExecRequest {
     timeoutMs: p.integer('timeout_ms', 1, DAY_MS),
     noOutputTimeoutMs: p.integer('no_output_timeout_ms', 1, DAY_MS),
     yieldMs: p.integer('yield_ms', 0, MAX_WAIT_MS),
+    persist: p.boolean('persist') ?? false,
   };
   if (mode !== 'one_shot')
-    p.only(`mode ${mode}`, ['command', 'mode', 'cwd', 'env', 'timeout_ms', 'no_output_timeout_ms']);
+    p.only(`mode ${mode}`, [
+      'command',
+      'mode',
+      'cwd',
+      'env',
+      'timeout_ms',
+      'no_output_timeout_ms',
+      'persist',
+    ]);
+  else if (request.persist)
+    p.only('mode one_shot', [
+      'command',
+      'mode',
+      'cwd',
+      'env',
+      'timeout_ms',
+      'no_output_timeout_ms',
+      'yield_ms',
+    ]);
   return request;
 }
 
@@ -247,13 +268,22 @@ async function background(
   setSession: (session: ToolSession) => void,
 ): Promise<ToolResult> {
   const interactive = request.mode === 'session';
-  const session = await sessions.start({
-    ...startRequest(request, context),
-    ...(request.env ? { env: request.env } : {}),
-    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-    ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
-    ...(interactive ? { pty: true, ptyFallback: 'pipe' as const } : { stdin: 'open' as const }),
-  });
+  if (request.persist) checkPersistAvailable(options.persistUnavailable);
+  const session = await sessions
+    .start({
+      ...startRequest(request, context),
+      ...(request.env ? { env: request.env } : {}),
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
+      ...(request.persist
+        ? persistedStart()
+        : interactive
+          ? { pty: true, ptyFallback: 'pipe' as const }
+          : { stdin: 'open' as const }),
+    })
+    .catch((error: unknown) => {
+      throw persistError(error);
+    });
   setSession(session);
   const first = await gather(session, {
     waitMs: options.startupWaitMs,
@@ -265,7 +295,8 @@ async function background(
     interactive && session.stdioMode === 'pipe'
       ? ' No terminal could be opened, so it runs on pipes: prompts may not show and keys arrive as plain bytes.'
       : '';
-  const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}`;
+  const persisted = request.persist ? persistNote(kind) : '';
+  const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}${persisted}`;
   const body = first.output.text();
   const shown = applyOutputBudget({
     header,

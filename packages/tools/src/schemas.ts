@@ -1,3 +1,4 @@
+import { PERSIST_PARAMETER } from './persist.js';
 import type { JsonSchema } from './types.js';
 
 /** JSON Schema of the exec tool's parameters. */
@@ -50,6 +51,7 @@ export const EXEC_PARAMETERS = {
         'one_shot only: if the command is still running after this many ms, return its session_id and the ' +
         'output so far instead of waiting; it goes on in the background.',
     },
+    persist: PERSIST_PARAMETER,
     timeoutMs: {
       type: 'integer',
       description: 'Old name of timeout_ms, accepted until the next major release.',
