@@ -1,6 +1,6 @@
 // The tmux backend: a host PTY backend (persistent) and a recovery backend on one private
 // tmux server whose socket and per-session files live under one directory.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import {
   createTreeMarker,
   type ProcessRecoveryBackend,
@@ -161,8 +161,20 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       return out.code === 0 && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
     },
     async killServer() {
-      await Promise.all([...live.values()].map((p) => p.kill().catch(() => {})));
+      // Every pane's tree (escapees by marker), whoever started it, then the server.
+      const out = await server.run(['list-panes', '-a', '-F', '#{pane_dead} #{pane_pid} #{@procmux_marker}']);
+      const trees = out.stdout
+        .split('\n')
+        .map((line) => line.split(' '))
+        .filter(([dead, pid]) => dead === '0' && Number(pid) > 0);
+      await Promise.all(
+        trees.map(([, pid, marker]) =>
+          killProcessTree(Number(pid), { graceMs, ...(marker ? { marker } : {}) }).catch(() => {}),
+        ),
+      );
       await server.run(['kill-server']);
+      rmSync(layout.sessions, { recursive: true, force: true });
+      mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
       await watchdog?.dispose();
       watchdog = undefined;
     },

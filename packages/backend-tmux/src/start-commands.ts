@@ -1,5 +1,5 @@
 // The one tmux command line that starts a session without losing a byte: the pane waits on a
-// channel while the session is configured and its log writer attached, then execs.
+// channel while the session is configured and its log writer attached, then runs the command.
 import { TREE_MARKER_ENV } from '@procmux/core-types';
 import type { PtyStartRequest } from '@procmux/sessions';
 import type { Layout, SessionFiles } from './layout.js';
@@ -17,7 +17,7 @@ export interface StartSpec {
 }
 
 // $1 tmux, $2 socket, $3 channel, $4 start script; the rest is the command. The script
-// deletes itself and execs the command under `env -i` with exactly the session's environment.
+// runs the command under `env -i` with exactly the session's environment (layout.ts envScript).
 const WRAPPER = 't=$1 s=$2 c=$3 e=$4; shift 4; "$t" -S "$s" wait-for "$c" || exit 125; . "$e"';
 
 /** argv for TmuxServer.run: new-session, options, hook, log writer, pid, go. */
