@@ -59,12 +59,13 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
   const layout = layoutOf(options.dir);
   const graceMs = options.killGraceMs ?? DEFAULT_GRACE_MS;
   mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
-  // The server inherits the first client's environment: mark it, so a test can find it.
+  // The server inherits the first client's environment. It must carry no tree marker: a tree
+  // kill sweeps every process bearing its root's marker, and the host's own (or one shared by
+  // all panes) would take the server and every other session with it.
   const clientEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith('TMUX')) clientEnv[key] = value;
+    if (value !== undefined && !key.startsWith('TMUX') && key !== TREE_MARKER_ENV) clientEnv[key] = value;
   }
-  clientEnv[TREE_MARKER_ENV] = createTreeMarker();
   const server = new TmuxServer(binary, layout.socket, clientEnv);
   let watchdog: HostWatchdog | undefined;
   const live = new Map<string, TmuxPane>();

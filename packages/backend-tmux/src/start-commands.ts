@@ -28,7 +28,9 @@ export function startCommands(spec: StartSpec): string[] {
   let hook = `echo #{pane_dead_status}:#{pane_dead_signal} > ${files.exit}`;
   if (host)
     hook += `; kill -0 ${process.pid} 2>/dev/null || ${binary.path} -S ${layout.socket} kill-session -t ${name}`;
-  const writer = `exec env ${TREE_MARKER_ENV}=${marker} sh -c "cat >> ${files.log}; : > ${files.eof}"`;
+  // The writer carries no marker: a tree kill of the session must not take its log with it
+  // (it ends by itself when tmux closes the pipe, after the last byte).
+  const writer = `exec sh -c "cat >> ${files.log}; : > ${files.eof}"`;
   const t = ['-t', name];
   return [
     'set-option',
@@ -36,7 +38,10 @@ export function startCommands(spec: StartSpec): string[] {
     'default-shell',
     '/bin/sh',
     ';',
+    // The pane's own process carries the session's marker from its first instruction.
     'new-session',
+    '-e',
+    `${TREE_MARKER_ENV}=${marker}`,
     '-d',
     '-s',
     name,
