@@ -113,15 +113,15 @@ export function parseExitFile(text: string): { exitCode: number | null; signal: 
  * way it ended. The shell stays the pane's process while the command runs and 100 ms after:
  * when a pane's process exits, tmux 3.3 closes the terminal once it holds no unread byte, which
  * can be before the kernel has handed it the command's last bytes (measured: 1 of 18 runs of
- * seq 1 100000 lost 9 KB with exec; 4 of 100 without the pause). The shell catches INT, QUIT, TERM
- * and HUP only to wait for the command (which gets them with default handling), then dies of
+ * seq 1 100000 lost 9 KB with exec; 4 of 100 without the pause). The shell catches INT, QUIT and TERM
+ * only to wait for the command (which gets them with default handling), then dies of
  * the command's signal, so #{pane_dead_signal} still tells it.
  */
 export function envScript(path: string, env: Readonly<Record<string, string>>): string {
   const words = Object.entries(env).map(([key, value]) => quote(`${key}=${value}`));
   return [
     `rm -f -- ${quote(path)}`,
-    'trap : INT QUIT TERM HUP',
+    'trap : INT QUIT TERM',
     `env -i ${words.join(' ')} "$@"`,
     'st=$?',
     // The command's last bytes may still sit in the kernel's terminal buffer; tmux closes the
