@@ -12,6 +12,7 @@ import { renderNew } from './render-new.js';
 import { rss } from './rss.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
+import { tmuxFirstByte, tmuxRecovery, tmuxThroughput } from './tmux.js';
 import { viewLatency } from './view-latency.js';
 
 export const CASES: readonly BenchCase[] = [
@@ -31,4 +32,7 @@ export const CASES: readonly BenchCase[] = [
   mcpRoundTrip,
   viewLatency,
   inputLatency,
+  tmuxFirstByte,
+  tmuxThroughput,
+  tmuxRecovery,
 ];

@@ -152,17 +152,12 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     const a = await serve(root, state);
     const started = await call(a, 'exec', { command: 'sleep 60', mode: 'session', persist: true });
     const id: string = started.data.session.id;
-    console.info('second server starting');
     const b = await serve(root, state);
-    console.info(b.stderr());
     expect(b.stderr()).toMatch(/ERR_RECOVERY_OWNERSHIP: 1 held by the live server/);
     const polled = await call(b, 'process', { action: 'poll', session_id: id });
     expect(polled.isError).toBe(true);
-    console.info('b polled');
     expect((await call(a, 'process', { action: 'poll', session_id: id, timeout: 100 })).isError).toBe(false);
-    console.info('a polled');
     await call(a, 'process', { action: 'kill', session_id: id });
-    console.info('a killed');
   });
 
   it('without tmux, persist: true is an error result that says so', async () => {
