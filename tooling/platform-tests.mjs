@@ -78,7 +78,8 @@ export const PLATFORM_RULES = {
     {
       on: 'posix',
       files: ['test/recover.test.ts', 'test/tail.test.ts', 'test/backend.test.ts'],
-      reason: 'tmux is a POSIX program; on Windows the package throws ERR_PROCESS_UNSUPPORTED (test/unit.test.ts)',
+      reason:
+        'tmux is a POSIX program; on Windows the package throws ERR_PROCESS_UNSUPPORTED (test/unit.test.ts)',
     },
   ],
 };

@@ -193,7 +193,9 @@ export const tmuxRecovery: BenchCase = {
       raw: null,
       ratio: fact(`${count} reattached`).text,
       pass: true,
-      notes: [`${count} \`sleep 120\` sessions per round, ${rounds} round(s); time of recover() until every one is reattached`],
+      notes: [
+        `${count} \`sleep 120\` sessions per round, ${rounds} round(s); time of recover() until every one is reattached`,
+      ],
     };
   },
 };

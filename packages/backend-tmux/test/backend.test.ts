@@ -77,7 +77,11 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
 
   it('what a person types in the tmux session reaches the program like any input', async () => {
     setup();
-    const s = await sessions.start({ command: 'sh', args: ['-c', 'read x; echo "person said $x"'], pty: true });
+    const s = await sessions.start({
+      command: 'sh',
+      args: ['-c', 'read x; echo "person said $x"'],
+      pty: true,
+    });
     const attach = (s.metadata().backendMetadata as { tmux: { socket: string; session: string } }).tmux;
     execFileSync('tmux', ['-S', attach.socket, 'send-keys', '-t', attach.session, 'hi', 'Enter']);
     await until(s, /person said hi/);

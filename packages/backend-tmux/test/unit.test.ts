@@ -17,16 +17,25 @@ describe('locateTmux', () => {
   });
   it('is ERR_PROCESS_UNSUPPORTED naming what to install when tmux is missing or too old', () => {
     expect(() => locateTmux('linux', fake(new Error('ENOENT')))).toThrow(
-      expect.objectContaining({ code: 'ERR_PROCESS_UNSUPPORTED', message: expect.stringMatching(/not found.*apt-get install tmux.*brew install tmux/) }),
+      expect.objectContaining({
+        code: 'ERR_PROCESS_UNSUPPORTED',
+        message: expect.stringMatching(/not found.*apt-get install tmux.*brew install tmux/),
+      }),
     );
     expect(() => locateTmux('linux', fake('tmux 3.2a\n'))).toThrow(
-      expect.objectContaining({ code: 'ERR_PROCESS_UNSUPPORTED', message: expect.stringMatching(/tmux 3.2a is too old.*3.3 or newer/) }),
+      expect.objectContaining({
+        code: 'ERR_PROCESS_UNSUPPORTED',
+        message: expect.stringMatching(/tmux 3.2a is too old.*3.3 or newer/),
+      }),
     );
     expect(() => locateTmux('linux', fake('garbage'))).toThrow(/too old/);
   });
   it('is ERR_PROCESS_UNSUPPORTED on Windows, without looking', () => {
     expect(() => locateTmux('win32', () => 'tmux 3.5')).toThrow(
-      expect.objectContaining({ code: 'ERR_PROCESS_UNSUPPORTED', message: expect.stringMatching(/Linux and macOS only/) }),
+      expect.objectContaining({
+        code: 'ERR_PROCESS_UNSUPPORTED',
+        message: expect.stringMatching(/Linux and macOS only/),
+      }),
     );
   });
   it('parses versions', () => {
@@ -47,7 +56,14 @@ describe('layout and refs', () => {
   });
   it('round-trips a ref and refuses one that points elsewhere', () => {
     const layout = layoutOf('/tmp/pm');
-    const ref = { v: 1 as const, socket: layout.socket, session: 'pm-0123456789ab', log: layout.files('pm-0123456789ab').log, offset: 0, marker: 'm' };
+    const ref = {
+      v: 1 as const,
+      socket: layout.socket,
+      session: 'pm-0123456789ab',
+      log: layout.files('pm-0123456789ab').log,
+      offset: 0,
+      marker: 'm',
+    };
     expect(decodeRef(encodeRef(ref), layout)).toEqual(ref);
     expect(decodeRef(encodeRef({ ...ref, socket: '/tmp/other.sock' }), layout)).toBeUndefined();
     expect(decodeRef(encodeRef({ ...ref, session: 'x; rm -rf /' }), layout)).toBeUndefined();
@@ -65,7 +81,7 @@ describe('layout and refs', () => {
     const script = envScript('/tmp/pm/s.env.sh', { A: "it's", B: 'x y' });
     expect(script).toContain(`'A=it'\\''s' 'B=x y' "$@"`);
     expect(script.startsWith("rm -f -- '/tmp/pm/s.env.sh'\n")).toBe(true);
-    expect(escapeSeparator('{}\\;'.slice(0, 2) + ';')).toBe('{}\\;');
+    expect(escapeSeparator('{};')).toBe('{}\\;');
     expect(escapeSeparator('plain')).toBe('plain');
   });
 });

@@ -54,7 +54,16 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   const extra = rest;
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
   const mcpOnly = (
-    ['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host', 'state-dir'] as const
+    [
+      'cwd',
+      'max-sessions',
+      'max-ended-sessions',
+      'allow-pty',
+      'no-pty',
+      'view',
+      'view-host',
+      'state-dir',
+    ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
     if (mcpOnly.length > 0) throw new CliUsageError(`--${mcpOnly[0]} applies to procmux mcp, not demo`);
@@ -147,9 +156,13 @@ function sessionsCommand(
   if (rest[0] !== 'prune' || rest.length > 1) {
     throw new CliUsageError('procmux sessions takes one subcommand: prune');
   }
-  const other = (['max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const).find(
-    (name) => values[name] !== undefined,
-  );
+  const other = (
+    ['max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+  ).find((name) => values[name] !== undefined);
   if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);
-  return { kind: 'prune', cwd: resolve(cwd, values.cwd ?? '.'), stateDir: stateDirValue(values['state-dir']) };
+  return {
+    kind: 'prune',
+    cwd: resolve(cwd, values.cwd ?? '.'),
+    stateDir: stateDirValue(values['state-dir']),
+  };
 }

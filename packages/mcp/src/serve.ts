@@ -49,7 +49,8 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
-  const persistence = options.stateDir !== undefined ? openPersistence(options.stateDir, options.cwd) : undefined;
+  const persistence =
+    options.stateDir !== undefined ? openPersistence(options.stateDir, options.cwd) : undefined;
   const sessions = createProcessSessions({
     ...persistence?.sessionsOptions,
     cwd: options.cwd,
@@ -111,7 +112,9 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   let closing: Promise<void> | undefined;
   const close = (reason = 'asked to stop') => {
     closing ??= (async () => {
-      log(`procmux mcp: ${reason}; killing every session${persistence ? " not persisted (persisted ones keep running)" : ""}`);
+      log(
+        `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
+      );
       await view?.close();
       // Persisted sessions are left running for the next server (sessions.dispose skips them).
       await sessions.dispose();

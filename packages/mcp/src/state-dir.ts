@@ -27,7 +27,11 @@ export function defaultStateDir(
 }
 
 /** The state directory to use; one inside the workspace is ERR_INVALID_OPTION (commands could touch it). */
-export function resolveStateDir(workspace: string, given: string | undefined, env?: NodeJS.ProcessEnv): string {
+export function resolveStateDir(
+  workspace: string,
+  given: string | undefined,
+  env?: NodeJS.ProcessEnv,
+): string {
   const dir = given === undefined ? defaultStateDir(workspace, env) : resolve(workspace, given);
   const inside = relative(resolve(workspace), dir);
   if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) {

@@ -112,16 +112,27 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     const list = await call(b, 'process', { action: 'list' });
     expect(list.text).toContain(id);
     await expect
-      .poll(async () => lineCount((await call(b, 'process', { action: 'log', session_id: id, limit: 200 })).text), {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => lineCount((await call(b, 'process', { action: 'log', session_id: id, limit: 200 })).text),
+        {
+          timeout: 20_000,
+        },
+      )
       .toBe(40);
     await call(b, 'process', { action: 'paste', session_id: id, text: 'hello' });
     await call(b, 'process', { action: 'submit', session_id: id });
-    const waited = await call(b, 'process', { action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
+    const waited = await call(b, 'process', {
+      action: 'wait_for',
+      session_id: id,
+      exit: true,
+      timeout: 20_000,
+    });
     expect(waited.text).toMatch(/exited with code 7/);
     const log = (await call(b, 'process', { action: 'log', session_id: id, limit: 200 })).text;
-    const lines = log.split('\n').map((l) => l.trim()).filter((l) => /^line-\d+$/.test(l));
+    const lines = log
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^line-\d+$/.test(l));
     expect(lines).toEqual(Array.from({ length: 40 }, (_, i) => `line-${i + 1}`));
     expect(log).toContain('got-hello');
   });
@@ -141,7 +152,12 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     await sigkill(a);
     await expect.poll(() => alive(started.data.session.pid), { timeout: 10_000 }).toBe(false);
     const b = await serve(root, state);
-    const waited = await call(b, 'process', { action: 'wait_for', session_id: id, exit: true, timeout: 10_000 });
+    const waited = await call(b, 'process', {
+      action: 'wait_for',
+      session_id: id,
+      exit: true,
+      timeout: 10_000,
+    });
     expect(waited.text).toMatch(/exited with code 5/);
     expect(lineCount((await call(b, 'process', { action: 'log', session_id: id })).text)).toBe(5);
   });
@@ -166,7 +182,9 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     const server = await serve(root, state, { PATH: '/nonexistent', HOME: state });
     const result = await call(server, 'exec', { command: 'sleep 1', mode: 'session', persist: true });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/persist: true is not available here: tmux was not found on PATH; install tmux/);
+    expect(result.text).toMatch(
+      /persist: true is not available here: tmux was not found on PATH; install tmux/,
+    );
   });
 
   it('procmux sessions prune ends every persisted session and forgets it', async () => {
@@ -175,9 +193,13 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     const a = await serve(root, state);
     const started = await call(a, 'exec', { command: 'sleep 60', mode: 'session', persist: true });
     await sigkill(a);
-    const out = execFileSync(process.execPath, [CLI, 'sessions', 'prune', '--cwd', root, '--state-dir', state], {
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [CLI, 'sessions', 'prune', '--cwd', root, '--state-dir', state],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(out).toMatch(/ended 1 persisted session\(s\) and removed \d+ record\(s\)/);
     await expect.poll(() => alive(started.data.session.pid), { timeout: 10_000 }).toBe(false);
     const b = await serve(root, state);

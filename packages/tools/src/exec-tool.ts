@@ -295,7 +295,7 @@ async function background(
     interactive && session.stdioMode === 'pipe'
       ? ' No terminal could be opened, so it runs on pipes: prompts may not show and keys arrive as plain bytes.'
       : '';
-  const persisted = request.persist ? persistNote(kind) : '';
+  const persisted = request.persist ? persistNote(kind, session.metadata().backendMetadata) : '';
   const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}${persisted}`;
   const body = first.output.text();
   const shown = applyOutputBudget({

@@ -39,9 +39,11 @@ export function persistError(error: unknown): unknown {
   return error;
 }
 
-/** The note a persisted start's header carries. */
-export function persistNote(mode: 'session' | 'daemon'): string {
+/** The note a persisted start's header carries, with how a person attaches when the backend says. */
+export function persistNote(mode: 'session' | 'daemon', backendMetadata: unknown): string {
+  const attach = (backendMetadata as { tmux?: { attach?: unknown } } | undefined)?.tmux?.attach;
+  const how = typeof attach === 'string' ? ` Watch or take over: ${attach}` : '';
   return mode === 'daemon'
-    ? ' Persisted: it outlives this server, and runs in a terminal (tmux), not on pipes.'
-    : ' Persisted: it outlives this server.';
+    ? ` Persisted: it outlives this server, and runs in a terminal (tmux), not on pipes.${how}`
+    : ` Persisted: it outlives this server.${how}`;
 }
