@@ -1,5 +1,7 @@
-// The one tmux command line that starts a session without losing a byte: the pane waits on a
-// channel while the session is configured and its log writer attached, then runs the command.
+// The one tmux command line that starts a session without losing a byte. tmux runs a client's
+// command list in one go, before its event loop reads any pane: the log writer is attached
+// before the first byte is read, so the pane need not wait (a `tmux wait-for` client in the
+// pane cost a process start per session; separate tmux calls lost the first line 3 in 10).
 import { TREE_MARKER_ENV } from '@procmux/core-types';
 import type { PtyStartRequest } from '@procmux/sessions';
 import type { Layout, SessionFiles } from './layout.js';
@@ -16,14 +18,13 @@ export interface StartSpec {
   files: SessionFiles;
 }
 
-// $1 tmux, $2 socket, $3 channel, $4 start script; the rest is the command. The script
-// runs the command under `env -i` with exactly the session's environment (layout.ts envScript).
-const WRAPPER = 't=$1 s=$2 c=$3 e=$4; shift 4; "$t" -S "$s" wait-for "$c" || exit 125; . "$e"';
+// $1 is the start script; the rest is the command. The script runs the command under
+// `env -i` with exactly the session's environment (layout.ts envScript).
+const WRAPPER = 'e=$1; shift; . "$e"';
 
-/** argv for TmuxServer.run: new-session, options, hook, log writer, pid, go. */
+/** argv for TmuxServer.run: new-session, options, hook, log writer, pid. */
 export function startCommands(spec: StartSpec): string[] {
   const { binary, layout, name, marker, host, request, files } = spec;
-  const channel = `${name}-go`;
   // Paths are checked to need no quoting (layoutOf); the hook is parsed by tmux, then sh.
   let hook = `echo #{pane_dead_status}:#{pane_dead_signal} > ${files.exit}`;
   if (host)
@@ -56,9 +57,6 @@ export function startCommands(spec: StartSpec): string[] {
     '-c',
     WRAPPER,
     'procmux-tmux',
-    binary.path,
-    layout.socket,
-    channel,
     files.env,
     ...[request.file, ...request.args].map(escapeSeparator),
     ';',
@@ -91,10 +89,6 @@ export function startCommands(spec: StartSpec): string[] {
     '-p',
     ...t,
     '#{pane_pid}',
-    ';',
-    'wait-for',
-    '-S',
-    channel,
   ];
 }
 
