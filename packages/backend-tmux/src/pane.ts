@@ -166,20 +166,46 @@ export class TmuxPane {
   #check(): void {
     if (this.#ending || this.#released) return;
     const { files } = this.options;
-    let status: ReturnType<typeof parseExitFile>;
+    let text: string | undefined;
     try {
-      status = parseExitFile(readFileSync(files.exit, 'utf8'));
-    } catch {
-      status = undefined;
-    }
+      text = readFileSync(files.exit, 'utf8');
+    } catch {}
+    const status = text === undefined ? undefined : parseExitFile(text);
     if (status) {
       this.#ending = true;
       void this.#end(status);
+    } else if (text === ':\n' && !existsSync(files.eof)) {
+      // tmux may run pane-died when the terminal closed but before it reaped the process
+      // (measured on 3.3a under load): the status comes a moment later; ask for it.
+      this.#askStatus();
     } else if (existsSync(files.eof)) {
       // The log writer ended with no exit status: the session or the whole server went away.
       this.#ending = true;
       void this.#lost();
     }
+  }
+
+  #asking = false;
+
+  #askStatus(): void {
+    if (this.#asking) return;
+    this.#asking = true;
+    const { server, name } = this.options;
+    void server
+      .run(['display-message', '-p', '-t', name, '#{pane_dead_status}:#{pane_dead_signal}'])
+      .then((result) => {
+        const status = result.code === 0 ? parseExitFile(`${result.stdout.trim()}\n`) : undefined;
+        if (status && !this.#ending && !this.#released) {
+          this.#ending = true;
+          void this.#end(status);
+        }
+      })
+      .finally(() => {
+        // At most one question per 100 ms while the status is not there yet.
+        setTimeout(() => {
+          this.#asking = false;
+        }, 100).unref();
+      });
   }
 
   async #end(status: { exitCode: number | null; signal: number | null }): Promise<void> {
