@@ -173,7 +173,7 @@ export class TmuxPane {
     const status = text === undefined ? undefined : parseExitFile(text);
     if (status) {
       this.#ending = true;
-      void this.#end(status);
+      void this.#end(status).catch((error: unknown) => this.#reject(error));
     } else if (text === ':\n' && !existsSync(files.eof)) {
       // tmux may run pane-died when the terminal closed but before it reaped the process
       // (measured on 3.3a under load): the status comes a moment later; ask for it.
@@ -181,7 +181,7 @@ export class TmuxPane {
     } else if (existsSync(files.eof)) {
       // The log writer ended with no exit status: the session or the whole server went away.
       this.#ending = true;
-      void this.#lost();
+      void this.#lost().catch((error: unknown) => this.#reject(error));
     }
   }
 
@@ -197,7 +197,7 @@ export class TmuxPane {
         const status = result.code === 0 ? parseExitFile(`${result.stdout.trim()}\n`) : undefined;
         if (status && !this.#ending && !this.#released) {
           this.#ending = true;
-          void this.#end(status);
+          void this.#end(status).catch((error: unknown) => this.#reject(error));
         }
       })
       .finally(() => {
