@@ -59,8 +59,9 @@ export const PLATFORM_RULES = {
         'test/main.test.ts',
         'test/serve.test.ts',
         'test/server.test.ts',
+        'test/persist.test.ts',
       ],
-      reason: `${POSIX_SHELL}; the demo drives python3 -i`,
+      reason: `${POSIX_SHELL}; the demo drives python3 -i; persist drives tmux`,
     },
   ],
   'test-e2e': [
@@ -72,6 +73,14 @@ export const PLATFORM_RULES = {
   ],
   'packages/kill-posix': [
     { on: 'linux', files: ['test/procfs.test.ts'], reason: 'reads the real /proc, which only Linux has' },
+  ],
+  'packages/backend-tmux': [
+    {
+      on: 'posix',
+      files: ['test/recover.test.ts', 'test/tail.test.ts', 'test/backend.test.ts'],
+      reason:
+        'tmux is a POSIX program; on Windows the package throws ERR_PROCESS_UNSUPPORTED (test/unit.test.ts)',
+    },
   ],
 };
 

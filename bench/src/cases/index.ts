@@ -13,6 +13,7 @@ import { renderNew } from './render-new.js';
 import { rss } from './rss.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
+import { tmuxFirstByte, tmuxRecovery, tmuxThroughput } from './tmux.js';
 import { viewLatency } from './view-latency.js';
 
 export const CASES: readonly BenchCase[] = [
@@ -33,4 +34,7 @@ export const CASES: readonly BenchCase[] = [
   viewLatency,
   inputLatency,
   oneShotStdin,
+  tmuxFirstByte,
+  tmuxThroughput,
+  tmuxRecovery,
 ];

@@ -8,12 +8,16 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'demo' }
+  /** `procmux sessions prune`: end every persisted session of the workspace. */
+  | { kind: 'prune'; cwd: string; stateDir: string | undefined }
   | {
       kind: 'mcp';
       cwd: string;
       maxSessions: number | undefined;
       maxEndedSessions: number | undefined;
       pty: boolean;
+      /** --state-dir: where records and persisted sessions live (default: under ~/.local/state). */
+      stateDir: string | undefined;
       /** --view [port] (and --view-host): serve the live view page too. */
       view?: ViewRequest;
     };
@@ -43,12 +47,23 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  const [command, ...extra] = positionals;
+  const [command, ...rest] = positionals;
   if (command === undefined)
     throw new CliUsageError('a command is required: mcp or demo (see procmux --help)');
+  if (command === 'sessions') return sessionsCommand(rest, values, cwd);
+  const extra = rest;
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
   const mcpOnly = (
-    ['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+    [
+      'cwd',
+      'max-sessions',
+      'max-ended-sessions',
+      'allow-pty',
+      'no-pty',
+      'view',
+      'view-host',
+      'state-dir',
+    ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
     if (mcpOnly.length > 0) throw new CliUsageError(`--${mcpOnly[0]} applies to procmux mcp, not demo`);
@@ -68,6 +83,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       ENDED_SESSIONS_LIMIT.hard,
     ),
     pty: values['no-pty'] !== true,
+    stateDir: stateDirValue(values['state-dir']),
     ...(view ? { view } : {}),
   };
 }
@@ -112,6 +128,7 @@ function parse(argv: readonly string[]) {
       'no-pty': { type: 'boolean' },
       view: { type: 'string' },
       'view-host': { type: 'string' },
+      'state-dir': { type: 'string' },
     },
   });
 }
@@ -123,4 +140,29 @@ function integer(option: string, value: string | undefined, max: number): number
     throw new CliUsageError(`${option} must be an integer from 1 to ${max} (got "${value}")`);
   }
   return n;
+}
+
+function stateDirValue(value: string | undefined): string | undefined {
+  if (value === '') throw new CliUsageError('--state-dir needs a directory');
+  return value;
+}
+
+// `procmux sessions prune [--cwd DIR] [--state-dir DIR]`.
+function sessionsCommand(
+  rest: string[],
+  values: ReturnType<typeof parse>['values'],
+  cwd: string,
+): CliCommand {
+  if (rest[0] !== 'prune' || rest.length > 1) {
+    throw new CliUsageError('procmux sessions takes one subcommand: prune');
+  }
+  const other = (
+    ['max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+  ).find((name) => values[name] !== undefined);
+  if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);
+  return {
+    kind: 'prune',
+    cwd: resolve(cwd, values.cwd ?? '.'),
+    stateDir: stateDirValue(values['state-dir']),
+  };
 }

@@ -20,6 +20,11 @@ Usage:
                          of one (port 0 or none: a free port); its URL, with a secret token, is
                          printed on stderr as "procmux view: http://127.0.0.1:PORT/?token=..."
       --view-host ADDR   bind the view to ADDR instead of 127.0.0.1 (exposes it; a warning says so)
+      --state-dir DIR    where session records and persisted sessions live, outside the workspace
+                         (default: $XDG_STATE_HOME/procmux/<workspace hash>, else ~/.local/state/procmux/...);
+                         exec persist: true sessions (tmux) keep running across restarts
+  procmux sessions prune [--cwd DIR] [--state-dir DIR]
+      End every persisted session of the workspace and forget its records.
   procmux demo
       Run the tools as a model would, printing every call and the text it reads back.
   procmux --help | -h

@@ -3,7 +3,9 @@ import { isProcmuxError } from '@procmux/core-types';
 import { CliUsageError, parseCliArgs } from './args.js';
 import { runDemo } from './demo.js';
 import { helpText } from './help.js';
+import { runPrune } from './prune-command.js';
 import { serveStdio } from './serve.js';
+import { resolveStateDir } from './state-dir.js';
 import { packageVersion } from './version.js';
 
 /** The process the CLI runs in: streams, cwd and signal hooks, injectable for tests. */
@@ -54,6 +56,8 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
         off();
       }
     }
+    case 'prune':
+      return runPrune(command, proc);
     case 'mcp': {
       let handle: Awaited<ReturnType<typeof serveStdio>>;
       try {
@@ -65,6 +69,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           maxEndedSessions: command.maxEndedSessions,
           pty: command.pty,
           view: command.view,
+          stateDir: resolveStateDir(command.cwd, command.stateDir, proc.env),
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -5,6 +5,7 @@ import { createProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
 import type { ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
+import { openPersistence } from './persistence.js';
 import { createProcmuxServer } from './server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
@@ -22,6 +23,11 @@ export interface ServeOptions {
   maxMessageBytes?: number;
   /** Also serve the live view page (see @procmux/view). */
   view?: ViewRequest | undefined;
+  /**
+   * Where records and persisted (tmux) sessions live; the CLI passes one by default (see
+   * state-dir.ts). Without it nothing is remembered and exec `persist: true` is refused.
+   */
+  stateDir?: string | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -43,7 +49,10 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
+  const persistence =
+    options.stateDir !== undefined ? openPersistence(options.stateDir, options.cwd) : undefined;
   const sessions = createProcessSessions({
+    ...persistence?.sessionsOptions,
     cwd: options.cwd,
     logger,
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
@@ -56,6 +65,13 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       }
     },
   });
+  try {
+    await persistence?.recover(sessions, log);
+  } catch (error) {
+    await sessions.dispose();
+    await persistence?.close();
+    throw error;
+  }
   let view: ViewServer | undefined;
   if (options.view) {
     try {
@@ -67,11 +83,16 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       });
     } catch (error) {
       await sessions.dispose();
+      await persistence?.close();
       throw error;
     }
     log(`procmux view: ${view.url}`);
   }
-  const tools = createProcessTools(sessions);
+  const tools = createProcessTools(sessions, {
+    persistUnavailable: persistence
+      ? persistence.persistUnavailable
+      : 'this server was started without a state directory (procmux mcp --state-dir)',
+  });
   const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
   for (const tool of [tools.exec, tools.process]) {
     const run = tool.run.bind(tool);
@@ -91,9 +112,13 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   let closing: Promise<void> | undefined;
   const close = (reason = 'asked to stop') => {
     closing ??= (async () => {
-      log(`procmux mcp: ${reason}; killing every session`);
+      log(
+        `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
+      );
       await view?.close();
+      // Persisted sessions are left running for the next server (sessions.dispose skips them).
       await sessions.dispose();
+      await persistence?.close();
       await server.close().catch(() => {});
       resolveClosed();
     })();

@@ -84,3 +84,32 @@ export function choosePtyBackend(option: ProcessPtyBackend | null | undefined): 
 export function hostPtyBackend(choice: PtyBackendChoice): ProcessPtyBackend | undefined {
   return choice === 'native' || choice === null ? undefined : choice;
 }
+
+/**
+ * The backend for `lifetime: 'detached'` sessions when the main one is not persistent: a host
+ * PTY backend that declares `persistent: true` (e.g. @procmux/backend-tmux), checked up front.
+ */
+export function choosePersistentPtyBackend(
+  option: ProcessPtyBackend | undefined,
+): ProcessPtyBackend | undefined {
+  if (option === undefined) return undefined;
+  const backend = choosePtyBackend(option);
+  if (backend === 'native' || backend === null || backend.persistent !== true) {
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      'persistentPtyBackend must be a host PTY backend declaring persistent: true (e.g. @procmux/backend-tmux)',
+      { details: { option: 'persistentPtyBackend' } },
+    );
+  }
+  return backend;
+}
+
+/** A detached session goes to the persistent backend when the main one is not persistent. */
+export function backendFor(
+  lifetime: unknown,
+  main: PtyBackendChoice,
+  persistent: ProcessPtyBackend | undefined,
+): PtyBackendChoice {
+  const mainPersistent = main !== 'native' && main !== null && main.persistent === true;
+  return lifetime === 'detached' && persistent !== undefined && !mainPersistent ? persistent : main;
+}

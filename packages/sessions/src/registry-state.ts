@@ -3,7 +3,7 @@ import type { ProcessSupervisor } from '@procmux/supervisor';
 import type { SessionContext } from './context.js';
 import type { DurableJournal } from './durable/journal.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
-import type { PtyBackendChoice } from './pty-backend.js';
+import type { ProcessPtyBackend, PtyBackendChoice } from './pty-backend.js';
 import type { ProcessSandboxBackend } from './sandbox.js';
 import type { LiveSession } from './session/live-session.js';
 import type { ProcessSessionsOptions } from './types.js';
@@ -16,6 +16,10 @@ export interface RegistryState {
   readonly logger: Logger;
   readonly sandbox: ProcessSandboxBackend | undefined;
   readonly ptyBackend: PtyBackendChoice;
+  /** Where `lifetime: 'detached'` PTY sessions start when `ptyBackend` is not persistent. */
+  readonly persistentPtyBackend: ProcessPtyBackend | undefined;
+  /** lifetime 'detached' sessions (started or re-attached here): dispose() leaves them running. */
+  readonly detached: Set<string>;
   readonly sessions: Map<string, LiveSession>;
   /** Every id this registry gave out, pruned sessions' too: an old id never names a new session. */
   readonly issued: Set<string>;

@@ -8,7 +8,7 @@ import { recoverRecords } from './durable/recover.js';
 import type { RecoveryReport } from './durable/report.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
 import type { ProcessSession } from './process-session.js';
-import { choosePtyBackend } from './pty-backend.js';
+import { choosePersistentPtyBackend, choosePtyBackend } from './pty-backend.js';
 import type { RegistryState } from './registry-state.js';
 import type { LiveSession } from './session/live-session.js';
 import { assertOpen, startSession } from './start-session.js';
@@ -87,6 +87,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     logger,
     sandbox: options.sandbox,
     ptyBackend,
+    persistentPtyBackend: choosePersistentPtyBackend(options.persistentPtyBackend),
+    detached: new Set<string>(),
     sessions: new Map<string, LiveSession>(),
     issued: new Set<string>(),
     // The watchdog makes every native session die with this host, however the host ends.
@@ -162,16 +164,19 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         );
       }
       // One recovery at a time, so two calls never re-attach the same record twice.
-      const run = recovering.then(() =>
-        recoverRecords({ config: durability, journal, sessions, supervisor, context }),
-      );
+      const run = recovering.then(async () => {
+        const report = await recoverRecords({ config: durability, journal, sessions, supervisor, context });
+        // Only a persistent backend re-attaches, so what came back outlives this host too.
+        for (const o of report.outcomes) if (o.outcome === 'reattached') r.detached.add(o.id);
+        return report;
+      });
       recovering = run.catch(() => {});
       return run;
     },
     async dispose() {
       if (r.disposed) return;
       r.disposed = true;
-      const released = (s: LiveSession) => s.state === 'released';
+      const released = (s: LiveSession) => s.state === 'released' || (s.live && r.detached.has(s.id));
       await Promise.all(
         [...sessions.values()]
           .filter((s) => !released(s))

@@ -5,7 +5,7 @@ import { TerminalScreen } from '@procmux/screen';
 import { resolveLifetime } from './lifetime.js';
 import { enforcePolicy } from './policy.js';
 import type { ProcessSession } from './process-session.js';
-import { hostPtyBackend } from './pty-backend.js';
+import { backendFor, hostPtyBackend, type PtyBackendChoice } from './pty-backend.js';
 import type { RegistryState } from './registry-state.js';
 import { sandboxRunning } from './sandbox.js';
 import { screenGate } from './screen-gate.js';
@@ -28,7 +28,12 @@ export async function startSession(r: RegistryState, request: ProcessStartReques
     ownership: r.options.ownership,
     identity: r.options.identity,
   });
-  resolveLifetime(request.lifetime, plan.pty, r.ptyBackend, r.sandbox !== undefined);
+  resolveLifetime(
+    request.lifetime,
+    plan.pty,
+    backendFor(request.lifetime, r.ptyBackend, r.persistentPtyBackend),
+    r.sandbox !== undefined,
+  );
   const releaseSlot = reserveSlot(r);
   try {
     return await startReserved(r, request, plan, releaseSlot);
@@ -57,7 +62,11 @@ function reserveSlot(r: RegistryState): () => void {
 }
 
 /** Where a start may run at all: a running sandbox with startProcess, a PTY backend for pty. */
-async function checkBackend(r: RegistryState, request: ProcessStartRequest): Promise<void> {
+async function checkBackend(
+  r: RegistryState,
+  request: ProcessStartRequest,
+  ptyBackend: PtyBackendChoice,
+): Promise<void> {
   const sandbox = r.sandbox;
   if (sandbox) {
     if (typeof sandbox.startProcess !== 'function') {
@@ -77,7 +86,7 @@ async function checkBackend(r: RegistryState, request: ProcessStartRequest): Pro
       );
     }
   }
-  if (request.pty && r.ptyBackend === null) {
+  if (request.pty && ptyBackend === null) {
     throw new ProcmuxError(
       'ERR_PROCESS_PTY_UNSUPPORTED',
       'no PTY backend is configured; start with pty: false',
@@ -91,9 +100,10 @@ async function startReserved(
   plan: StartPlan,
   releaseSlot: () => void,
 ): Promise<ProcessSession> {
+  const ptyBackend = backendFor(request.lifetime, r.ptyBackend, r.persistentPtyBackend);
   await sweepSessions(r);
   assertOpen(r);
-  await checkBackend(r, request);
+  await checkBackend(r, request, ptyBackend);
   await enforcePolicy(r.options.policy, {
     action: 'start',
     owner: plan.owner,
@@ -108,7 +118,7 @@ async function startReserved(
     (candidate) => r.issued.has(candidate) || r.sessions.has(candidate),
     journal ? (candidate) => journal.taken(candidate) : undefined,
   );
-  const hostBackend = plan.pty && hostPtyBackend(r.ptyBackend) !== undefined;
+  const hostBackend = plan.pty && hostPtyBackend(ptyBackend) !== undefined;
   const { session, screen, gate } = newSession(r, request, plan, id, hostBackend);
   r.sessions.set(id, session);
   r.issued.add(id);
@@ -126,13 +136,14 @@ async function startReserved(
   }
   try {
     const { run, adapter, metadata } = await spawnSession(
-      { supervisor: r.supervisor, sandbox: r.sandbox, ptyBackend: r.ptyBackend, limits: r.limits },
+      { supervisor: r.supervisor, sandbox: r.sandbox, ptyBackend, limits: r.limits },
       session,
       plan,
       request,
       gate?.screen,
     );
     session.attach(run, adapter, metadata);
+    if (request.lifetime === 'detached') r.detached.add(id);
     await session.persisted;
   } catch (error) {
     screen?.dispose();

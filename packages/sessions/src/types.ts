@@ -31,6 +31,12 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
   sandbox?: ProcessSandboxBackend;
   /** Undefined: the native backend. null: no PTY sessions (`pty: true` fails before spawn). */
   ptyBackend?: ProcessPtyBackend | null;
+  /**
+   * Where `lifetime: 'detached'` PTY sessions start when `ptyBackend` is not persistent (e.g.
+   * native PTYs for everything else, a tmux backend for sessions meant to outlive the host).
+   * Must declare `persistent: true`.
+   */
+  persistentPtyBackend?: ProcessPtyBackend;
   logger?: Logger;
   /** How long an ended session stays readable (get/list/poll/log): 30 min, up to 24 h. */
   finishedTtlMs?: number;

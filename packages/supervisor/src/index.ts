@@ -10,4 +10,4 @@ export {
 } from './platform.js';
 export { MAX_TIMEOUT_MS, type SpawnOptions } from './spawn-options.js';
 export { consoleLogger, ProcessSupervisor, type ProcessSupervisorOptions } from './supervisor.js';
-export type { WatchdogSpawner } from './watchdog/host-watchdog.js';
+export { HostWatchdog, type HostWatchdogOptions, type WatchdogSpawner } from './watchdog/host-watchdog.js';

@@ -149,9 +149,13 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
 function checkStdin(value: unknown, mode: StdioMode, factory: boolean): StdinMode {
   const stdin = oneOf<StdinMode>('stdin', value, ['open', 'closed', 'terminal']);
   if (stdin === 'terminal' && (mode === 'pty' || factory)) {
-    throw invalidOption('stdin', "'terminal' only with mode 'pipe' and no adapterFactory (a PTY already is one)", {
-      value,
-    });
+    throw invalidOption(
+      'stdin',
+      "'terminal' only with mode 'pipe' and no adapterFactory (a PTY already is one)",
+      {
+        value,
+      },
+    );
   }
   return stdin ?? (mode === 'pty' || factory ? 'open' : 'closed');
 }

@@ -7,6 +7,7 @@ import { guessedInputNote, inputStopNote, watchOneShotInput } from './one-shot-i
 import { oneShotInputPlan } from './one-shot-plan.js';
 import type { ResolvedToolOptions } from './options.js';
 import { Params } from './params.js';
+import { checkPersistAvailable, persistError, persistedStart, persistNote } from './persist.js';
 import { sessionReply } from './reply.js';
 import { guarded } from './results.js';
 import { EXEC_ALIASES, EXEC_PARAMETERS, execParameters } from './schemas.js';
@@ -40,6 +41,7 @@ interface ExecRequest {
   timeoutMs: number | undefined;
   noOutputTimeoutMs: number | undefined;
   yieldMs: number | undefined;
+  persist: boolean;
 }
 
 /** The `exec` tool: starts a command as a one-shot, an interactive session or a daemon. */
@@ -80,9 +82,28 @@ function parseExec(raw: unknown): ExecRequest {
       RANGE.no_output_timeout_ms.maximum,
     ),
     yieldMs: p.integer('yield_ms', RANGE.yield_ms.minimum, RANGE.yield_ms.maximum),
+    persist: p.boolean('persist') ?? false,
   };
   if (mode !== 'one_shot')
-    p.only(`mode ${mode}`, ['command', 'mode', 'cwd', 'env', 'timeout_ms', 'no_output_timeout_ms']);
+    p.only(`mode ${mode}`, [
+      'command',
+      'mode',
+      'cwd',
+      'env',
+      'timeout_ms',
+      'no_output_timeout_ms',
+      'persist',
+    ]);
+  else if (request.persist)
+    p.only('mode one_shot', [
+      'command',
+      'mode',
+      'cwd',
+      'env',
+      'timeout_ms',
+      'no_output_timeout_ms',
+      'yield_ms',
+    ]);
   return request;
 }
 
@@ -225,13 +246,22 @@ async function background(
   setSession: (session: ToolSession) => void,
 ): Promise<ToolResult> {
   const interactive = request.mode === 'session';
-  const session = await sessions.start({
-    ...startRequest(request, context),
-    ...(request.env ? { env: request.env } : {}),
-    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-    ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
-    ...(interactive ? { pty: true, ptyFallback: 'pipe' as const } : { stdin: 'open' as const }),
-  });
+  if (request.persist) checkPersistAvailable(options.persistUnavailable);
+  const session = await sessions
+    .start({
+      ...startRequest(request, context),
+      ...(request.env ? { env: request.env } : {}),
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
+      ...(request.persist
+        ? persistedStart()
+        : interactive
+          ? { pty: true, ptyFallback: 'pipe' as const }
+          : { stdin: 'open' as const }),
+    })
+    .catch((error: unknown) => {
+      throw persistError(error);
+    });
   setSession(session);
   const first = await gather(session, {
     waitMs: options.startupWaitMs,
@@ -243,7 +273,8 @@ async function background(
     interactive && session.stdioMode === 'pipe'
       ? ' No terminal could be opened, so it runs on pipes: prompts may not show and keys arrive as plain bytes.'
       : '';
-  const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}`;
+  const persisted = request.persist ? persistNote(kind, session.metadata().backendMetadata) : '';
+  const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}${persisted}`;
   const body = first.output.text();
   return sessionReply({ tool: 'exec', action: request.mode, budget: options.outputBudget }, session, {
     header,

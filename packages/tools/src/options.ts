@@ -13,6 +13,8 @@ export interface ProcessToolsOptions {
   startupWaitMs?: number;
   /** Variables set for one-shot commands (the call's `env` wins): NON_INTERACTIVE_ENV. */
   nonInteractiveEnv?: Readonly<Record<string, string>>;
+  /** Why exec `persist: true` cannot work on this host (no persistent backend); it is refused saying so. */
+  persistUnavailable?: string;
 }
 
 export interface ResolvedToolOptions {
@@ -21,6 +23,7 @@ export interface ResolvedToolOptions {
   oneShotNoOutputTimeoutMs: number;
   startupWaitMs: number;
   nonInteractiveEnv: Readonly<Record<string, string>>;
+  persistUnavailable: string | undefined;
 }
 
 /** The longest a single poll or wait_for call waits. */
@@ -28,7 +31,10 @@ export const MAX_WAIT_MS = 120_000;
 
 /** The longest timeout a call may set: a day. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
-const LIMITS: Record<Exclude<keyof ProcessToolsOptions, 'nonInteractiveEnv'>, Limit & { min: number }> = {
+const LIMITS: Record<
+  Exclude<keyof ProcessToolsOptions, 'nonInteractiveEnv' | 'persistUnavailable'>,
+  Limit & { min: number }
+> = {
   outputBudget: { default: 30_000, hard: 1_000_000, min: 1_000 },
   oneShotTimeoutMs: { default: 120_000, hard: DAY_MS, min: 1 },
   oneShotNoOutputTimeoutMs: { default: 60_000, hard: DAY_MS, min: 1 },
@@ -40,7 +46,7 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ProcmuxError('ERR_INVALID_OPTION', 'createProcessTools options must be an object');
   }
-  const known = [...Object.keys(LIMITS), 'nonInteractiveEnv'];
+  const known = [...Object.keys(LIMITS), 'nonInteractiveEnv', 'persistUnavailable'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
       throw new ProcmuxError('ERR_INVALID_OPTION', `unknown option "${key}"; allowed: ${known.join(', ')}`);
@@ -53,7 +59,13 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
       'nonInteractiveEnv must map variable names to string values',
     );
   }
-  const resolved = { nonInteractiveEnv: env } as ResolvedToolOptions;
+  if (options.persistUnavailable !== undefined && typeof options.persistUnavailable !== 'string') {
+    throw new ProcmuxError('ERR_INVALID_OPTION', 'persistUnavailable must be a string saying why');
+  }
+  const resolved = {
+    nonInteractiveEnv: env,
+    persistUnavailable: options.persistUnavailable,
+  } as ResolvedToolOptions;
   for (const [key, limit] of Object.entries(LIMITS) as [keyof typeof LIMITS, Limit & { min: number }][]) {
     resolved[key] = resolveLimit(key, options[key], limit, limit.min);
   }

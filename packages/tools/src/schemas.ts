@@ -1,4 +1,5 @@
 import { DAY_MS, DEFAULT_TOOL_OPTIONS, MAX_WAIT_MS, type ResolvedToolOptions } from './options.js';
+import { PERSIST_PARAMETER } from './persist.js';
 import type { JsonSchema } from './types.js';
 
 /** A duration as the descriptions say it: "120 s", or "1500 ms" where seconds are not whole. */
@@ -25,7 +26,7 @@ export function execParameters(defaults: OneShotDefaults) {
         enum: ['one_shot', 'session', 'daemon'],
         default: 'one_shot',
         description:
-          'one_shot: run to completion and return the output and exit code (stdin closed, pagers and prompts off, ' +
+          'one_shot: run to completion and return the output and exit code (no one answers its input, pagers and prompts off, ' +
           `${seconds(defaults.oneShotTimeoutMs)} overall and ${seconds(defaults.oneShotNoOutputTimeoutMs)} ` +
           'no-output timeouts). session: interactive program in a terminal (REPLs, ' +
           'full-screen programs), returns a session_id and the first screen. daemon: long-running program on ' +
@@ -61,6 +62,7 @@ export function execParameters(defaults: OneShotDefaults) {
           'one_shot only: if the command is still running after this many ms, return its session_id and the ' +
           'output so far instead of waiting; it goes on in the background.',
       },
+      persist: PERSIST_PARAMETER,
       timeoutMs: {
         type: 'integer',
         description: 'Old name of timeout_ms, accepted until the next major release.',

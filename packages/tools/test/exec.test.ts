@@ -233,7 +233,7 @@ describe('exec daemon', () => {
     const r = await h.tools.exec.run({ command: 'sleep 1', mode: 'daemon', yield_ms: 10 });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Error [ERR_INVALID_OPTION]: yield_ms does not apply to mode daemon; it takes command, mode, cwd, env, timeout_ms, no_output_timeout_ms',
+      'Error [ERR_INVALID_OPTION]: yield_ms does not apply to mode daemon; it takes command, mode, cwd, env, timeout_ms, no_output_timeout_ms, persist',
     );
     expect(h.sessions.list()).toHaveLength(0);
   });

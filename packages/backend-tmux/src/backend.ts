@@ -1,0 +1,191 @@
+// The tmux backend: a host PTY backend (persistent) and a recovery backend on one private
+// tmux server whose socket and per-session files live under one directory.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createTreeMarker,
+  type ProcessRecoveryBackend,
+  ProcmuxError,
+  type RecoveredProcessHandle,
+  type RecoveryAttachRequest,
+  TREE_MARKER_ENV,
+} from '@procmux/core-types';
+import { killProcessTree } from '@procmux/kill-posix';
+import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
+import { HostWatchdog } from '@procmux/supervisor';
+import { decodeRef, envScript, type Layout, layoutOf, newSessionName, parseExitFile } from './layout.js';
+import { TmuxPane } from './pane.js';
+import { startCommands } from './start-commands.js';
+import { locateTmux, type TmuxBinary, TmuxServer } from './tmux-cli.js';
+
+export interface TmuxBackendOptions {
+  /** Directory of the socket (`tmux.sock`) and session logs; created 0700 when missing. */
+  dir: string;
+  /** SIGTERM-to-SIGKILL grace of kill() and of the host-death kill (default 3000 ms). */
+  killGraceMs?: number;
+  /** A tmux already located (tests); found on PATH and version-checked by default. */
+  tmux?: TmuxBinary;
+}
+
+export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
+  readonly persistent: true;
+  readonly capabilities: { readonly resize: true };
+  /** Absolute path of the private server's socket. */
+  readonly socket: string;
+  readonly tmux: TmuxBinary;
+  startPty(request: PtyStartRequest): Promise<PtyBackendHandle>;
+  attach(request: RecoveryAttachRequest): Promise<RecoveredProcessHandle | null>;
+  /** Names of the tmux sessions on the private server (live and dead panes). */
+  listSessions(): Promise<string[]>;
+  /** The tmux server's pid while it runs. */
+  serverPid(): Promise<number | undefined>;
+  /** Kills every session's process tree and the server, and deletes the session files. */
+  killServer(): Promise<void>;
+  /** Stops this host's watchdog without killing anything (`lifetime: 'host'` sessions end through sessions.dispose()). */
+  dispose(): Promise<void>;
+}
+
+const DEFAULT_GRACE_MS = 3_000;
+
+/**
+ * A persistent PTY backend on a private tmux server under `dir`. Throws ERR_PROCESS_UNSUPPORTED
+ * when tmux is missing or older than 3.3, or on Windows.
+ *
+ * @example
+ * const tmux = createTmuxBackend({ dir: '/var/tmp/my-app/tmux' });
+ * const sessions = createProcessSessions({ cwd, ptyBackend: tmux });
+ */
+export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
+  const binary = options.tmux ?? locateTmux();
+  const layout = layoutOf(options.dir);
+  const graceMs = options.killGraceMs ?? DEFAULT_GRACE_MS;
+  mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
+  // The server inherits the first client's environment. It must carry no tree marker: a tree
+  // kill sweeps every process bearing its root's marker, and the host's own (or one shared by
+  // all panes) would take the server and every other session with it.
+  const clientEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('TMUX') && key !== TREE_MARKER_ENV) clientEnv[key] = value;
+  }
+  const server = new TmuxServer(binary, layout.socket, clientEnv);
+  let watchdog: HostWatchdog | undefined;
+  const live = new Map<string, TmuxPane>();
+
+  const watch = (marker: string, pid: number) => {
+    watchdog ??= new HostWatchdog({ platform: process.platform, graceMs, logger: { warn: () => {} } });
+    watchdog.watch(marker, pid);
+  };
+
+  const pane = (
+    name: string,
+    marker: string,
+    pid: number | undefined,
+    offset: number,
+    onData: (d: string) => void,
+    host: boolean,
+  ) => {
+    const handle = new TmuxPane({
+      server,
+      name,
+      files: layout.files(name),
+      marker,
+      pid,
+      offset,
+      onData,
+      killGraceMs: graceMs,
+      onSettled: () => {
+        live.delete(name);
+        if (host) watchdog?.unwatch(marker);
+      },
+    });
+    live.set(name, handle);
+    return handle;
+  };
+
+  return {
+    persistent: true,
+    capabilities: { resize: true },
+    socket: layout.socket,
+    tmux: binary,
+    async startPty(request) {
+      const name = newSessionName();
+      const marker = createTreeMarker();
+      const files = layout.files(name);
+      const env = { ...request.env, TERM: request.term, [TREE_MARKER_ENV]: marker };
+      writeFileSync(files.env, envScript(files.env, env), { mode: 0o600 });
+      writeFileSync(files.log, '', { mode: 0o600 });
+      const host = request.lifetime !== 'detached';
+      const out = await server.run(startCommands({ binary, layout, name, marker, host, request, files }));
+      const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
+      if (out.code !== 0 || !Number.isSafeInteger(pid)) {
+        await server.run(['kill-session', '-t', name]);
+        throw new ProcmuxError(
+          'ERR_PROCESS_PTY_BACKEND',
+          `tmux could not start the session: ${out.stderr.trim() || `exit code ${out.code}`}`,
+        );
+      }
+      if (host) watch(marker, pid);
+      return pane(name, marker, pid, 0, request.onData, host);
+    },
+    async attach(request) {
+      const ref = decodeRef(request.ref, layout);
+      if (!ref) return null;
+      const files = layout.files(ref.session);
+      const shown = await server.run([
+        'display-message',
+        '-p',
+        '-t',
+        ref.session,
+        '#{@procmux_marker} #{pane_pid} #{pane_dead} #{@procmux_lifetime}',
+      ]);
+      const [marker, pidText, dead, lifetime] = shown.stdout.trim().split(' ');
+      const sink = (data: string) => request.onStdout(data);
+      if (shown.code !== 0) {
+        // No session: only an exit status written before it went makes this a real end.
+        const ended = existsSync(files.exit) && parseExitFile(readFileSync(files.exit, 'utf8'));
+        return ended ? pane(ref.session, ref.marker, undefined, ref.offset, sink, false) : null;
+      }
+      if (marker !== ref.marker) return null;
+      const pid = dead === '1' ? undefined : Number(pidText);
+      // A 'host' session whose host is gone must die, not be adopted.
+      if (lifetime === 'host' && pid !== undefined) {
+        await killProcessTree(pid, { marker: ref.marker, graceMs }).catch(() => {});
+      }
+      return pane(ref.session, ref.marker, pid, ref.offset, sink, false);
+    },
+    async listSessions() {
+      const out = await server.run(['list-sessions', '-F', '#{session_name}']);
+      return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+    },
+    async serverPid() {
+      const out = await server.run(['display-message', '-p', '#{pid}']);
+      const pid = Number(out.stdout.trim());
+      return out.code === 0 && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+    },
+    async killServer() {
+      // Every pane's tree (escapees by marker), whoever started it, then the server.
+      const out = await server.run(['list-panes', '-a', '-F', '#{pane_dead} #{pane_pid} #{@procmux_marker}']);
+      const trees = out.stdout
+        .split('\n')
+        .map((line) => line.split(' '))
+        .filter(([dead, pid]) => dead === '0' && Number(pid) > 0);
+      await Promise.all(
+        trees.map(([, pid, marker]) =>
+          killProcessTree(Number(pid), { graceMs, ...(marker ? { marker } : {}) }).catch(() => {}),
+        ),
+      );
+      await server.run(['kill-server']);
+      rmSync(layout.sessions, { recursive: true, force: true });
+      mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
+      await watchdog?.dispose();
+      watchdog = undefined;
+    },
+    async dispose() {
+      for (const handle of live.values()) handle.release();
+      live.clear();
+      await watchdog?.dispose();
+      watchdog = undefined;
+    },
+  };
+}
+
+export type { Layout };

@@ -1,0 +1,248 @@
+// One tmux-held process as a procmux handle: output from its byte log, input as exact bytes,
+// exit status from the pane-died hook, and a tail that is complete before wait() resolves.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { constants } from 'node:os';
+import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
+import { killProcessTree } from '@procmux/kill-posix';
+import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
+import { LogFollower } from './log-follower.js';
+import type { TmuxServer } from './tmux-cli.js';
+
+/** How long the end waits for the log writer to set down its last bytes and close (a loaded machine is slow). */
+const EOF_WAIT_MS = 30_000;
+/** Log quiet this long after the pane died: tmux has handed the writer every byte. */
+const SETTLE_MS = 30;
+
+export interface PaneOptions {
+  server: TmuxServer;
+  name: string;
+  files: SessionFiles;
+  marker: string;
+  pid: number | undefined;
+  /** Replay from this byte of the log. */
+  offset: number;
+  onData(data: string): void;
+  /** Told once the process ended or was lost (the backend forgets the session). */
+  onSettled?(): void;
+  killGraceMs: number;
+}
+
+function signalName(number: number): SignalName | undefined {
+  for (const [name, value] of Object.entries(constants.signals)) {
+    if (value === number) return name as SignalName;
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class TmuxPane {
+  readonly pid: number | undefined;
+  readonly ref: string;
+  readonly metadata: Record<string, unknown>;
+  readonly #follower: LogFollower;
+  readonly #exit: Promise<RecoveredProcessExit>;
+  #resolve!: (exit: RecoveredProcessExit) => void;
+  #reject!: (error: unknown) => void;
+  #ending = false;
+  #released = false;
+  #writes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: PaneOptions) {
+    this.pid = options.pid;
+    this.ref = encodeRef({
+      v: 1,
+      socket: options.server.socket,
+      session: options.name,
+      log: options.files.log,
+      offset: options.offset,
+      marker: options.marker,
+    });
+    this.metadata = {
+      tmux: {
+        socket: options.server.socket,
+        session: options.name,
+        attach: options.server.attachCommand(options.name),
+      },
+    };
+    this.#exit = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.#exit.catch(() => {});
+    this.#follower = new LogFollower({
+      path: options.files.log,
+      offset: options.offset,
+      onData: (data) => {
+        if (!this.#released) options.onData(data);
+      },
+      onTick: () => this.#check(),
+    });
+    // Not before the caller holds this handle: a host wires its output sink only once
+    // startPty has resolved (a few microtasks later); bytes read earlier would go nowhere.
+    setImmediate(() => {
+      if (!this.#released) this.#follower.start();
+    });
+  }
+
+  /** Exact bytes to the pane, in call order, any size (a tmux buffer pasted raw, no bracket). */
+  write(data: string): Promise<void> {
+    const bytes = Buffer.from(data, 'utf8');
+    const buffer = `${this.options.name}-in`;
+    const next = this.#writes.then(async () => {
+      if (bytes.length === 0) return;
+      await this.options.server.must(
+        [
+          'load-buffer',
+          '-b',
+          buffer,
+          '-',
+          ';',
+          'paste-buffer',
+          '-d',
+          '-r',
+          '-b',
+          buffer,
+          '-t',
+          this.options.name,
+        ],
+        bytes,
+      );
+    });
+    this.#writes = next.catch(() => {});
+    return next;
+  }
+
+  async signal(name: SignalName): Promise<void> {
+    const pid = this.#livePid();
+    try {
+      process.kill(-pid, name);
+    } catch {
+      process.kill(pid, name);
+    }
+  }
+
+  /** Tree kill of the pane's process (escapees by marker); the end path then closes the session. */
+  async kill(): Promise<void> {
+    const pid = this.#livePid();
+    await killProcessTree(pid, { marker: this.options.marker, graceMs: this.options.killGraceMs });
+  }
+
+  async resize(columns: number, rows: number): Promise<void> {
+    await this.options.server.must([
+      'resize-window',
+      '-t',
+      this.options.name,
+      '-x',
+      String(columns),
+      '-y',
+      String(rows),
+    ]);
+  }
+
+  /** Stops following; the process keeps running in tmux for a later host. */
+  release(): void {
+    this.#released = true;
+    this.#follower.stop();
+    // wait() stays pending: the process did not end, and a host that let go must not record it as lost.
+  }
+
+  wait(): Promise<RecoveredProcessExit> {
+    return this.#exit;
+  }
+
+  /** Bytes of the log read so far. */
+  get offset(): number {
+    return this.#follower.offset;
+  }
+
+  #livePid(): number {
+    if (this.pid === undefined || this.#ending) {
+      throw new ProcmuxError('ERR_PROCESS_STATE', `tmux session ${this.options.name} has ended`);
+    }
+    return this.pid;
+  }
+
+  #check(): void {
+    if (this.#ending || this.#released) return;
+    const { files } = this.options;
+    let text: string | undefined;
+    try {
+      text = readFileSync(files.exit, 'utf8');
+    } catch {}
+    const status = text === undefined ? undefined : parseExitFile(text);
+    if (status) {
+      this.#ending = true;
+      void this.#end(status).catch((error: unknown) => this.#reject(error));
+    } else if (text === ':\n' && !existsSync(files.eof)) {
+      // tmux may run pane-died when the terminal closed but before it reaped the process
+      // (measured on 3.3a under load): the status comes a moment later; ask for it.
+      this.#askStatus();
+    } else if (existsSync(files.eof)) {
+      // The log writer ended with no exit status: the session or the whole server went away.
+      this.#ending = true;
+      void this.#lost().catch((error: unknown) => this.#reject(error));
+    }
+  }
+
+  #asking = false;
+
+  #askStatus(): void {
+    if (this.#asking) return;
+    this.#asking = true;
+    const { server, name } = this.options;
+    void server
+      .run(['display-message', '-p', '-t', name, '#{pane_dead_status}:#{pane_dead_signal}'])
+      .then((result) => {
+        const status = result.code === 0 ? parseExitFile(`${result.stdout.trim()}\n`) : undefined;
+        if (status && !this.#ending && !this.#released) {
+          this.#ending = true;
+          void this.#end(status).catch((error: unknown) => this.#reject(error));
+        }
+      })
+      .finally(() => {
+        // At most one question per 100 ms while the status is not there yet.
+        setTimeout(() => {
+          this.#asking = false;
+        }, 100).unref();
+      });
+  }
+
+  async #end(status: { exitCode: number | null; signal: number | null }): Promise<void> {
+    const { server, name, files } = this.options;
+    // The pane is dead, so tmux has read its last bytes; wait for the writer to set them down.
+    let quiet = 0;
+    while (quiet < 2) {
+      await sleep(SETTLE_MS / 2);
+      quiet = this.#follower.drain() === 0 ? quiet + 1 : 0;
+    }
+    await server.run(['kill-session', '-t', name]);
+    const deadline = Date.now() + EOF_WAIT_MS;
+    while (!existsSync(files.eof) && Date.now() < deadline) await sleep(5);
+    this.#follower.finish();
+    this.#cleanup();
+    const signal = status.signal === null ? null : (signalName(status.signal) ?? null);
+    this.options.onSettled?.();
+    this.#resolve(status.exitCode !== null ? { exitCode: status.exitCode } : { exitCode: null, signal });
+  }
+
+  async #lost(): Promise<void> {
+    const alive = (await this.options.server.run(['has-session', '-t', this.options.name])).code === 0;
+    // A live session with a dead writer: read what there is, and say the stream is lost.
+    this.#follower.finish();
+    if (alive) await this.options.server.run(['kill-session', '-t', this.options.name]);
+    this.#cleanup();
+    this.options.onSettled?.();
+    this.#reject(
+      new ProcmuxError(
+        'ERR_PROCESS_PTY_BACKEND',
+        `tmux session ${this.options.name} vanished (killed outside procmux, or its tmux server ended); its exit status is unknown`,
+      ),
+    );
+  }
+
+  #cleanup(): void {
+    const { files } = this.options;
+    for (const path of [files.log, files.exit, files.eof, files.env]) rmSync(path, { force: true });
+  }
+}

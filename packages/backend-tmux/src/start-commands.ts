@@ -1,0 +1,98 @@
+// The one tmux command line that starts a session without losing a byte. tmux runs a client's
+// command list in one go, before its event loop reads any pane: the log writer is attached
+// before the first byte is read, so the pane need not wait (a `tmux wait-for` client in the
+// pane cost a process start per session; separate tmux calls lost the first line 3 in 10).
+import { TREE_MARKER_ENV } from '@procmux/core-types';
+import type { PtyStartRequest } from '@procmux/sessions';
+import type { Layout, SessionFiles } from './layout.js';
+import type { TmuxBinary } from './tmux-cli.js';
+
+export interface StartSpec {
+  binary: TmuxBinary;
+  layout: Layout;
+  name: string;
+  marker: string;
+  /** lifetime 'host': the pane-died hook also ends the session when its host is gone. */
+  host: boolean;
+  request: Pick<PtyStartRequest, 'file' | 'args' | 'cwd' | 'columns' | 'rows'>;
+  files: SessionFiles;
+}
+
+// $1 is the start script; the rest is the command. The script runs the command under
+// `env -i` with exactly the session's environment (layout.ts envScript).
+const WRAPPER = 'e=$1; shift; . "$e"';
+
+/** argv for TmuxServer.run: new-session, options, hook, log writer, pid. */
+export function startCommands(spec: StartSpec): string[] {
+  const { binary, layout, name, marker, host, request, files } = spec;
+  // Paths are checked to need no quoting (layoutOf); the hook is parsed by tmux, then sh.
+  let hook = `echo #{pane_dead_status}:#{pane_dead_signal} > ${files.exit}`;
+  if (host)
+    hook += `; kill -0 ${process.pid} 2>/dev/null || ${binary.path} -S ${layout.socket} kill-session -t ${name}`;
+  // The writer carries no marker: a tree kill of the session must not take its log with it
+  // (it ends by itself when tmux closes the pipe, after the last byte).
+  const writer = `exec sh -c "cat >> ${files.log}; : > ${files.eof}"`;
+  const t = ['-t', name];
+  return [
+    'set-option',
+    '-g',
+    'default-shell',
+    '/bin/sh',
+    ';',
+    // The pane's own process carries the session's marker from its first instruction.
+    'new-session',
+    '-e',
+    `${TREE_MARKER_ENV}=${marker}`,
+    '-d',
+    '-s',
+    name,
+    '-x',
+    String(request.columns),
+    '-y',
+    String(request.rows),
+    '-c',
+    request.cwd,
+    '--',
+    '/bin/sh',
+    '-c',
+    WRAPPER,
+    'procmux-tmux',
+    files.env,
+    ...[request.file, ...request.args].map(escapeSeparator),
+    ';',
+    'set-option',
+    ...t,
+    'remain-on-exit',
+    'on',
+    ';',
+    'set-option',
+    ...t,
+    '@procmux_marker',
+    marker,
+    ';',
+    'set-option',
+    ...t,
+    '@procmux_lifetime',
+    host ? 'host' : 'detached',
+    ';',
+    'set-hook',
+    ...t,
+    'pane-died',
+    `run-shell -b '${hook}'`,
+    ';',
+    'pipe-pane',
+    '-O',
+    ...t,
+    writer,
+    ';',
+    'display-message',
+    '-p',
+    ...t,
+    '#{pane_pid}',
+  ];
+}
+
+/** tmux splits its argv at a word ending in ';' unless escaped as '\\;'. */
+export function escapeSeparator(word: string): string {
+  return word.endsWith(';') ? `${word.slice(0, -1)}\\;` : word;
+}

@@ -1,0 +1,120 @@
+// Talking to one private tmux server: every call names its socket (-S) and reads no user
+// configuration (-f /dev/null), so the user's own server and ~/.tmux.conf are never touched.
+import { execFile, execFileSync } from 'node:child_process';
+import { ProcmuxError } from '@procmux/core-types';
+
+/** The oldest tmux these sessions were measured on: `#{pane_dead_signal}` appeared in 3.3. */
+export const MIN_TMUX_VERSION = '3.3';
+
+const INSTALL =
+  'install tmux 3.3 or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux; Fedora: dnf install tmux)';
+
+export interface TmuxBinary {
+  path: string;
+  version: string;
+}
+
+/** Parses `tmux -V` output ("tmux 3.3a", "tmux next-3.4", "tmux 3.5") into [major, minor]. */
+export function parseTmuxVersion(output: string): [number, number] | undefined {
+  const match = /(\d+)\.(\d+)/.exec(output);
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2])];
+}
+
+/** True when `version` ("3.3a") is at least MIN_TMUX_VERSION. */
+export function versionSupported(version: [number, number]): boolean {
+  const [major, minor] = MIN_TMUX_VERSION.split('.').map(Number) as [number, number];
+  return version[0] > major || (version[0] === major && version[1] >= minor);
+}
+
+/**
+ * Finds tmux and checks its version; ERR_PROCESS_UNSUPPORTED naming what to install when it
+ * is missing, too old, or on Windows. Nothing falls back to another backend.
+ */
+export function locateTmux(
+  platform: NodeJS.Platform = process.platform,
+  run: (file: string, args: string[]) => string = (file, args) =>
+    execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }),
+  file = 'tmux',
+): TmuxBinary {
+  if (platform === 'win32') {
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      '@procmux/backend-tmux runs on Linux and macOS only (tmux is a POSIX program); on Windows use the native PTY backend',
+    );
+  }
+  let output: string;
+  try {
+    output = run(file, ['-V']);
+  } catch {
+    throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `tmux was not found on PATH; ${INSTALL}`);
+  }
+  const version = parseTmuxVersion(output);
+  if (!version || !versionSupported(version)) {
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      `tmux ${output.trim() || '(unknown version)'} is too old for persistent sessions; ${INSTALL}`,
+    );
+  }
+  let path = file;
+  try {
+    path = run('sh', ['-c', 'command -v tmux']).trim() || file;
+  } catch {}
+  return { path, version: output.trim() };
+}
+
+export interface TmuxResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** One tmux server, addressed by its socket path. */
+export class TmuxServer {
+  constructor(
+    readonly binary: TmuxBinary,
+    readonly socket: string,
+    /** Environment of tmux clients (the server, once started, inherits it). */
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** The shell command a person types to watch or take over a session. */
+  attachCommand(session: string): string {
+    return `tmux -S ${shellQuote(this.socket)} attach -t ${shellQuote(session)}`;
+  }
+
+  /** Runs one tmux command line (`args` may chain commands with ';'); never throws. */
+  run(args: readonly string[], input?: Buffer): Promise<TmuxResult> {
+    return new Promise((resolve) => {
+      const child = execFile(
+        this.binary.path,
+        ['-S', this.socket, '-f', '/dev/null', ...args],
+        { env: this.env, encoding: 'utf8', timeout: 10_000, maxBuffer: 4 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolve({ stdout, stderr, code });
+        },
+      );
+      child.stdin?.on('error', () => {});
+      if (input !== undefined) child.stdin?.end(input);
+      else child.stdin?.end();
+    });
+  }
+
+  /** Like run(), but a failure is ERR_PROCESS_PTY_BACKEND naming the command and tmux's words. */
+  async must(args: readonly string[], input?: Buffer): Promise<string> {
+    const result = await this.run(args, input);
+    if (result.code !== 0) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_PTY_BACKEND',
+        `tmux ${args[0]} failed: ${result.stderr.trim() || `exit code ${result.code}`}`,
+      );
+    }
+    return result.stdout;
+  }
+}
+
+/** Single-quotes a word for sh. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,105 @@
+// The backend on real tmux with real programs: exact input, resize, signals, tree kill with
+// an escapee, the environment, the attach command, and a person typing through tmux.
+import { execFileSync } from 'node:child_process';
+import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
+import { isAlive } from '@procmux/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
+import { stateDir, teardown } from './helpers.js';
+
+let sessions: ProcessSessions;
+let tmux: TmuxBackend;
+
+function setup() {
+  tmux = createTmuxBackend({ dir: stateDir() });
+  sessions = createProcessSessions({ cwd: process.cwd(), ptyBackend: tmux });
+}
+
+afterEach(async () => {
+  await sessions.dispose();
+  await tmux.killServer();
+  expect(await tmux.serverPid()).toBeUndefined();
+  await teardown();
+});
+
+async function until(s: Awaited<ReturnType<ProcessSessions['start']>>, pattern: RegExp): Promise<string> {
+  let seen = '';
+  const deadline = Date.now() + 15_000;
+  while (!pattern.test(seen) && Date.now() < deadline) seen += (await s.poll({ timeoutMs: 1_000 })).stdout;
+  expect(seen).toMatch(pattern);
+  return seen;
+}
+
+describe.skipIf(process.platform === 'win32')('tmux backend', () => {
+  it('drives python3 -i with exact bytes, resizes, and reports the exit code', async () => {
+    setup();
+    const s = await sessions.start({ command: 'python3', args: ['-i', '-q'], pty: true });
+    expect(s.metadata().backendMetadata).toMatchObject({
+      tmux: { attach: expect.stringMatching(/^tmux -S \S+tmux\.sock attach -t pm-[0-9a-f]{12}$/) },
+    });
+    await until(s, />>>/);
+    await s.input('print("é" * 3, 6 * 7)\r');
+    await until(s, /ééé 42/);
+    await s.resize({ columns: 100, rows: 30 });
+    await s.input('import os; print(os.get_terminal_size())\r');
+    await until(s, /columns=100, lines=30/);
+    await s.input('import sys; sys.exit(4)\r');
+    expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 4 });
+  });
+
+  it('passes exactly the environment asked for (and the tree marker), no TMUX variables', async () => {
+    setup();
+    const s = await sessions.start({ command: 'env', args: [], pty: true, env: { ONLY_THIS: 'yes' } });
+    expect((await s.wait({ timeoutMs: 10_000 })).exitCode).toBe(0);
+    const text = (await s.output({ cursor: 0 })).data;
+    expect(text).toMatch(/^ONLY_THIS=yes\r?$/m);
+    expect(text).toMatch(/^PROCMUX_TREE=/m);
+    expect(text).not.toMatch(/^TMUX/m);
+  });
+
+  it('a signal death is reported as the signal; kill takes a setsid escapee too', async () => {
+    setup();
+    const s = await sessions.start({ command: 'sh', args: ['-c', 'echo up; sleep 60'], pty: true });
+    await until(s, /up/);
+    await s.signal('SIGTERM');
+    expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
+
+    const t = await sessions.start({
+      command: 'sh',
+      args: ['-c', 'setsid sleep 300 & echo "esc $!"; sleep 300'],
+      pty: true,
+    });
+    const escapee = Number(/esc (\d+)/.exec(await until(t, /esc \d+/))![1]);
+    await t.kill();
+    expect((await t.wait({ timeoutMs: 10_000 })).state).toBe('killed');
+    await expect.poll(() => isAlive(escapee), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('what a person types in the tmux session reaches the program like any input', async () => {
+    setup();
+    const s = await sessions.start({
+      command: 'sh',
+      args: ['-c', 'read x; echo "person said $x"'],
+      pty: true,
+    });
+    const attach = (s.metadata().backendMetadata as { tmux: { socket: string; session: string } }).tmux;
+    execFileSync('tmux', ['-S', attach.socket, 'send-keys', '-t', attach.session, 'hi', 'Enter']);
+    await until(s, /person said hi/);
+    expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
+  });
+
+  it("lifetime 'detached' needs the persistent backend; two starts at once both work", async () => {
+    setup();
+    const [a, b] = await Promise.all([
+      sessions.start({ command: 'echo', args: ['a'], pty: true, lifetime: 'detached' }),
+      sessions.start({ command: 'echo', args: ['b'], pty: true }),
+    ]);
+    expect((await a.wait({ timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect((await b.wait({ timeoutMs: 10_000 })).exitCode).toBe(0);
+    const native = createProcessSessions({ cwd: process.cwd() });
+    await expect(native.start({ command: 'true', pty: true, lifetime: 'detached' })).rejects.toThrow(
+      /persistent backend/,
+    );
+    await native.dispose();
+  });
+});

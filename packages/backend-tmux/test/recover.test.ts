@@ -1,0 +1,132 @@
+// The host is SIGKILLed while a persisted session prints; a new host on the same state
+// recovers it: every line once, input works, the real exit code. Also: ended while detached,
+// a vanished tmux session, and fencing between two live hosts.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
+import { openSqliteRecoveryStore, type SqliteRecoveryStore } from '@procmux/store-sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
+import { alive, markedBy, sigkill, startHost, stateDir, teardown } from './helpers.js';
+
+// 40 numbered lines over 4 s, then one line of input, then a distinctive exit code.
+const PRINTER =
+  'i=1; while [ $i -le 40 ]; do echo "line-$i"; i=$((i+1)); sleep 0.1; done; read x; echo "got-$x"; exit 7';
+
+let open: { sessions: ProcessSessions; store: SqliteRecoveryStore; tmux: TmuxBackend }[] = [];
+
+function newHost(dir: string, ownerId = 'host-1') {
+  const store = openSqliteRecoveryStore({ path: join(dir, 'state.sqlite') });
+  const tmux = createTmuxBackend({ dir: join(dir, 'tmux') });
+  const sessions = createProcessSessions({
+    cwd: process.cwd(),
+    ptyBackend: tmux,
+    recoveryBackend: tmux,
+    ownerId,
+    checkpoints: store.checkpoints,
+    leases: store.leases,
+  });
+  const host = { sessions, store, tmux };
+  open.push(host);
+  return host;
+}
+
+afterEach(async () => {
+  for (const host of open) {
+    await host.sessions.dispose();
+    await host.tmux.dispose();
+    host.store.close();
+  }
+  open = [];
+  await teardown();
+});
+
+const lines = (text: string) => text.split(/\r?\n/).filter((l) => l.startsWith('line-'));
+
+describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKILLed', () => {
+  it('replays every line exactly once, takes input and reports the real exit code', async () => {
+    const dir = stateDir();
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, PRINTER]);
+    await new Promise((r) => setTimeout(r, 1_000));
+    await sigkill(child);
+    expect(alive(first.pid)).toBe(true); // the persisted process outlived its host
+
+    const { sessions } = newHost(dir);
+    const report = await sessions.recover();
+    expect(report.outcomes).toMatchObject([{ id: first.id, outcome: 'reattached' }]);
+    const session = sessions.get(first.id);
+    await expect.poll(async () => lines((await session.log({})).text).length, { timeout: 15_000 }).toBe(40);
+    await session.input('hello\r');
+    const exit = await session.wait({ timeoutMs: 15_000 });
+    expect(exit).toMatchObject({ state: 'exited', exitCode: 7 });
+    const text = (await session.log({})).text;
+    expect(lines(text)).toEqual(Array.from({ length: 40 }, (_, i) => `line-${i + 1}`));
+    expect(text).toContain('got-hello');
+    expect(alive(first.pid)).toBe(false);
+  });
+
+  it('a session that ended while no host was attached reports its real exit code and all its output', async () => {
+    const dir = stateDir();
+    const script = 'i=1; while [ $i -le 20 ]; do echo "line-$i"; i=$((i+1)); sleep 0.05; done; exit 5';
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, script]);
+    await new Promise((r) => setTimeout(r, 300));
+    await sigkill(child);
+    await expect.poll(() => alive(first.pid), { timeout: 10_000 }).toBe(false);
+
+    const { sessions } = newHost(dir);
+    const report = await sessions.recover();
+    expect(report.outcomes).toMatchObject([{ id: first.id, outcome: 'reattached' }]);
+    const session = sessions.get(first.id);
+    expect(await session.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 5 });
+    expect(lines((await session.log({})).text)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `line-${i + 1}`),
+    );
+  });
+
+  it('a tmux session that vanished while detached is unknown with a reason, never an exit code', async () => {
+    const dir = stateDir();
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, 'sleep 30']);
+    await sigkill(child);
+    execFileSync('tmux', ['-S', join(dir, 'tmux', 'tmux.sock'), 'kill-server']);
+    const { sessions } = newHost(dir);
+    const report = await sessions.recover();
+    expect(report.outcomes).toMatchObject([
+      { id: first.id, outcome: 'unknown', exitCode: null, written: true, code: 'ERR_RECOVERY_UNKNOWN' },
+    ]);
+    expect(report.outcomes[0]?.reason).toMatch(/found no process/);
+  });
+
+  it("a 'host' session on tmux dies with its SIGKILLed host (the watchdog)", async () => {
+    const dir = stateDir();
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [
+      dir,
+      'sleep 60',
+      'host',
+    ]);
+    expect(alive(first.pid)).toBe(true);
+    const hostPid = child.pid!;
+    await sigkill(child);
+    await expect.poll(() => alive(first.pid), { timeout: 10_000 }).toBe(false);
+    // Its log writer went too, and the session closed itself (its host is gone).
+    await expect.poll(() => markedBy(hostPid).length, { timeout: 10_000 }).toBe(0);
+  });
+
+  it('fencing: a second live host cannot drive a session the first one holds', async () => {
+    const dir = stateDir();
+    const a = newHost(dir, 'host-a');
+    const s = await a.sessions.start({
+      command: 'sh',
+      args: ['-c', 'sleep 30'],
+      pty: true,
+      lifetime: 'detached',
+    });
+    const b = newHost(dir, 'host-b');
+    const report = await b.sessions.recover();
+    expect(report.outcomes).toMatchObject([
+      { id: s.id, outcome: 'unknown', written: false, code: 'ERR_RECOVERY_OWNERSHIP' },
+    ]);
+    expect(() => b.sessions.get(s.id)).toThrow(/no session/);
+    expect(s.state).toBe('running');
+    await s.kill();
+  });
+});
