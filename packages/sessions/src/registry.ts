@@ -70,7 +70,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       'createProcessSessions needs { cwd: <workspace root path> }',
     );
   }
-  const workspace = resolveSessionCwd(options.cwd);
+  const resolveCwd = options.sandbox?.resolveCwd?.bind(options.sandbox) ?? resolveSessionCwd;
+  const workspace = resolveCwd(options.cwd);
   const limits = resolveProcessSessionLimits(options.limits);
   const logger: Logger = options.logger ?? { warn: () => {} };
   const sandbox = options.sandbox;
@@ -186,6 +187,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       limits,
       ownership: options.ownership,
       identity: options.identity,
+      resolveCwd,
     });
     resolveLifetime(request.lifetime, plan.pty, ptyBackend, sandbox !== undefined);
     const releaseSlot = reserveSlot();
@@ -217,7 +219,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
           'the sandbox is not running; sessions cannot start',
         );
       }
-      if (request.pty) {
+      if (request.pty && (!ptyBackend || isNativePtyBackend(ptyBackend))) {
         throw new ProcmuxError(
           'ERR_PROCESS_PTY_UNSUPPORTED',
           'PTY sessions are not available inside the sandbox',
@@ -271,7 +273,12 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         screen,
         ...(gate ? { screenGate: gate } : {}),
         terminal: plan.pty ? { columns: plan.terminal.columns, rows: plan.terminal.rows } : undefined,
-        backend: sandbox ? 'sandbox' : plan.pty && !isNativePtyBackend(ptyBackend) ? 'pty-backend' : 'native',
+        backend:
+          plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend)
+            ? 'pty-backend'
+            : sandbox
+              ? 'sandbox'
+              : 'native',
       },
       context,
     );

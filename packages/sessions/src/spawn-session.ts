@@ -49,7 +49,8 @@ export async function spawnSession(
     maxCaptureBytes: 0,
     ...(plan.shell ? { command: shellLine(plan) } : { file: plan.command, args: plan.args }),
   };
-  if (sandbox) {
+  // A sandbox that also brings its own PTY backend (a remote host) runs terminals there.
+  if (sandbox && !(plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend))) {
     let adapterRef: BackendAdapter | undefined;
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
@@ -59,6 +60,7 @@ export async function spawnSession(
           args: plan.args,
           cwd: plan.cwd,
           env: plan.env,
+          shell: plan.shell,
           onStdout: (data) => adapterRef?.stdout.emit(data),
           onStderr: (data) => adapterRef?.stderr.emit(data),
         }),

@@ -4,3 +4,4 @@ export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
 export { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';
 export { propertyRuns } from './property-runs.js';
 export { waitFor } from './wait-for.js';
+export { SSHD_PATH, sshdMissingReason, sshdSkipReason, startTestSshd, type TestSshd } from './sshd.js';
