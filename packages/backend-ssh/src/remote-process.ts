@@ -42,6 +42,7 @@ export class RemoteProcess {
   #resolveDone!: (exit: BackendExit) => void;
   #rejectDone!: (error: Error) => void;
   #killing: Promise<void> | undefined;
+  #flush: () => void = () => {};
   lastKill: string | undefined;
 
   private constructor(
@@ -116,16 +117,30 @@ export class RemoteProcess {
         }
         return rest;
       };
+      // The caller wires its sinks right after start() resolves (sessions does so in
+      // microtasks): output until the next macrotask is queued, then delivered in order.
+      let queue: (() => void)[] | undefined = [];
+      const deliver = (sink: (data: string) => void, data: string) => {
+        if (queue) queue.push(() => sink(data));
+        else sink(data);
+      };
+      const flush = () => {
+        const pending = queue ?? [];
+        queue = undefined;
+        for (const send of pending) send();
+      };
       const forward = (sink: (data: string) => void, headerStream: boolean) => (data: string) => {
         if (this.#settled) return;
         if (headerStream && !started) {
           const rest = header(data);
+          if (started) setImmediate(flush);
           if (rest === undefined || rest === '') return;
-          sink(rest);
+          deliver(sink, rest);
           return;
         }
-        sink(data);
+        deliver(sink, data);
       };
+      this.#flush = flush;
       channel.on('data', forward(request.onStdout, this.pty));
       channel.stderr.on('data', forward(request.onStderr, !this.pty));
       channel.on('exit', (code: number | null, signal?: string) => {
@@ -153,8 +168,17 @@ export class RemoteProcess {
 
   #settle(lostCause?: Error): void {
     if (this.#settled) return;
+    this.#flush();
     this.#settled = true;
-    if (this.#exit) this.#resolveDone(this.#exit);
+    // A kill in flight finishes first: the session ends once its whole tree is gone, not when
+    // the first process of it died of the SIGTERM.
+    if (this.#exit && this.#killing) {
+      const exit = this.#exit;
+      void this.#killing.then(
+        () => this.#resolveDone(exit),
+        () => this.#resolveDone(exit),
+      );
+    } else if (this.#exit) this.#resolveDone(this.#exit);
     else {
       this.#rejectDone(
         new ProcmuxError(
@@ -197,10 +221,17 @@ export class RemoteProcess {
         killerCommand(this.pid, this.marker, this.connection.options.killGraceMs),
       );
       this.lastKill = stdout.trim();
-    })().finally(() => {
-      this.#killing = undefined;
-    });
-    return this.#killing;
+    })();
+    const killing = this.#killing;
+    void killing.then(
+      () => {
+        if (this.#killing === killing) this.#killing = undefined;
+      },
+      () => {
+        if (this.#killing === killing) this.#killing = undefined;
+      },
+    );
+    return killing;
   }
 
   /** Lets the process go its own way: nothing more is read; it stays the connection's. */
