@@ -42,7 +42,6 @@ export class RemoteProcess {
   #resolveDone!: (exit: BackendExit) => void;
   #rejectDone!: (error: Error) => void;
   #killing: Promise<void> | undefined;
-  #flush: () => void = () => {};
   lastKill: string | undefined;
 
   private constructor(
@@ -117,30 +116,16 @@ export class RemoteProcess {
         }
         return rest;
       };
-      // The caller wires its sinks right after start() resolves (sessions does so in
-      // microtasks): output until the next macrotask is queued, then delivered in order.
-      let queue: (() => void)[] | undefined = [];
-      const deliver = (sink: (data: string) => void, data: string) => {
-        if (queue) queue.push(() => sink(data));
-        else sink(data);
-      };
-      const flush = () => {
-        const pending = queue ?? [];
-        queue = undefined;
-        for (const send of pending) send();
-      };
       const forward = (sink: (data: string) => void, headerStream: boolean) => (data: string) => {
         if (this.#settled) return;
         if (headerStream && !started) {
           const rest = header(data);
-          if (started) setImmediate(flush);
           if (rest === undefined || rest === '') return;
-          deliver(sink, rest);
+          sink(rest);
           return;
         }
-        deliver(sink, data);
+        sink(data);
       };
-      this.#flush = flush;
       channel.on('data', forward(request.onStdout, this.pty));
       channel.stderr.on('data', forward(request.onStderr, !this.pty));
       channel.on('exit', (code: number | null, signal?: string) => {
@@ -168,7 +153,6 @@ export class RemoteProcess {
 
   #settle(lostCause?: Error): void {
     if (this.#settled) return;
-    this.#flush();
     this.#settled = true;
     // A kill in flight finishes first: the session ends once its whole tree is gone, not when
     // the first process of it died of the SIGTERM.

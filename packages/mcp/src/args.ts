@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SESSIONS_LIMIT } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
+import { parseSshArgs, type SshRequest } from './ssh-args.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -16,6 +17,8 @@ export type CliCommand =
       pty: boolean;
       /** --view [port] (and --view-host): serve the live view page too. */
       view?: ViewRequest;
+      /** --ssh user@host[:port]: every session runs on that host; cwd is a path there. */
+      ssh?: SshRequest;
     };
 
 /** Where `--view` serves the page; port 0 picks a free one. */
@@ -48,7 +51,18 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     throw new CliUsageError('a command is required: mcp or demo (see procmux --help)');
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
   const mcpOnly = (
-    ['cwd', 'max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+    [
+      'cwd',
+      'max-sessions',
+      'max-ended-sessions',
+      'allow-pty',
+      'no-pty',
+      'view',
+      'view-host',
+      'ssh',
+      'ssh-identity',
+      'ssh-known-hosts',
+    ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
     if (mcpOnly.length > 0) throw new CliUsageError(`--${mcpOnly[0]} applies to procmux mcp, not demo`);
@@ -58,9 +72,11 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (values['allow-pty'] && values['no-pty'])
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
   const view = viewRequest(values.view, values['view-host']);
+  const remote = parseSshArgs(values, (path) => resolve(cwd, path), (message) => new CliUsageError(message));
   return {
     kind: 'mcp',
-    cwd: resolve(cwd, values.cwd ?? '.'),
+    cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),
+    ...(remote ? { ssh: remote.ssh } : {}),
     maxSessions: integer('--max-sessions', values['max-sessions'], SESSIONS_LIMIT.hard),
     maxEndedSessions: integer(
       '--max-ended-sessions',
@@ -112,6 +128,9 @@ function parse(argv: readonly string[]) {
       'no-pty': { type: 'boolean' },
       view: { type: 'string' },
       'view-host': { type: 'string' },
+      ssh: { type: 'string' },
+      'ssh-identity': { type: 'string' },
+      'ssh-known-hosts': { type: 'string' },
     },
   });
 }

@@ -7,6 +7,7 @@ export function helpText(version: string): string {
 
 Usage:
   procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
+              [--ssh USER@HOST[:PORT] --ssh-known-hosts FILE [--ssh-identity FILE]]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
       killed when the client disconnects or the server gets SIGINT or SIGTERM.
       --cwd DIR          workspace root: commands run inside it (default: the current directory)
@@ -20,6 +21,14 @@ Usage:
                          of one (port 0 or none: a free port); its URL, with a secret token, is
                          printed on stderr as "procmux view: http://127.0.0.1:PORT/?token=..."
       --view-host ADDR   bind the view to ADDR instead of 127.0.0.1 (exposes it; a warning says so)
+      --ssh USER@HOST[:PORT]
+                         run every session on that host over SSH; --cwd is then an absolute
+                         path there. Keys from --ssh-identity or the agent (SSH_AUTH_SOCK);
+                         never a password
+      --ssh-identity FILE
+                         private key to log in with
+      --ssh-known-hosts FILE
+                         known_hosts file that must list the host's key (required with --ssh)
   procmux demo
       Run the tools as a model would, printing every call and the text it reads back.
   procmux --help | -h

@@ -65,6 +65,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           maxEndedSessions: command.maxEndedSessions,
           pty: command.pty,
           view: command.view,
+          ssh: command.ssh,
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -5,6 +5,8 @@ import { createProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
 import type { ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
+import type { SshRequest } from './ssh-args.js';
+import { openSshBackend } from './ssh-serve.js';
 import { createProcmuxServer } from './server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
@@ -22,6 +24,8 @@ export interface ServeOptions {
   maxMessageBytes?: number;
   /** Also serve the live view page (see @procmux/view). */
   view?: ViewRequest | undefined;
+  /** Run every session on this host over SSH (`cwd` is a path there). */
+  ssh?: SshRequest | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -43,9 +47,11 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
+  const remote = options.ssh ? await openSshBackend(options.ssh, log) : undefined;
   const sessions = createProcessSessions({
     cwd: options.cwd,
     logger,
+    ...(remote ? { sandbox: remote.sandbox, ptyBackend: remote.ptyBackend } : {}),
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
     ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
@@ -67,6 +73,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       });
     } catch (error) {
       await sessions.dispose();
+      remote?.close();
       throw error;
     }
     log(`procmux view: ${view.url}`);
@@ -94,6 +101,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       log(`procmux mcp: ${reason}; killing every session`);
       await view?.close();
       await sessions.dispose();
+      remote?.close();
       await server.close().catch(() => {});
       resolveClosed();
     })();

@@ -51,7 +51,7 @@ export async function spawnSession(
   };
   // A sandbox that also brings its own PTY backend (a remote host) runs terminals there.
   if (sandbox && !(plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend))) {
-    let adapterRef: BackendAdapter | undefined;
+    const early = earlyOutput();
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
       () =>
@@ -61,17 +61,17 @@ export async function spawnSession(
           cwd: plan.cwd,
           env: plan.env,
           shell: plan.shell,
-          onStdout: (data) => adapterRef?.stdout.emit(data),
-          onStderr: (data) => adapterRef?.stderr.emit(data),
+          onStdout: (data) => early.emit('stdout', data),
+          onStderr: (data) => early.emit('stderr', data),
         }),
       (handle: SandboxProcessHandle) => new BackendAdapter(handle, 'pipe'),
     );
-    adapterRef = adapter;
+    early.attach(adapter);
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
     return { run, adapter };
   }
   if (plan.pty && ptyBackend && !isNativePtyBackend(ptyBackend)) {
-    let adapterRef: BackendAdapter | undefined;
+    const early = earlyOutput();
     const backend = ptyBackend;
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
@@ -84,11 +84,11 @@ export async function spawnSession(
           rows: plan.terminal.rows,
           term: plan.terminal.term,
           lifetime: request.lifetime ?? 'host',
-          onData: (data) => adapterRef?.stdout.emit(data),
+          onData: (data) => early.emit('stdout', data),
         }),
       (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
     );
-    adapterRef = adapter;
+    early.attach(adapter);
     const metadata = (adapter.handle as PtyBackendHandle).metadata;
     if (metadata !== undefined) {
       const size = Buffer.byteLength(JSON.stringify(metadata));
@@ -114,4 +114,23 @@ export async function spawnSession(
     term: plan.terminal.term,
   });
   return { run };
+}
+
+/**
+ * Output a backend delivers before its handle is wrapped (a remote program can print before
+ * the start call returns): held, then handed to the adapter in order, never dropped.
+ */
+function earlyOutput() {
+  let adapter: BackendAdapter | undefined;
+  const held: ['stdout' | 'stderr', string][] = [];
+  return {
+    emit(stream: 'stdout' | 'stderr', data: string) {
+      if (adapter) adapter[stream].emit(data);
+      else held.push([stream, data]);
+    },
+    attach(target: BackendAdapter) {
+      adapter = target;
+      for (const [stream, data] of held.splice(0)) target[stream].emit(data);
+    },
+  };
 }
