@@ -10,6 +10,7 @@ import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
 import { rss } from './rss.js';
+import { sshRoundTrip, sshThroughput } from './ssh.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
 import { viewLatency } from './view-latency.js';
@@ -31,4 +32,6 @@ export const CASES: readonly BenchCase[] = [
   mcpRoundTrip,
   viewLatency,
   inputLatency,
+  sshRoundTrip,
+  sshThroughput,
 ];
