@@ -7,9 +7,9 @@ import type { BenchCase, BenchContext, Measured } from '../case.js';
 import { figure, num, signedMs } from '../format.js';
 import { loadPackage, NotBuiltError } from '../load.js';
 import { benchEnv, track, untrack } from '../processes.js';
+import { type BenchSshd, loadSshdHelper } from '../sshd.js';
 import { median } from '../stats.js';
 import { withTimeout } from '../timing.js';
-import { type BenchSshd, loadSshdHelper } from '../sshd.js';
 
 const MB = 1e6;
 
@@ -118,7 +118,8 @@ function runSsh(args: string[], input: ((write: (chunk: string) => boolean) => P
 
 export const sshRoundTrip: BenchCase = {
   id: 'ssh-round-trip',
-  title: '`echo hi` as a session over @procmux/backend-ssh on a warm connection [`ssh` through a warm ControlMaster]',
+  title:
+    '`echo hi` as a session over @procmux/backend-ssh on a warm connection [`ssh` through a warm ControlMaster]',
   target: '≤ raw',
   async run(ctx: BenchContext): Promise<Measured> {
     const runs = ctx.quick ? 10 : 40;
@@ -171,7 +172,8 @@ export const sshRoundTrip: BenchCase = {
 
 export const sshThroughput: BenchCase = {
   id: 'ssh-throughput',
-  title: '50 MB through `cat` in a pipe session over @procmux/backend-ssh [`ssh host cat`, ControlMaster warm]',
+  title:
+    '50 MB through `cat` in a pipe session over @procmux/backend-ssh [`ssh host cat`, ControlMaster warm]',
   target: '≥ 0.5× raw',
   async run(ctx: BenchContext): Promise<Measured> {
     const bytes = ctx.quick ? 10 * MB : 50 * MB;
@@ -248,5 +250,5 @@ async function bareCat(backend: SshBackendView, chunk: string, chunks: number): 
   await withTimeout(closed, 120_000, 'ssh2 cat');
   const took = performance.now() - start;
   if (bytes !== chunk.length * chunks) throw new Error(`ssh2 cat returned ${bytes} bytes`);
-  return (bytes / MB) / (took / 1000);
+  return bytes / MB / (took / 1000);
 }

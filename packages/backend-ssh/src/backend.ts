@@ -73,7 +73,10 @@ export async function createSshBackend(options: SshBackendOptions): Promise<SshB
     resolveCwd(root, requested) {
       if (requested === undefined) {
         if (!posix.isAbsolute(root)) {
-          throw new ProcmuxError('ERR_INVALID_OPTION', `the remote workspace must be an absolute path (got ${root})`);
+          throw new ProcmuxError(
+            'ERR_INVALID_OPTION',
+            `the remote workspace must be an absolute path (got ${root})`,
+          );
         }
         workspace = posix.normalize(root);
         return workspace;

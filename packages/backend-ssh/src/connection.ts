@@ -1,7 +1,7 @@
 import { ProcmuxError } from '@procmux/core-types';
-import { type ClientChannel, Client, type ConnectConfig, type PseudoTtyOptions } from 'ssh2';
+import { Client, type ClientChannel, type ConnectConfig, type PseudoTtyOptions } from 'ssh2';
 import { checkFingerprint, checkKnownHosts, type HostKeyVerdict } from './host-key.js';
-import { resolveSshOptions, type ResolvedSshOptions, type SshBackendOptions } from './options.js';
+import { type ResolvedSshOptions, resolveSshOptions, type SshBackendOptions } from './options.js';
 
 export type SshConnectionState = 'connecting' | 'running' | 'lost' | 'closed';
 
@@ -103,7 +103,10 @@ export class SshConnection {
     this.#assertRunning();
     return new Promise((resolve, reject) => {
       const callback = (error: Error | undefined, channel: ClientChannel) => {
-        if (error) reject(new ProcmuxError('ERR_PROCESS_SPAWN', `ssh exec failed: ${error.message}`, { cause: error }));
+        if (error)
+          reject(
+            new ProcmuxError('ERR_PROCESS_SPAWN', `ssh exec failed: ${error.message}`, { cause: error }),
+          );
         else resolve(channel);
       };
       if (pty) this.client.exec(command, { pty }, callback);

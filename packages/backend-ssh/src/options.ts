@@ -47,10 +47,13 @@ export interface ResolvedSshOptions {
 /** Validates options and reads the key and known_hosts files; nothing connects yet. */
 export function resolveSshOptions(options: SshBackendOptions): ResolvedSshOptions {
   if (typeof options !== 'object' || options === null) {
-    throw invalid('SSH backend options must be an object { host, username, knownHostsFile | hostFingerprint, ... }');
+    throw invalid(
+      'SSH backend options must be an object { host, username, knownHostsFile | hostFingerprint, ... }',
+    );
   }
   const { host, username } = options;
-  if (typeof host !== 'string' || host === '') throw invalid(`host must be a non-empty string (got ${describe(host)})`);
+  if (typeof host !== 'string' || host === '')
+    throw invalid(`host must be a non-empty string (got ${describe(host)})`);
   if (typeof username !== 'string' || username === '') {
     throw invalid(`username must be a non-empty string (got ${describe(username)})`);
   }
@@ -58,21 +61,33 @@ export function resolveSshOptions(options: SshBackendOptions): ResolvedSshOption
   if ((options.knownHostsFile === undefined) === (options.hostFingerprint === undefined)) {
     throw invalid('give exactly one of knownHostsFile and hostFingerprint: the host key is always verified');
   }
-  if (options.hostFingerprint !== undefined && !/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(options.hostFingerprint)) {
-    throw invalid(`hostFingerprint must look like SHA256:<43 base64 characters> (got ${describe(options.hostFingerprint)})`);
+  if (
+    options.hostFingerprint !== undefined &&
+    !/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(options.hostFingerprint)
+  ) {
+    throw invalid(
+      `hostFingerprint must look like SHA256:<43 base64 characters> (got ${describe(options.hostFingerprint)})`,
+    );
   }
   const knownHosts =
-    options.knownHostsFile === undefined ? undefined : readText(options.knownHostsFile, 'the known_hosts file');
+    options.knownHostsFile === undefined
+      ? undefined
+      : readText(options.knownHostsFile, 'the known_hosts file');
   let privateKey = options.privateKey;
   if (privateKey === undefined && options.identityFile !== undefined) {
     privateKey = readText(options.identityFile, 'the identity file');
   }
-  const agent = options.agent === false ? undefined : (options.agent ?? process.env.SSH_AUTH_SOCK ?? undefined);
+  const agent =
+    options.agent === false ? undefined : (options.agent ?? process.env.SSH_AUTH_SOCK ?? undefined);
   if (privateKey === undefined && agent === undefined) {
     throw invalid('no key to offer: give identityFile (or privateKey), or run an agent (SSH_AUTH_SOCK)');
   }
   const offered = [
-    ...(options.identityFile ? [`key ${options.identityFile}`] : privateKey !== undefined ? ['the given key'] : []),
+    ...(options.identityFile
+      ? [`key ${options.identityFile}`]
+      : privateKey !== undefined
+        ? ['the given key']
+        : []),
     ...(agent ? ['the agent'] : []),
   ];
   return {
@@ -93,7 +108,9 @@ export function resolveSshOptions(options: SshBackendOptions): ResolvedSshOption
 }
 
 /** The longest a lost connection goes unnoticed with keepalive on: interval × (count + 1). */
-export function lossBoundMs(options: Pick<ResolvedSshOptions, 'keepaliveIntervalMs' | 'keepaliveCountMax'>): number {
+export function lossBoundMs(
+  options: Pick<ResolvedSshOptions, 'keepaliveIntervalMs' | 'keepaliveCountMax'>,
+): number {
   return options.keepaliveIntervalMs * (options.keepaliveCountMax + 1);
 }
 
@@ -106,7 +123,8 @@ function integer(name: string, value: unknown, fallback: number, min: number, ma
 }
 
 function readText(file: string, what: string): string {
-  if (typeof file !== 'string' || file === '') throw invalid(`${what} must be a path (got ${describe(file)})`);
+  if (typeof file !== 'string' || file === '')
+    throw invalid(`${what} must be a path (got ${describe(file)})`);
   try {
     return readFileSync(file, 'utf8');
   } catch (cause) {

@@ -139,7 +139,9 @@ export class RemoteProcess {
       });
       channel.on('close', () => {
         if (!started) {
-          reject(new ProcmuxError('ERR_PROCESS_SPAWN', 'the remote wrapper ended before it started the program'));
+          reject(
+            new ProcmuxError('ERR_PROCESS_SPAWN', 'the remote wrapper ended before it started the program'),
+          );
         }
         this.#settle();
       });

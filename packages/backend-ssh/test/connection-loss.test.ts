@@ -38,7 +38,11 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
     const bound = world.backend.lossBoundMs!;
     expect(bound).toBe(1500);
     const pipe = await world.sessions.start({ command: 'setsid sleep 303 & sleep 304; echo never' });
-    const term = await world.sessions.start({ command: 'sh', args: ['-c', 'trap "" HUP; sleep 305'], pty: true });
+    const term = await world.sessions.start({
+      command: 'sh',
+      args: ['-c', 'trap "" HUP; sleep 305'],
+      pty: true,
+    });
     await waitFor(() => remoteSurvivors().length >= 4, 10_000, 'the remote processes to be up');
     const served = parentOf(pipe.pid!);
     expect(readFileSync(`/proc/${served}/cmdline`, 'utf8')).toMatch(/^sshd/);
@@ -57,7 +61,9 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
     }
     // The wrappers' monitors see their sshd gone and end their trees: nothing marked survives.
     const survivors = await settleSurvivors(10_000);
-    console.info(`[procmux] remote survivors ${Date.now() - killedAt} ms after the kill: ${survivors.length}`);
+    console.info(
+      `[procmux] remote survivors ${Date.now() - killedAt} ms after the kill: ${survivors.length}`,
+    );
     expect(survivors).toEqual([]);
     // Nothing starts on a lost connection, and it says why.
     await expect(world.sessions.start({ command: 'true' })).rejects.toMatchObject({
@@ -76,7 +82,9 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
     try {
       await waitFor(() => s.metadata().state === 'unknown', bound + 5_000, 'the session to become unknown');
       const noticedMs = Date.now() - stoppedAt;
-      console.info(`[procmux] silent connection noticed after ${noticedMs} ms (documented bound ${bound} ms)`);
+      console.info(
+        `[procmux] silent connection noticed after ${noticedMs} ms (documented bound ${bound} ms)`,
+      );
       expect(noticedMs).toBeLessThanOrEqual(bound + 1_000);
       expect(s.metadata()).toMatchObject({ state: 'unknown', exitCode: null, signal: null });
     } finally {

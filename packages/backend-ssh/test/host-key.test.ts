@@ -48,7 +48,10 @@ describe('host key checks (pure)', () => {
     expect(checkKnownHosts(hashed, 'h', 2200, KEY)).toEqual({ ok: true });
     expect(checkKnownHosts(hashed, 'h', 2201, KEY).ok).toBe(false);
     const revoked = `@revoked h ssh-ed25519 ${KEY.toString('base64')}\nh ssh-ed25519 ${KEY.toString('base64')}\n`;
-    expect(checkKnownHosts(revoked, 'h', 22, KEY)).toMatchObject({ ok: false, reason: expect.stringMatching(/revoked/) });
+    expect(checkKnownHosts(revoked, 'h', 22, KEY)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/revoked/),
+    });
     // A wildcard is not understood, so it never lets a key in.
     expect(checkKnownHosts(`* ssh-ed25519 ${KEY.toString('base64')}\n`, 'h', 22, KEY).ok).toBe(false);
   });

@@ -24,7 +24,8 @@ async function pollUntil(session: ProcessSession, pattern: RegExp, deadlineMs = 
     if (Date.now() > deadline) throw new Error(`never saw ${pattern} in:\n${seen}`);
     const result = await session.poll({ timeoutMs: 2_000 });
     seen += result.stdout;
-    if (result.state !== 'running' && !pattern.test(seen)) throw new Error(`session ${result.state}:\n${seen}`);
+    if (result.state !== 'running' && !pattern.test(seen))
+      throw new Error(`session ${result.state}:\n${seen}`);
   }
   return seen;
 }
@@ -144,7 +145,9 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
 
   it('keeps the output limits for output far past them (64 MiB through a 1 MiB cap)', async () => {
     world = await openWorld(sshd, { limits: { maxOutputBytes: 1024 * 1024 } });
-    const s = await world.sessions.start({ command: 'head -c 67108864 /dev/zero | tr "\\0" x; echo; echo END' });
+    const s = await world.sessions.start({
+      command: 'head -c 67108864 /dev/zero | tr "\\0" x; echo; echo END',
+    });
     const exit = await s.wait({ timeoutMs: 60_000 });
     expect(exit).toMatchObject({ exitCode: 0, state: 'exited' });
     const meta = s.metadata();
@@ -173,7 +176,10 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     const missing = await world.sessions.start({ command: 'pwd', cwd: 'missing' }).catch((e: unknown) => e);
     expect(missing).toMatchObject({
       code: 'ERR_PROCESS_PTY_BACKEND',
-      cause: { code: 'ERR_PROCESS_POLICY', message: expect.stringMatching(/does not exist on the remote host/) },
+      cause: {
+        code: 'ERR_PROCESS_POLICY',
+        message: expect.stringMatching(/does not exist on the remote host/),
+      },
     });
     expect(world.sessions.list()).toEqual([]);
   });

@@ -72,7 +72,11 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (values['allow-pty'] && values['no-pty'])
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
   const view = viewRequest(values.view, values['view-host']);
-  const remote = parseSshArgs(values, (path) => resolve(cwd, path), (message) => new CliUsageError(message));
+  const remote = parseSshArgs(
+    values,
+    (path) => resolve(cwd, path),
+    (message) => new CliUsageError(message),
+  );
   return {
     kind: 'mcp',
     cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),

@@ -5,9 +5,9 @@ import { createProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
 import type { ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
+import { createProcmuxServer } from './server.js';
 import type { SshRequest } from './ssh-args.js';
 import { openSshBackend } from './ssh-serve.js';
-import { createProcmuxServer } from './server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
 export interface ServeOptions {

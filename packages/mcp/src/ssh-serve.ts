@@ -12,7 +12,9 @@ export async function openSshBackend(request: SshRequest, log: (line: string) =>
   });
   log(
     `procmux mcp: sessions run on ${request.username}@${request.host}:${request.port} over SSH` +
-      (backend.lossBoundMs !== null ? ` (a lost connection is noticed within ${backend.lossBoundMs} ms)` : ''),
+      (backend.lossBoundMs !== null
+        ? ` (a lost connection is noticed within ${backend.lossBoundMs} ms)`
+        : ''),
   );
   return backend;
 }

@@ -123,7 +123,8 @@ describe.skipIf(skip !== undefined)('procmux mcp --ssh against a real sshd', () 
     toServer.end();
     expect(await exited).toBe(0);
     await client.close();
-    const marked = () => processTable().filter((p) => p.state !== 'Z' && p.marker?.startsWith(`${process.pid}-ssh-`));
+    const marked = () =>
+      processTable().filter((p) => p.state !== 'Z' && p.marker?.startsWith(`${process.pid}-ssh-`));
     const deadline = Date.now() + 8_000;
     while (marked().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(marked()).toEqual([]);

@@ -1,5 +1,5 @@
-import { afterAll, expect, it } from 'vitest';
 import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSandboxBackend } from '../src/index.js';
 import { makeWorkspace } from './helpers/workspace.js';
 

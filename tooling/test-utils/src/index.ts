@@ -3,5 +3,5 @@ export { announcedPids, type FixtureName, fixture, fixturePath } from './fixture
 export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
 export { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';
 export { propertyRuns } from './property-runs.js';
-export { waitFor } from './wait-for.js';
 export { SSHD_PATH, sshdMissingReason, sshdSkipReason, startTestSshd, type TestSshd } from './sshd.js';
+export { waitFor } from './wait-for.js';
