@@ -91,6 +91,20 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     expect({ before, after: remoteSurvivors() }).toEqual({ before, after: [] });
   });
 
+  it('signal() reaches the remote program without SSH signals; two kills at once both end it', async () => {
+    world = await openWorld(sshd);
+    const a = await world.sessions.start({ command: 'sleep', args: ['30'] });
+    await a.signal('SIGINT');
+    expect(await a.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: null, signal: 'SIGINT' });
+    const b = await world.sessions.start({ command: ESCAPING_TREE });
+    await pollUntil(b, /ready/);
+    const [first, second] = await Promise.allSettled([b.kill(), b.kill()]);
+    expect(first).toMatchObject({ status: 'fulfilled', value: { state: 'killed' } });
+    // The second call finds the session ended (or joins the same kill): never a second tree kill.
+    if (second.status === 'rejected') expect(second.reason).toMatchObject({ code: 'ERR_PROCESS_STATE' });
+    expect(remoteSurvivors()).toEqual([]);
+  });
+
   it('a one_shot timeout ends the whole remote tree', async () => {
     world = await openWorld(sshd);
     const tools = createProcessTools(world.sessions);
