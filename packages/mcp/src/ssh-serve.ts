@@ -1,8 +1,10 @@
-import { createSshBackend, type SshBackend } from '@procmux/backend-ssh';
+import type { SshBackend } from '@procmux/backend-ssh';
 import type { SshRequest } from './ssh-args.js';
 
 /** Connects for `procmux mcp --ssh`; a refused host key or login fails the start (exit 2). */
 export async function openSshBackend(request: SshRequest, log: (line: string) => void): Promise<SshBackend> {
+  // Loaded only for --ssh: a local server never loads ssh2.
+  const { createSshBackend } = await import('@procmux/backend-ssh');
   const backend = await createSshBackend({
     host: request.host,
     port: request.port,
