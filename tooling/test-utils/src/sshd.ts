@@ -48,7 +48,8 @@ export function sshdSkipReason(): string | undefined {
   return reason;
 }
 
-const running = new Set<TestSshd>();
+// Each running server with the pid of its guard (the leader of its process group).
+const running = new Map<TestSshd, number>();
 let exitHook = false;
 
 /** Starts sshd on a free loopback port and resolves once it answers with its SSH banner. */
@@ -99,15 +100,16 @@ export async function startTestSshd(): Promise<TestSshd> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     // sh holds sshd and a pipe from us: when this process dies however, the pipe closes and sh
-    // stops sshd's whole process group.
+    // stops sshd and removes the temp dir.
     const child = spawn(
       'sh',
       [
         '-c',
-        `"${SSHD_PATH}" -D -e -f "$1" -p "$2" & pid=$!; cat >/dev/null; kill -TERM $pid 2>/dev/null; wait $pid`,
+        `"${SSHD_PATH}" -D -e -f "$1" -p "$2" & pid=$!; cat >/dev/null; kill -TERM $pid 2>/dev/null; wait $pid; rm -rf "$3"`,
         'sshd-guard',
         config,
         String(port),
+        dir,
       ],
       { stdio: ['pipe', 'ignore', 'pipe'], detached: true },
     );
@@ -166,15 +168,15 @@ export async function startTestSshd(): Promise<TestSshd> {
         return stopped;
       },
     };
-    running.add(server);
+    running.set(server, child.pid!);
     if (!exitHook) {
       exitHook = true;
       // Synchronous last line: whatever ends this process, no sshd stays behind.
       process.once('exit', () => {
-        for (const s of running) {
-          killServedProcesses(s.pid);
+        for (const guard of running.values()) {
+          killServedProcesses(guard);
           try {
-            process.kill(-s.pid, 'SIGKILL');
+            process.kill(-guard, 'SIGKILL');
           } catch {}
         }
       });
