@@ -11,6 +11,7 @@ import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
 import { rss } from './rss.js';
+import { sshRoundTrip, sshThroughput } from './ssh.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
 import { tmuxFirstByte, tmuxRecovery, tmuxThroughput } from './tmux.js';
@@ -37,4 +38,6 @@ export const CASES: readonly BenchCase[] = [
   tmuxFirstByte,
   tmuxThroughput,
   tmuxRecovery,
+  sshRoundTrip,
+  sshThroughput,
 ];

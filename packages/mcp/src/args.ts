@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SESSIONS_LIMIT } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
+import { parseSshArgs, type SshRequest } from './ssh-args.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -20,6 +21,8 @@ export type CliCommand =
       stateDir: string | undefined;
       /** --view [port] (and --view-host): serve the live view page too. */
       view?: ViewRequest;
+      /** --ssh user@host[:port]: every session runs on that host; cwd is a path there. */
+      ssh?: SshRequest;
     };
 
 /** Where `--view` serves the page; port 0 picks a free one. */
@@ -63,6 +66,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       'view',
       'view-host',
       'state-dir',
+      'ssh',
+      'ssh-identity',
+      'ssh-known-hosts',
     ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
@@ -73,9 +79,15 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (values['allow-pty'] && values['no-pty'])
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
   const view = viewRequest(values.view, values['view-host']);
+  const remote = parseSshArgs(
+    values,
+    (path) => resolve(cwd, path),
+    (message) => new CliUsageError(message),
+  );
   return {
     kind: 'mcp',
-    cwd: resolve(cwd, values.cwd ?? '.'),
+    cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),
+    ...(remote ? { ssh: remote.ssh } : {}),
     maxSessions: integer('--max-sessions', values['max-sessions'], SESSIONS_LIMIT.hard),
     maxEndedSessions: integer(
       '--max-ended-sessions',
@@ -129,6 +141,9 @@ function parse(argv: readonly string[]) {
       view: { type: 'string' },
       'view-host': { type: 'string' },
       'state-dir': { type: 'string' },
+      ssh: { type: 'string' },
+      'ssh-identity': { type: 'string' },
+      'ssh-known-hosts': { type: 'string' },
     },
   });
 }

@@ -7,6 +7,7 @@ export function helpText(version: string): string {
 
 Usage:
   procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
+              [--ssh USER@HOST[:PORT] --ssh-known-hosts FILE [--ssh-identity FILE]]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
       killed when the client disconnects or the server gets SIGINT or SIGTERM.
       --cwd DIR          workspace root: commands run inside it (default: the current directory)
@@ -23,6 +24,14 @@ Usage:
       --state-dir DIR    where session records and persisted sessions live, outside the workspace
                          (default: $XDG_STATE_HOME/procmux/<workspace hash>, else ~/.local/state/procmux/...);
                          exec persist: true sessions (tmux) keep running across restarts
+      --ssh USER@HOST[:PORT]
+                         run every session on that host over SSH; --cwd is then an absolute
+                         path there. Keys from --ssh-identity or the agent (SSH_AUTH_SOCK);
+                         never a password
+      --ssh-identity FILE
+                         private key to log in with
+      --ssh-known-hosts FILE
+                         known_hosts file that must list the host's key (required with --ssh)
   procmux sessions prune [--cwd DIR] [--state-dir DIR]
       End every persisted session of the workspace and forget its records.
   procmux demo

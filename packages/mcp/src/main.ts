@@ -70,6 +70,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           pty: command.pty,
           view: command.view,
           stateDir: resolveStateDir(command.cwd, command.stateDir, proc.env),
+          ssh: command.ssh,
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -7,6 +7,8 @@ import type { ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { openPersistence } from './persistence.js';
 import { createProcmuxServer } from './server.js';
+import type { SshRequest } from './ssh-args.js';
+import { openSshBackend } from './ssh-serve.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
 export interface ServeOptions {
@@ -28,6 +30,8 @@ export interface ServeOptions {
    * state-dir.ts). Without it nothing is remembered and exec `persist: true` is refused.
    */
   stateDir?: string | undefined;
+  /** Run every session on this host over SSH (`cwd` is a path there). */
+  ssh?: SshRequest | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -49,12 +53,21 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
+  // Sessions on another host are not remembered here: their records would name processes this
+  // machine's tmux cannot re-attach (so persist: true is refused with --ssh).
   const persistence =
-    options.stateDir !== undefined ? openPersistence(options.stateDir, options.cwd) : undefined;
+    options.stateDir !== undefined && !options.ssh
+      ? openPersistence(options.stateDir, options.cwd)
+      : undefined;
+  if (options.ssh && options.stateDir !== undefined) {
+    log('procmux mcp: with --ssh, sessions are not remembered across restarts (persist: true is refused)');
+  }
+  const remote = options.ssh ? await openSshBackend(options.ssh, log) : undefined;
   const sessions = createProcessSessions({
     ...persistence?.sessionsOptions,
     cwd: options.cwd,
     logger,
+    ...(remote ? { sandbox: remote.sandbox, ptyBackend: remote.ptyBackend } : {}),
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
     ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
@@ -84,6 +97,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     } catch (error) {
       await sessions.dispose();
       await persistence?.close();
+      remote?.close();
       throw error;
     }
     log(`procmux view: ${view.url}`);
@@ -119,6 +133,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       // Persisted sessions are left running for the next server (sessions.dispose skips them).
       await sessions.dispose();
       await persistence?.close();
+      remote?.close();
       await server.close().catch(() => {});
       resolveClosed();
     })();

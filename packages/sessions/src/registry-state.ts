@@ -12,6 +12,8 @@ import type { ProcessSessionsOptions } from './types.js';
 export interface RegistryState {
   readonly options: ProcessSessionsOptions;
   readonly workspace: string;
+  /** The workspace's path rules: this host's realpath, or a remote sandbox's own. */
+  readonly resolveCwd: (workspace: string, requested?: string) => string;
   readonly limits: ResolvedProcessSessionLimits;
   readonly logger: Logger;
   readonly sandbox: ProcessSandboxBackend | undefined;

@@ -57,7 +57,9 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       'createProcessSessions needs { cwd: <workspace root path> }',
     );
   }
-  const workspace = resolveSessionCwd(options.cwd);
+  // A remote sandbox resolves paths on its own file system.
+  const resolveCwd = options.sandbox?.resolveCwd?.bind(options.sandbox) ?? resolveSessionCwd;
+  const workspace = resolveCwd(options.cwd);
   const limits = resolveProcessSessionLimits(options.limits);
   const logger: Logger = options.logger ?? { warn: () => {} };
   const ptyBackend = choosePtyBackend(options.ptyBackend);
@@ -83,6 +85,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const r: RegistryState = {
     options,
     workspace,
+    resolveCwd,
     limits,
     logger,
     sandbox: options.sandbox,

@@ -6,6 +6,8 @@ export interface SandboxStartRequest {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** True when `command` is a shell command line (args appended as given), as for native sessions. */
+  shell?: boolean;
   onStdout(data: string): void;
   onStderr(data: string): void;
 }
@@ -31,6 +33,12 @@ export interface SandboxProcessHandle {
 export interface ProcessSandboxBackend {
   startProcess?(request: SandboxStartRequest): SandboxProcessHandle | Promise<SandboxProcessHandle>;
   status?(): string | { state: string } | Promise<string | { state: string }>;
+  /**
+   * For a sandbox whose file system is not this host's (a remote machine): resolves the
+   * workspace (`requested` undefined) and a session's cwd inside it, instead of this host's
+   * realpath. Must refuse a path outside the workspace with ERR_PROCESS_POLICY.
+   */
+  resolveCwd?(workspace: string, requested?: string): string;
 }
 
 /** True when the sandbox reports itself running; a throw counts as not running. */

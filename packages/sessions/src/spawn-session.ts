@@ -50,8 +50,10 @@ export async function spawnSession(
     maxCaptureBytes: 0,
     ...(plan.shell ? { command: shellLine(plan) } : { file: plan.command, args: plan.args }),
   };
-  if (sandbox) {
-    let adapterRef: BackendAdapter | undefined;
+  const backend = hostPtyBackend(ptyBackend);
+  // A sandbox that also brings its own PTY backend (a remote host) runs terminals there.
+  if (sandbox && !(plan.pty && backend)) {
+    const early = earlyOutput();
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
       () =>
@@ -60,18 +62,18 @@ export async function spawnSession(
           args: plan.args,
           cwd: plan.cwd,
           env: plan.env,
-          onStdout: (data) => adapterRef?.stdout.emit(data),
-          onStderr: (data) => adapterRef?.stderr.emit(data),
+          shell: plan.shell,
+          onStdout: (data) => early.emit('stdout', data),
+          onStderr: (data) => early.emit('stderr', data),
         }),
       (handle: SandboxProcessHandle) => new BackendAdapter(handle, 'pipe'),
     );
-    adapterRef = adapter;
+    early.attach(adapter);
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
     return { run, adapter };
   }
-  const backend = hostPtyBackend(ptyBackend);
   if (plan.pty && backend) {
-    let adapterRef: BackendAdapter | undefined;
+    const early = earlyOutput();
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
       () =>
@@ -83,11 +85,11 @@ export async function spawnSession(
           rows: plan.terminal.rows,
           term: plan.terminal.term,
           lifetime: request.lifetime ?? 'host',
-          onData: (data) => adapterRef?.stdout.emit(data),
+          onData: (data) => early.emit('stdout', data),
         }),
       (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
     );
-    adapterRef = adapter;
+    early.attach(adapter);
     const metadata = (adapter.handle as PtyBackendHandle).metadata;
     if (metadata !== undefined) {
       const size = Buffer.byteLength(JSON.stringify(metadata));
@@ -129,4 +131,23 @@ export async function spawnSession(
  */
 function hostOnlyStdin(stdin: StartPlan['stdin'], sandboxed: boolean): StartPlan['stdin'] {
   return stdin === 'terminal' && sandboxed ? 'open' : stdin;
+}
+
+/**
+ * Output a backend delivers before its handle is wrapped (a remote program can print before
+ * the start call returns): held, then handed to the adapter in order, never dropped.
+ */
+function earlyOutput() {
+  let adapter: BackendAdapter | undefined;
+  const held: ['stdout' | 'stderr', string][] = [];
+  return {
+    emit(stream: 'stdout' | 'stderr', data: string) {
+      if (adapter) adapter[stream].emit(data);
+      else held.push([stream, data]);
+    },
+    attach(target: BackendAdapter) {
+      adapter = target;
+      for (const [stream, data] of held.splice(0)) target[stream].emit(data);
+    },
+  };
 }

@@ -26,6 +26,8 @@ export interface PlanContext {
   limits: ResolvedProcessSessionLimits;
   ownership: OwnershipScope | undefined;
   identity: AgentIdentity | undefined;
+  /** A sandbox's own cwd resolution (a remote file system); default: this host's realpath. */
+  resolveCwd?: (workspace: string, requested?: string) => string;
 }
 
 /** Validates a start request and resolves everything a spawn needs; nothing runs yet. */
@@ -85,7 +87,7 @@ export function planStart(request: ProcessStartRequest, context: PlanContext): S
     command: request.command,
     args,
     shell: request.shell === true || request.args === undefined,
-    cwd: resolveSessionCwd(workspace, request.cwd),
+    cwd: (context.resolveCwd ?? resolveSessionCwd)(workspace, request.cwd),
     env,
     pty,
     terminal,

@@ -27,6 +27,7 @@ export async function startSession(r: RegistryState, request: ProcessStartReques
     limits: r.limits,
     ownership: r.options.ownership,
     identity: r.options.identity,
+    resolveCwd: r.resolveCwd,
   });
   resolveLifetime(
     request.lifetime,
@@ -79,7 +80,7 @@ async function checkBackend(
       if (!r.sandboxLost) loseSandbox(r);
       throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'the sandbox is not running; sessions cannot start');
     }
-    if (request.pty) {
+    if (request.pty && hostPtyBackend(ptyBackend) === undefined) {
       throw new ProcmuxError(
         'ERR_PROCESS_PTY_UNSUPPORTED',
         'PTY sessions are not available inside the sandbox',
@@ -196,7 +197,7 @@ function newSession(
       screen,
       ...(gate ? { screenGate: gate } : {}),
       terminal: plan.pty ? { columns: plan.terminal.columns, rows: plan.terminal.rows } : undefined,
-      backend: r.sandbox ? 'sandbox' : hostBackend ? 'pty-backend' : 'native',
+      backend: hostBackend ? 'pty-backend' : r.sandbox ? 'sandbox' : 'native',
     },
     r.context,
   );

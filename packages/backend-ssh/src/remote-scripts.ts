@@ -1,0 +1,136 @@
+// The POSIX sh run on the remote host. Nothing here relies on SSH signals (most servers ignore
+// them): the wrapper owns the process and its group, the killer ends the tree by marker.
+
+/** Quotes one word for a POSIX shell. */
+export function shQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Lists the tree of process group $1 plus every process carrying PROCMUX_TREE=$2 (setsid
+ * children, orphaned double forks), without zombies. /proc/<pid>/environ on Linux; `ps -E`
+ * (macOS) prints environments after the command.
+ */
+const TREE = `tree() {
+  { ps -A -o pid= -o pgid= -o stat= 2>/dev/null | awk -v g="$1" '$2 == g && $3 !~ /^Z/ { print $1 }'
+    if [ -r /proc/self/environ ]; then
+      grep -l -F -e "PROCMUX_TREE=$2" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/||; s|/environ$||'
+    else
+      ps -A -E -o pid= -o command= 2>/dev/null | grep -F -e "PROCMUX_TREE=$2" | awk '{ print $1 }'
+    fi
+  } | sort -u | grep -v -x -e '' || true
+}
+kill_tree() {
+  p=$(tree "$1" "$2")
+  [ -n "$p" ] || return 0
+  kill -TERM $p 2>/dev/null
+  i=0
+  while [ "$i" -lt "$3" ]; do
+    sleep 0.05
+    p=$(tree "$1" "$2")
+    [ -n "$p" ] || return 0
+    i=$((i + 1))
+  done
+  j=0
+  while [ -n "$p" ] && [ "$j" -lt 20 ]; do
+    kill -KILL $p 2>/dev/null
+    sleep 0.05
+    p=$(tree "$1" "$2")
+    j=$((j + 1))
+  done
+  [ -z "$p" ]
+}`;
+
+/**
+ * The monitor: `sh -c MONITOR procmux-ssh-monitor PID MARKER GRACE_TICKS SSHD_PID`, in its own
+ * session (outside the program's group and terminal, so neither a tree kill nor a hangup
+ * reaches it). Once a second: when the sshd process serving the connection is gone, it kills
+ * the tree; once the program has exited and no marked process remains, it exits.
+ */
+const MONITOR = `${TREE}
+while :; do
+  sleep 1
+  if ! kill -0 "$4" 2>/dev/null && [ ! -d "/proc/$4" ]; then kill_tree "$1" "$2" "$3"; exit 0; fi
+  if ! kill -0 "$1" 2>/dev/null && [ -z "$(tree "$1" "$2")" ]; then exit 0; fi
+done`;
+
+/**
+ * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR PROGRAM
+ * ARGS...`, exec'd by the login shell, so sshd's child is the wrapper and it leads its own
+ * session and group (sshd calls setsid). It checks the cwd stays inside ROOT, starts the
+ * monitor (setsid(1), else perl's setpgrp, else in the group), prints one header line
+ * (`NONCE:pid:PID:MONITOR`) on stderr, then execs the program with the tree marker: the
+ * program keeps the wrapper's pid, so sshd's own waitpid reports its exact end (exit-status
+ * or exit-signal), which sh's $? could not (128+n is ambiguous).
+ */
+const WRAPPER = `n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6
+shift 6
+r=$(cd -P -- "$r" 2>/dev/null && pwd -P) || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
+cd -P -- "$d" 2>/dev/null || { printf '%s:error:cwd\\n' "$n" >&2; exit 126; }
+case "$(pwd -P)/" in "$r"/*) ;; *) printf '%s:error:outside\\n' "$n" >&2; exit 126 ;; esac
+w=$$ s=$PPID
+if command -v setsid >/dev/null 2>&1; then
+  setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" </dev/null >/dev/null 2>&1 &
+elif command -v perl >/dev/null 2>&1; then
+  perl -e 'setpgrp(0, 0); exec @ARGV' sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" </dev/null >/dev/null 2>&1 &
+else
+  (trap '' HUP INT QUIT; exec sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s") </dev/null >/dev/null 2>&1 &
+fi
+printf '%s:pid:%s:%s\\n' "$n" "$w" "$!" >&2
+PROCMUX_TREE=$m
+export PROCMUX_TREE
+exec "$@"`;
+
+/** The killer, run over its own exec: `sh -c KILLER procmux-ssh-kill PGID MARKER GRACE_TICKS`. */
+const KILLER = `${TREE}
+if kill_tree "$1" "$2" "$3"; then echo killed; else echo "survivors: $(tree "$1" "$2" | tr '\\n' ' ')"; fi`;
+
+export interface WrapperCommand {
+  nonce: string;
+  marker: string;
+  graceMs: number;
+  workspace: string;
+  cwd: string;
+  /** Variables set for the program on top of the remote login's environment. */
+  env: Record<string, string>;
+  file: string;
+  args: string[];
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The exec request's command line (run by the remote login shell, which must be POSIX). */
+export function wrapperCommand(command: WrapperCommand): string {
+  const exports = Object.entries(command.env)
+    .filter(([name]) => ENV_NAME.test(name))
+    .map(([name, value]) => `export ${name}=${shQuote(value)}; `)
+    .join('');
+  const words = [
+    'procmux-ssh',
+    command.nonce,
+    command.marker,
+    String(graceTicks(command.graceMs)),
+    command.workspace,
+    command.cwd,
+    MONITOR,
+    command.file,
+    ...command.args,
+  ];
+  return `${exports}exec sh -c ${shQuote(WRAPPER)} ${words.map(shQuote).join(' ')}`;
+}
+
+/** The remote tree kill for the wrapper whose process (and group) is `pid`. */
+export function killerCommand(pid: number, marker: string, graceMs: number): string {
+  const words = ['procmux-ssh-kill', String(pid), marker, String(graceTicks(graceMs))];
+  return `exec sh -c ${shQuote(KILLER)} ${words.map(shQuote).join(' ')}`;
+}
+
+/** One signal to the program itself (not its tree), as a local session's signal() does. */
+export function signalCommand(pid: number, signal: string): string {
+  return `kill -s ${shQuote(signal.replace(/^SIG/, ''))} ${pid}`;
+}
+
+// The killer polls every 50 ms.
+function graceTicks(graceMs: number): number {
+  return Math.ceil(graceMs / 50);
+}
