@@ -3,7 +3,7 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 // The tmux differential and the live-PTY tests drive real processes; the recorded fixtures,
 // the property test and the unit tests cover the same code in-process.
 export default mutationConfig('screen', {
-  breakAt: 0,
+  breakAt: 80,
   tests: [
     'test/screen.test.ts',
     'test/delta.test.ts',
