@@ -48,7 +48,7 @@ function documentedNames(readme: string): string[] | undefined {
   const names: string[] = [];
   for (const line of lines.slice(start + 1)) {
     if (/^## /.test(line)) break;
-    const match = /^- `([A-Za-z_$][\w$]*)`/.exec(line);
+    const match = /^- `([A-Za-z_$][\w$]*)[`(<]/.exec(line);
     if (match) names.push(match[1]!);
   }
   return names.sort();
@@ -62,7 +62,10 @@ describe.each(packages.map((dir, index) => [dir, entries[index]!]))('@procmux/%s
     const exported = exportedNames(entry);
     const undocumented = exported.filter((name) => !documented!.includes(name));
     const notExported = documented!.filter((name) => !exported.includes(name));
-    expect({ undocumented, notExported }).toEqual({ undocumented: [], notExported: [] });
+    expect({ undocumented, notExported }, JSON.stringify({ undocumented, notExported })).toEqual({
+      undocumented: [],
+      notExported: [],
+    });
     expect(new Set(documented).size, 'a name is listed twice').toBe(documented!.length);
   });
 });
