@@ -75,6 +75,7 @@ export {
   TERMINAL_SESSION_STATES,
 } from './session.js';
 export { type CheckedSpawnTarget, checkSpawnTarget } from './spawn-target.js';
+export type { StdinTerminal } from './stdin-terminal.js';
 export {
   checkCheckpointDelete,
   checkCheckpointWrite,

@@ -3,32 +3,14 @@
 // getpass) print their prompt, and `read -s` can turn echo off where procmux can see it.
 import { closeSync, constants, openSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
-import { ProcmuxError } from '@procmux/core-types';
+import { ProcmuxError, type StdinTerminal } from '@procmux/core-types';
 import { loadPtyBackend } from './load-backend.js';
 import { MasterWriter } from './master-writer.js';
 
 /** VEOF's default: at the start of a line, a canonical-mode read returns 0 (end of input). */
 const EOT = '\x04';
 
-/** One stdin terminal: pass `slaveFd` as the child's fd 0, then call `spawned()`. */
-export interface StdinTerminal {
-  /** The slave end, blocking and close-on-exec in this process (libuv dup2s it to fd 0). */
-  readonly slaveFd: number;
-  /** e.g. /dev/pts/7 */
-  readonly path: string;
-  /** The child holds the slave now: this process closes its copy. */
-  spawned(): void;
-  /** Bytes typed at the terminal (what a keyboard would send). */
-  write(data: string | Uint8Array): void;
-  /**
-   * End of input: one EOT, which a canonical-mode read takes as end-of-file. The master stays
-   * open: closing it would hang the terminal up (EIO on read, SIGHUP when it became the
-   * child's controlling terminal, as bash makes it), not end the input.
-   */
-  endInput(): void;
-  /** Closes both ends (the run is over). Idempotent. */
-  close(): void;
-}
+export type { StdinTerminal };
 
 export interface OpenStdinTerminalOptions {
   /** Default: loadPtyBackend()'s native module. Injected by tests. */

@@ -1,16 +1,9 @@
 // Where a pipe child's terminal stdin comes from: the POSIX PTY package, loaded on first use.
-import { ProcmuxError } from '@procmux/core-types';
+import { ProcmuxError, type StdinTerminal } from '@procmux/core-types';
 import { loadPlatform } from './platform.js';
 
-/** What ChildAdapter needs of a stdin terminal (@procmux/pty-posix's StdinTerminal). */
-export interface StdinTerminalHandle {
-  readonly slaveFd: number;
-  readonly path: string;
-  spawned(): void;
-  write(data: string | Uint8Array): void;
-  endInput(): void;
-  close(): void;
-}
+/** What ChildAdapter needs of a stdin terminal: @procmux/pty-posix's, by the core-types contract. */
+export type StdinTerminalHandle = StdinTerminal;
 
 export type OpenStdinTerminal = () => Promise<StdinTerminalHandle>;
 

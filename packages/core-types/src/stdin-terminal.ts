@@ -1,0 +1,23 @@
+/**
+ * A terminal for a pipe child's stdin only (the supervisor's `stdin: 'terminal'`): made by
+ * @procmux/pty-posix, used by the supervisor's ChildAdapter. Pass `slaveFd` as the child's
+ * fd 0, then call `spawned()`.
+ */
+export interface StdinTerminal {
+  /** The slave end, blocking and close-on-exec in this process (libuv dup2s it to fd 0). */
+  readonly slaveFd: number;
+  /** e.g. /dev/pts/7 */
+  readonly path: string;
+  /** The child holds the slave now: this process closes its copy. */
+  spawned(): void;
+  /** Bytes typed at the terminal (what a keyboard would send). */
+  write(data: string | Uint8Array): void;
+  /**
+   * End of input: one EOT, which a canonical-mode read takes as end-of-file. The master stays
+   * open: closing it would hang the terminal up (EIO on read, SIGHUP when it became the
+   * child's controlling terminal, as bash makes it), not end the input.
+   */
+  endInput(): void;
+  /** Closes both ends (the run is over). Idempotent. */
+  close(): void;
+}
