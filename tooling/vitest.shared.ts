@@ -39,6 +39,11 @@ export interface PackageTestOptions {
   testTimeout?: number;
   /** Import sibling packages from their built dist/ (end-to-end suites) instead of src/. */
   useBuilt?: boolean;
+  /**
+   * Reruns of a failed test. Only for a suite whose engine has a known, measured race outside
+   * procmux (backend-tmux: tmux 3.3a now and then leaves a dead pane unreaped); its README says so.
+   */
+  retry?: number;
   /** Where the JSON result for the summary goes. */
   resultFile?: string;
 }
@@ -53,6 +58,7 @@ export function packageTestConfig(options: PackageTestOptions = {}) {
       exclude: [...configDefaults.exclude, ...platformExcludes()],
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 60_000,
+      retry: options.retry ?? 0,
       reporters: ['default', ['json', { outputFile: options.resultFile ?? 'test-results/unit.json' }]],
       coverage: coverage
         ? {

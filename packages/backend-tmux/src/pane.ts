@@ -7,6 +7,7 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
 import type { TmuxServer } from './tmux-cli.js';
+import { zombieStatus } from './zombie-status.js';
 
 /** How long the end waits for the log writer to set down its last bytes and close (a loaded machine is slow). */
 const EOF_WAIT_MS = 30_000;
@@ -170,13 +171,14 @@ export class TmuxPane {
     try {
       text = readFileSync(files.exit, 'utf8');
     } catch {}
-    const status = text === undefined ? undefined : parseExitFile(text);
+    const status = (text === undefined ? undefined : parseExitFile(text)) ?? this.#unreaped();
     if (status) {
       this.#ending = true;
       void this.#end(status).catch((error: unknown) => this.#reject(error));
-    } else if (text === ':\n' && !existsSync(files.eof)) {
+    } else if (text === ':\n') {
       // tmux may run pane-died when the terminal closed but before it reaped the process
-      // (measured on 3.3a under load): the status comes a moment later; ask for it.
+      // (measured on 3.3a under load): the status comes a moment later; ask for it, also
+      // when the log writer has ended meanwhile (the pane stays, remain-on-exit).
       this.#askStatus();
     } else if (existsSync(files.eof)) {
       // The log writer ended with no exit status: the session or the whole server went away.
@@ -186,6 +188,14 @@ export class TmuxPane {
   }
 
   #asking = false;
+  #zombieCheckedAt = 0;
+
+  /** A dead pane process tmux has not reaped: its status from the kernel (Linux), 4 times a second. */
+  #unreaped(): { exitCode: number | null; signal: number | null } | undefined {
+    if (this.pid === undefined || Date.now() - this.#zombieCheckedAt < 250) return undefined;
+    this.#zombieCheckedAt = Date.now();
+    return zombieStatus(this.pid);
+  }
 
   #askStatus(): void {
     if (this.#asking) return;
@@ -195,9 +205,14 @@ export class TmuxPane {
       .run(['display-message', '-p', '-t', name, '#{pane_dead_status}:#{pane_dead_signal}'])
       .then((result) => {
         const status = result.code === 0 ? parseExitFile(`${result.stdout.trim()}\n`) : undefined;
-        if (status && !this.#ending && !this.#released) {
+        if (this.#ending || this.#released) return;
+        if (status) {
           this.#ending = true;
           void this.#end(status).catch((error: unknown) => this.#reject(error));
+        } else if (result.code !== 0 && existsSync(this.options.files.eof)) {
+          // The session itself is gone and never told its status: lost, never a guess.
+          this.#ending = true;
+          void this.#lost().catch((error: unknown) => this.#reject(error));
         }
       })
       .finally(() => {

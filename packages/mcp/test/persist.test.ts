@@ -89,7 +89,8 @@ afterEach(async () => {
 
 const lineCount = (text: string) => text.split('\n').filter((l) => /^line-\d+$/.test(l.trim())).length;
 
-describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
+// Retried like @procmux/backend-tmux's own suite: tmux 3.3a now and then leaves a dead pane unreaped.
+describe.skipIf(process.platform === 'win32')('procmux mcp persistence', { retry: 2 }, () => {
   it('a persisted session outlives a SIGKILLed server: every line once, input, real exit code', async () => {
     const root = dir('pm-root-');
     const state = dir('pm-state-');
