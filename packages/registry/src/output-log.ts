@@ -1,5 +1,4 @@
 import {
-  describe,
   OUTPUT_CHUNK_BYTES_LIMIT,
   OUTPUT_TOTAL_BYTES_LIMIT,
   resolveLimit,
@@ -9,7 +8,7 @@ import {
 import { ByteStore, isContinuation } from './byte-store.js';
 import { type OutputStream, StreamRuns } from './stream-runs.js';
 import { lastCharacters, wellFormed } from './utf8.js';
-import { assertStream, invalidOption, resolveCursor } from './validate.js';
+import { assertChunk, assertStream, resolveCursor } from './validate.js';
 
 export interface OutputLogOptions {
   /** History kept, in UTF-8 bytes (default 64 MiB, at most 1 GiB); the oldest goes first. */
@@ -164,9 +163,7 @@ export class OutputLog {
    */
   append(stream: OutputStream, chunk: string): void {
     assertStream(stream);
-    if (typeof chunk !== 'string') {
-      throw invalidOption('chunk', `chunk must be a string (got ${describe(chunk)})`);
-    }
+    assertChunk(chunk);
     if (chunk.length === 0) return;
     const text = wellFormed(chunk);
     const start = this.total;

@@ -207,7 +207,7 @@ describe('OutputLog.read', () => {
     ['a string cursor', { cursor: '1' }, 'got "1"'],
     ['maxBytes above maxChunkBytes', { maxBytes: 17 }, 'maxBytes must be an integer from 4 to 16 (got 17)'],
     ['maxBytes below one character', { maxBytes: 3 }, 'from 4 to 16 (got 3)'],
-    ['an unknown stream', { stream: 'stdin' }, `stream must be 'stdout' or 'stderr' (got "stdin")`],
+    ['an unknown stream', { stream: 'stdin' }, `stream must be one of 'stdout', 'stderr' (got "stdin")`],
   ])('rejects %s with ERR_INVALID_OPTION', (_what, options, says) => {
     const log = new OutputLog({ maxChunkBytes: 16 });
     log.append('stdout', 'abc');
@@ -323,7 +323,7 @@ describe('OutputLog.append', () => {
   it('rejects an unknown stream and a chunk that is not a string', () => {
     const log = new OutputLog();
     expect(invalidOptionMessage(() => log.append('stdin' as 'stdout', 'x'))).toContain(
-      `'stdout' or 'stderr'`,
+      `stream must be one of 'stdout', 'stderr'`,
     );
     expect(invalidOptionMessage(() => log.append('stdout', Buffer.from('x') as unknown as string))).toContain(
       'chunk must be a string',

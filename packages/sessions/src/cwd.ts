@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { ProcmuxError } from '@procmux/core-types';
+import { invalidOption, ProcmuxError } from '@procmux/core-types';
 
 /**
  * Resolves a session's working directory against the workspace, following symlinks, and
@@ -9,7 +9,7 @@ import { ProcmuxError } from '@procmux/core-types';
 export function resolveSessionCwd(workspace: string, requested?: string): string {
   const root = realpath(workspace, 'the workspace cwd');
   if (requested !== undefined && typeof requested !== 'string') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'cwd must be a string path inside the workspace');
+    throw invalidOption('cwd', 'a string path inside the workspace', { value: requested });
   }
   const target = requested === undefined || requested === '' ? root : resolve(root, requested);
   const real = realpath(target, `cwd "${requested}"`);

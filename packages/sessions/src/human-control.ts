@@ -1,4 +1,4 @@
-import { ProcmuxError } from '@procmux/core-types';
+import { invalidOption, ProcmuxError } from '@procmux/core-types';
 
 /** Who holds a session's keyboard instead of the model, since when. */
 export interface HumanControlState {
@@ -35,10 +35,10 @@ export function humanControlError(sessionId: string, control: HumanControlState)
 
 export function holderName(holder: unknown): string {
   if (typeof holder !== 'string' || holder === '' || holder.length > 100 || /[\0-\x1f]/.test(holder)) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'takeControl needs { holder }: a printable name of 1 to 100 characters',
-    );
+    throw invalidOption('holder', 'a printable name of 1 to 100 characters (takeControl needs { holder })', {
+      value: holder,
+      max: 100,
+    });
   }
   return holder;
 }

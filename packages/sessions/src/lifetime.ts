@@ -1,4 +1,4 @@
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { invalidOption, oneOf } from '@procmux/core-types';
 import { hostPtyBackend, type PtyBackendChoice } from './pty-backend.js';
 
 /**
@@ -19,20 +19,14 @@ export function resolveLifetime(
   ptyBackend: PtyBackendChoice,
   sandboxed: boolean,
 ): SessionLifetime {
-  if (lifetime === undefined || lifetime === 'host') return 'host';
-  if (lifetime !== 'detached') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `lifetime must be 'host' or 'detached' (got ${describe(lifetime)})`,
-      { details: { option: 'lifetime' } },
-    );
-  }
+  if (oneOf<SessionLifetime>('lifetime', lifetime, ['host', 'detached'], { default: 'host' }) === 'host')
+    return 'host';
   const persistent = pty && !sandboxed && hostPtyBackend(ptyBackend)?.persistent === true;
   if (persistent) return 'detached';
-  throw new ProcmuxError(
-    'ERR_INVALID_OPTION',
-    "lifetime 'detached' needs a PTY session on a persistent backend (a ptyBackend declaring " +
-      "persistent: true); native pipes and PTYs end with their host, so use lifetime 'host'",
-    { details: { option: 'lifetime' } },
+  throw invalidOption(
+    'lifetime',
+    "'host' here: 'detached' needs a PTY session on a persistent backend (a ptyBackend declaring " +
+      'persistent: true); native pipes and PTYs end with their host',
+    { value: lifetime, values: ['host'] },
   );
 }

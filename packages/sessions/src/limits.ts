@@ -1,11 +1,12 @@
 import {
   BACKEND_METADATA_BYTES_LIMIT,
   INPUT_BYTES_LIMIT,
+  invalidOption,
+  knownKeys,
   LIFETIME_MS_LIMIT,
   type Limit,
   OUTPUT_CHUNK_BYTES_LIMIT,
   OUTPUT_TOTAL_BYTES_LIMIT,
-  ProcmuxError,
   PTY_ATTACH_TIMEOUT_MS_LIMIT,
   RESIZE_PER_MINUTE_LIMIT,
   resolveLimit,
@@ -70,16 +71,9 @@ export const PROCESS_SESSION_LIMITS: Readonly<Record<keyof ProcessSessionLimits,
  */
 export function resolveProcessSessionLimits(limits: ProcessSessionLimits = {}): ResolvedProcessSessionLimits {
   if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'limits must be an object of optional integer caps');
+    throw invalidOption('limits', 'an object of optional integer caps', { value: limits });
   }
-  for (const key of Object.keys(limits)) {
-    if (!(key in TABLE)) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `unknown limit "${key}"; allowed: ${Object.keys(TABLE).join(', ')}`,
-      );
-    }
-  }
+  knownKeys('limits', limits, Object.keys(TABLE));
   const out = {} as ResolvedProcessSessionLimits;
   for (const [key, limit] of Object.entries(TABLE) as [keyof ProcessSessionLimits, Limit][]) {
     out[key] = resolveLimit(`limits.${key}`, limits[key], limit);

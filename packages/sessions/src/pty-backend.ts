@@ -1,4 +1,4 @@
-import { ProcmuxError, type SignalName } from '@procmux/core-types';
+import { invalidOption, type SignalName } from '@procmux/core-types';
 import type { BackendExit } from './backend-adapter.js';
 
 /** What a host PTY backend is asked to start. */
@@ -65,17 +65,15 @@ export function choosePtyBackend(option: ProcessPtyBackend | null | undefined): 
   if (option === undefined) return 'native';
   if (option === null) return null;
   if (typeof option !== 'object' || typeof option.startPty !== 'function') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'ptyBackend must be an object with a startPty(request) function (or null for no PTY sessions)',
+    throw invalidOption(
+      'ptyBackend',
+      'an object with a startPty(request) function (or null for no PTY sessions)',
+      { value: option },
     );
   }
   const resize = option.capabilities?.resize;
   if (resize !== undefined && typeof resize !== 'boolean') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `ptyBackend.capabilities.resize must be true or false (got ${String(resize)})`,
-    );
+    throw invalidOption('ptyBackend.capabilities.resize', 'true or false', { value: resize });
   }
   return option;
 }
@@ -95,10 +93,9 @@ export function choosePersistentPtyBackend(
   if (option === undefined) return undefined;
   const backend = choosePtyBackend(option);
   if (backend === 'native' || backend === null || backend.persistent !== true) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'persistentPtyBackend must be a host PTY backend declaring persistent: true (e.g. @procmux/backend-tmux)',
-      { details: { option: 'persistentPtyBackend' } },
+    throw invalidOption(
+      'persistentPtyBackend',
+      'a host PTY backend declaring persistent: true (e.g. @procmux/backend-tmux)',
     );
   }
   return backend;

@@ -1,4 +1,10 @@
-import { type Logger, type ProcessEvent, ProcmuxError, resolveLimit } from '@procmux/core-types';
+import {
+  invalidOption,
+  type Logger,
+  type ProcessEvent,
+  ProcmuxError,
+  resolveLimit,
+} from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT, FINISHED_TTL_MS_LIMIT } from '@procmux/registry';
 import { ProcessSupervisor } from '@procmux/supervisor';
 import { resolveSessionCwd } from './cwd.js';
@@ -52,10 +58,9 @@ export interface ProcessSessions {
  */
 export function createProcessSessions(options: ProcessSessionsOptions): ProcessSessions {
   if (typeof options !== 'object' || options === null || typeof options.cwd !== 'string') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'createProcessSessions needs { cwd: <workspace root path> }',
-    );
+    throw invalidOption('cwd', 'the workspace root path (createProcessSessions needs { cwd })', {
+      value: (options as { cwd?: unknown } | null)?.cwd,
+    });
   }
   // A remote sandbox resolves paths on its own file system.
   const resolveCwd = options.sandbox?.resolveCwd?.bind(options.sandbox) ?? resolveSessionCwd;

@@ -1,4 +1,4 @@
-import { ProcmuxError, type StdinMode } from '@procmux/core-types';
+import { integerOption, invalidOption, nonEmptyString, oneOf, type StdinMode } from '@procmux/core-types';
 import { shellWrap } from '@procmux/shell-wrap';
 import { resolveSessionCwd } from './cwd.js';
 import { commandFingerprint } from './fingerprint.js';
@@ -34,54 +34,42 @@ export interface PlanContext {
 export function planStart(request: ProcessStartRequest, context: PlanContext): StartPlan {
   const { workspace, limits } = context;
   if (typeof request !== 'object' || request === null) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'start needs a request object { command, args?, ... }');
+    throw invalidOption('request', 'an object { command, args?, ... }', { value: request });
   }
-  if (typeof request.command !== 'string' || request.command.trim() === '') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'command must be a non-empty string');
-  }
+  // A command may hold a secret, so it is never echoed; NUL is left for the spawn to refuse, as before.
+  nonEmptyString('command', request.command, {
+    required: true,
+    nonBlank: true,
+    allowNul: true,
+    secret: true,
+  });
   const args = request.args === undefined ? [] : [...request.args];
-  if (!args.every((a) => typeof a === 'string')) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'args must be an array of strings');
-  }
+  if (!args.every((a) => typeof a === 'string')) throw invalidOption('args', 'an array of strings');
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   for (const [key, value] of Object.entries(request.env ?? {})) {
     if (typeof value !== 'string') {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `env values must be strings (env.${key} is not)`);
+      throw invalidOption(`env.${key}`, 'a string');
     }
     env[key] = value;
   }
   const pty = request.pty === true;
   const terminal = resolveTerminal(request.terminal, limits);
   if (pty) env.TERM = terminal.term;
-  const lifetimeMs = request.lifetimeMs ?? limits.maxLifetimeMs;
-  if (!Number.isInteger(lifetimeMs) || lifetimeMs < 1 || lifetimeMs > limits.maxLifetimeMs) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `lifetimeMs must be an integer from 1 to ${limits.maxLifetimeMs} (got ${String(request.lifetimeMs)})`,
-    );
-  }
+  const lifetimeMs = integerOption('lifetimeMs', request.lifetimeMs, {
+    min: 1,
+    max: limits.maxLifetimeMs,
+    default: limits.maxLifetimeMs,
+  });
   for (const key of ['timeoutMs', 'noOutputTimeoutMs'] as const) {
-    const value = request[key];
-    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > limits.maxLifetimeMs)) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `${key} must be an integer from 1 to ${limits.maxLifetimeMs} (got ${String(value)})`,
-      );
-    }
+    integerOption(key, request[key], { min: 1, max: limits.maxLifetimeMs });
   }
-  const stdin = request.stdin ?? 'open';
-  if (stdin !== 'open' && stdin !== 'closed' && stdin !== 'terminal') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `stdin must be 'open', 'closed' or 'terminal' (got ${String(stdin)})`,
-    );
-  }
+  const stdin = oneOf('stdin', request.stdin, ['open', 'closed', 'terminal'], { default: 'open' });
   if (stdin === 'terminal' && pty) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      "stdin 'terminal' is for pipe sessions (a PTY session is one)",
-    );
+    throw invalidOption('stdin', "'open' or 'closed' for a PTY session ('terminal' is for pipe sessions)", {
+      value: stdin,
+      values: ['open', 'closed'],
+    });
   }
   return {
     command: request.command,

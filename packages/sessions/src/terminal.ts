@@ -1,4 +1,4 @@
-import { DEFAULT_TERM, integerOption, ProcmuxError } from '@procmux/core-types';
+import { DEFAULT_TERM, integerOption, invalidOption } from '@procmux/core-types';
 import type { ResolvedProcessSessionLimits } from './limits.js';
 
 /** A PTY session's terminal: 120×40 `xterm-256color` unless asked otherwise. */
@@ -24,7 +24,7 @@ export function resolveTerminal(
 ): ResolvedTerminal {
   const t = request ?? {};
   if (typeof t !== 'object' || t === null) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'terminal must be an object { columns, rows, term }');
+    throw invalidOption('terminal', 'an object { columns, rows, term }', { value: t });
   }
   const columns = integerOption('terminal.columns', t.columns ?? undefined, {
     min: 1,
@@ -43,9 +43,10 @@ export function resolveTerminal(
     Buffer.byteLength(term) > limits.maxTermBytes ||
     /[\0\s]/.test(term)
   ) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `terminal.term must be a non-empty name without whitespace of at most ${limits.maxTermBytes} bytes`,
+    throw invalidOption(
+      'terminal.term',
+      `a non-empty name without whitespace of at most ${limits.maxTermBytes} bytes`,
+      { value: term, max: limits.maxTermBytes },
     );
   }
   return { columns, rows, term };

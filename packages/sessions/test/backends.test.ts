@@ -58,7 +58,7 @@ describe('host PTY backend', () => {
     const resize = { startPty: () => ({}), capabilities: { resize: 'yes' } };
     expect(() =>
       createProcessSessions({ cwd: workspace, ptyBackend: resize as unknown as ProcessPtyBackend }),
-    ).toThrow('ptyBackend.capabilities.resize must be true or false (got yes)');
+    ).toThrow('ptyBackend.capabilities.resize must be true or false (got "yes")');
   });
 
   it('canResize is true on a native terminal session and false on pipes', async () => {

@@ -112,14 +112,14 @@ describe('durability options', () => {
       'ERR_INVALID_OPTION',
     );
     expect(partial.message).toBe(
-      'durability needs checkpoints, leases and ownerId together; missing: ownerId',
+      'checkpoints, leases, ownerId must be given together for durability (missing: ownerId)',
     );
     throwsWith(() => createProcessSessions({ cwd: workspace, ownerId: 'a' }), 'ERR_INVALID_OPTION');
     const backendOnly = throwsWith(
       () => createProcessSessions({ cwd: workspace, recoveryBackend: terminalServer().recoveryBackend }),
       'ERR_INVALID_OPTION',
     );
-    expect(backendOnly.message).toMatch(/recoveryBackend needs durability/);
+    expect(backendOnly.message).toMatch(/^recoveryBackend must be given only with durability/);
     throwsWith(() => createProcessSessions({ cwd: workspace, recoveryLimits: {} }), 'ERR_INVALID_OPTION');
   });
 
@@ -139,7 +139,7 @@ describe('durability options', () => {
       compareAndSet: () => Promise.resolve(1),
     } as unknown as CheckpointStore;
     expect(throwsWith(make({ checkpoints: noDelete }), 'ERR_INVALID_OPTION').message).toBe(
-      'checkpoints must implement get, list, compareAndSet, delete (missing: delete)',
+      'checkpoints must be an object implementing get, list, compareAndSet, delete (missing: delete)',
     );
     throwsWith(make({ leases: {} as LeaseStore }), 'ERR_INVALID_OPTION');
     throwsWith(make({ recoveryBackend: {} as ProcessRecoveryBackend }), 'ERR_INVALID_OPTION');
@@ -157,7 +157,7 @@ describe('durability options', () => {
         make({ recoveryLimits: { ttl: 5 } as unknown as ProcessSessionsOptions['recoveryLimits'] }),
         'ERR_INVALID_OPTION',
       ).message,
-    ).toMatch(/unknown recovery limit "ttl"/);
+    ).toMatch(/^recoveryLimits\.ttl must be one of the known recoveryLimits: maxRecords/);
     throwsWith(
       make({ recoveryLimits: [] as unknown as ProcessSessionsOptions['recoveryLimits'] }),
       'ERR_INVALID_OPTION',

@@ -78,7 +78,7 @@ describe('lifetime', () => {
       sessions.start({ command: 'true', args: [], lifetime: 'forever' as 'host' }),
       'ERR_INVALID_OPTION',
     );
-    expect(error.message).toBe("lifetime must be 'host' or 'detached' (got \"forever\")");
+    expect(error.message).toBe("lifetime must be one of 'host', 'detached' (got \"forever\")");
   });
 
   it("refuses 'detached' on a host backend that does not declare persistent", async () => {

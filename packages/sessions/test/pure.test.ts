@@ -48,7 +48,7 @@ describe('resolveProcessSessionLimits', () => {
       'ERR_INVALID_OPTION',
     );
     expect(() => resolveProcessSessionLimits({ maxSesions: 4 } as never)).toThrow(
-      /unknown limit "maxSesions"; allowed: maxSessions/,
+      /^limits\.maxSesions must be one of the known limits: maxSessions/,
     );
     expect(() => resolveProcessSessionLimits({ maxSessions: 33 })).toThrow(
       'limits.maxSessions must be an integer from 1 to 32 (got 33)',

@@ -1,4 +1,10 @@
-import { type CheckpointStore, type LeaseStore, ProcmuxError } from '@procmux/core-types';
+import {
+  type CheckpointStore,
+  exactlyOne,
+  integerOption,
+  invalidOption,
+  type LeaseStore,
+} from '@procmux/core-types';
 import pg from 'pg';
 import { PostgresCheckpointStore } from './checkpoints.js';
 import { SchemaConnection } from './connection.js';
@@ -42,30 +48,25 @@ export interface PostgresRecoveryStore {
  */
 export function openPostgresRecoveryStore(options: PostgresRecoveryStoreOptions): PostgresRecoveryStore {
   if (typeof options !== 'object' || options === null) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'openPostgresRecoveryStore needs { url } or { pool }');
+    throw invalidOption('options', 'an object { url } or { pool } (openPostgresRecoveryStore)', {
+      value: options,
+    });
   }
   const { url, pool: hostPool } = options;
-  if ((url === undefined) === (hostPool === undefined)) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'openPostgresRecoveryStore needs exactly one of { url } and { pool }',
-    );
-  }
+  exactlyOne({ url, pool: hostPool }, ['url', 'pool']);
   // The URL may hold a password: the message never shows it.
   if (url !== undefined && (typeof url !== 'string' || !/^postgres(ql)?:\/\//.test(url))) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'url must be a postgres:// or postgresql:// connection URL');
+    throw invalidOption('url', 'a postgres:// or postgresql:// connection URL');
   }
   if (hostPool !== undefined && typeof hostPool?.query !== 'function') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'pool must be a pg Pool');
+    throw invalidOption('pool', 'a pg Pool', { value: hostPool });
   }
   const schema = checkSchemaName(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
-  const max = options.maxConnections ?? 4;
-  if (!Number.isInteger(max) || max < 1 || max > MAX_CONNECTIONS) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `maxConnections must be an integer from 1 to ${MAX_CONNECTIONS} (got ${String(max)})`,
-    );
-  }
+  const max = integerOption('maxConnections', options.maxConnections, {
+    min: 1,
+    max: MAX_CONNECTIONS,
+    default: 4,
+  });
   let pool = hostPool;
   if (!pool) {
     pool = new pg.Pool({ connectionString: url, max });

@@ -1,14 +1,13 @@
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { invalidOption } from '@procmux/core-types';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Checks a schema name; it is quoted into SQL, so only plain lower-case identifiers pass. */
 export function checkSchemaName(schema: unknown): string {
   if (typeof schema !== 'string' || !IDENTIFIER.test(schema)) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `schema must be a lower-case SQL identifier of 1 to 63 characters: letters, digits, _ (got ${describe(schema)})`,
-    );
+    throw invalidOption('schema', 'a lower-case SQL identifier of 1 to 63 characters: letters, digits, _', {
+      value: schema,
+    });
   }
   return schema;
 }

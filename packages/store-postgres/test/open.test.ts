@@ -10,7 +10,7 @@ const NS = RECOVERY_NAMESPACE;
 describe('openPostgresRecoveryStore options', () => {
   it('refuses bad options without connecting, and never shows the URL', () => {
     expect(invalidOptionMessage(() => openPostgresRecoveryStore({}))).toMatch(
-      /exactly one of \{ url \} and \{ pool \}/,
+      /^url or pool must be given, exactly one of the 2/,
     );
     invalidOptionMessage(() => openPostgresRecoveryStore(null as never));
     const secret = 'mysql://root:hunter2@db/app';

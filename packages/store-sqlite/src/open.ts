@@ -1,6 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type CheckpointStore, describe, type LeaseStore, ProcmuxError } from '@procmux/core-types';
+import {
+  type CheckpointStore,
+  exactlyOne,
+  integerOption,
+  invalidOption,
+  type LeaseStore,
+  nonEmptyString,
+} from '@procmux/core-types';
 import Database from 'better-sqlite3';
 import { SqliteCheckpointStore } from './checkpoints.js';
 import { SqliteLeaseStore } from './leases.js';
@@ -42,33 +49,19 @@ export interface SqliteRecoveryStore {
  */
 export function openSqliteRecoveryStore(options: SqliteRecoveryStoreOptions): SqliteRecoveryStore {
   if (typeof options !== 'object' || options === null) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'openSqliteRecoveryStore needs { workspace } or { path }');
+    throw invalidOption('options', 'an object { workspace } or { path } (openSqliteRecoveryStore)', {
+      value: options,
+    });
   }
-  const { path, workspace } = options;
-  if ((path === undefined) === (workspace === undefined)) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'openSqliteRecoveryStore needs exactly one of { workspace } and { path }',
-    );
-  }
-  for (const [name, value] of [
-    ['path', path],
-    ['workspace', workspace],
-  ] as const) {
-    if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `${name} must be a non-empty path (got ${describe(value)})`,
-      );
-    }
-  }
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
-  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > MAX_BUSY_TIMEOUT_MS) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `busyTimeoutMs must be an integer from 0 to ${MAX_BUSY_TIMEOUT_MS} (got ${describe(busyTimeoutMs)})`,
-    );
-  }
+  exactlyOne({ ...options }, ['workspace', 'path']);
+  // A NUL cannot reach the file system, so it is refused here rather than by fs.
+  const path = nonEmptyString('path', options.path);
+  const workspace = nonEmptyString('workspace', options.workspace);
+  const busyTimeoutMs = integerOption('busyTimeoutMs', options.busyTimeoutMs, {
+    min: 0,
+    max: MAX_BUSY_TIMEOUT_MS,
+    default: 5_000,
+  });
   const file = resolve(path ?? join(workspace!, DEFAULT_SQLITE_FILE));
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { timeout: busyTimeoutMs });

@@ -75,12 +75,15 @@ describe('openSqliteRecoveryStore', () => {
 
   it('refuses bad options with ERR_INVALID_OPTION', () => {
     expect(invalidOptionMessage(() => openSqliteRecoveryStore({}))).toMatch(
-      /exactly one of \{ workspace \} and \{ path \}/,
+      /^workspace or path must be given, exactly one of the 2/,
     );
     invalidOptionMessage(() => openSqliteRecoveryStore({ path: 'a', workspace: 'b' }));
     invalidOptionMessage(() => openSqliteRecoveryStore(null as never));
+    expect(invalidOptionMessage(() => openSqliteRecoveryStore({ workspace: 'a\0b' }))).toMatch(
+      /^workspace must be/,
+    );
     expect(invalidOptionMessage(() => openSqliteRecoveryStore({ path: '' }))).toBe(
-      'path must be a non-empty path (got "")',
+      'path must be a non-empty string without NUL characters (got "")',
     );
     expect(invalidOptionMessage(() => openSqliteRecoveryStore({ path: 'x.sqlite', busyTimeoutMs: -1 }))).toBe(
       'busyTimeoutMs must be an integer from 0 to 60000 (got -1)',

@@ -1,4 +1,4 @@
-import { type Limit, ProcmuxError, resolveLimit } from '@procmux/core-types';
+import { invalidOption, knownKeys, type Limit, resolveLimit } from '@procmux/core-types';
 import { NON_INTERACTIVE_ENV } from './environment.js';
 
 /** How the tools behave; every field is optional. */
@@ -44,23 +44,18 @@ const LIMITS: Record<
 /** Fills in defaults; a bad or unknown option is ERR_INVALID_OPTION saying what is allowed. */
 export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedToolOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'createProcessTools options must be an object');
+    throw invalidOption('options', 'an object (the options of createProcessTools)', { value: options });
   }
-  const known = [...Object.keys(LIMITS), 'nonInteractiveEnv', 'persistUnavailable'];
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new ProcmuxError('ERR_INVALID_OPTION', `unknown option "${key}"; allowed: ${known.join(', ')}`);
-    }
-  }
+  knownKeys('options', options, [...Object.keys(LIMITS), 'nonInteractiveEnv', 'persistUnavailable']);
   const env = options.nonInteractiveEnv ?? NON_INTERACTIVE_ENV;
   if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'nonInteractiveEnv must map variable names to string values',
-    );
+    throw invalidOption('nonInteractiveEnv', 'an object mapping variable names to string values', {
+      value: env,
+    });
   }
+  // Any string was taken before (even an empty one), so only the type is checked.
   if (options.persistUnavailable !== undefined && typeof options.persistUnavailable !== 'string') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'persistUnavailable must be a string saying why');
+    throw invalidOption('persistUnavailable', 'a string saying why', { value: options.persistUnavailable });
   }
   const resolved = {
     nonInteractiveEnv: env,

@@ -24,7 +24,9 @@ export interface TextPattern {
 export function compilePattern(source: string, name = 'pattern'): TextPattern {
   if (source.length > MAX_PATTERN_CHARS) {
     throw invalid(
+      name,
       `${name} is ${source.length.toLocaleString('en-US')} characters; at most ${MAX_PATTERN_CHARS}`,
+      { max: MAX_PATTERN_CHARS },
     );
   }
   let compiled: RE2JS;
@@ -36,6 +38,7 @@ export function compilePattern(source: string, name = 'pattern'): TextPattern {
         ? error.message.replace(/^error parsing regexp: /, '').replace('`(?m)', '`')
         : String(error);
     throw invalid(
+      name,
       `${name} ${echo(source)} cannot be used: ${why.slice(0, 200)}. Patterns run on a linear-time engine ` +
         '(RE2 syntax): character classes, \\d \\w \\s \\b, quantifiers, groups, alternation, (?i) work; ' +
         'backreferences (\\1, \\k<name>) and lookaround ((?=, (?!, (?<=, (?<!) do not.',

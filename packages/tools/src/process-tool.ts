@@ -73,7 +73,9 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
           );
           action = params.oneOf('action', Object.keys(ACTIONS) as ProcessAction[]);
           if (action === undefined)
-            throw invalid(`action is required; one of: ${Object.keys(ACTIONS).join(', ')}`);
+            throw invalid('action', `action is required; one of: ${Object.keys(ACTIONS).join(', ')}`, {
+              values: Object.keys(ACTIONS),
+            });
           const spec = ACTIONS[action];
           params.only(`action ${action}`, [
             'action',

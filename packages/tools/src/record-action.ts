@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { ProcmuxError } from '@procmux/core-types';
 import { resolveSessionCwd } from '@procmux/sessions';
 import { type ActionContext, sessionReply } from './action-context.js';
+import { invalid } from './params.js';
 import type { ToolResult } from './types.js';
 
 /**
@@ -45,7 +46,7 @@ async function recordingPath(workspace: string, requested: string): Promise<stri
   const target = isAbsolute(requested) ? requested : resolve(root, requested);
   const name = basename(target);
   if (name === '' || name === '.' || name === '..') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `path must name a file (got "${requested}")`);
+    throw invalid('path', `path must name a file (got "${requested}")`);
   }
   let directory: string;
   try {

@@ -59,6 +59,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   const timeout = ctx.params.integer('timeout', 1, MAX_WAIT_FOR_MS) ?? DEFAULT_WAIT_FOR_MS;
   if (c.idleMs !== undefined && c.idleMs >= timeout) {
     throw invalid(
+      'idle_ms',
       `idle_ms (${c.idleMs}) must be less than timeout (${timeout} ms), or the wait can only time out`,
     );
   }
@@ -155,9 +156,12 @@ function readConditions(ctx: ActionContext): Conditions {
   const input = p.boolean('input');
   const port = p.integer('port', RANGE.port.minimum, RANGE.port.maximum);
   if (exit === false)
-    throw invalid('exit must be true (wait for the process to end); leave it out otherwise');
+    throw invalid('exit', 'exit must be true (wait for the process to end); leave it out otherwise');
   if (input === false)
-    throw invalid('input must be true (wait until the program waits for input); leave it out otherwise');
+    throw invalid(
+      'input',
+      'input must be true (wait until the program waits for input); leave it out otherwise',
+    );
   const c: Conditions = { input: input === true, exit: exit === true };
   if (source !== undefined) c.pattern = { pattern: checked('pattern', source), source };
   if (failSource !== undefined) c.fail = { pattern: checked('fail_pattern', failSource), source: failSource };
@@ -165,6 +169,7 @@ function readConditions(ctx: ActionContext): Conditions {
   if (port !== undefined) c.port = port;
   if (!c.pattern && !c.fail && !c.input && !c.exit && c.idleMs === undefined && c.port === undefined) {
     throw invalid(
+      'pattern, fail_pattern, input, exit, idle_ms, port',
       'wait_for needs at least one of pattern (a regular expression), fail_pattern, input: true, exit: true, idle_ms (a quiet period) or port (a loopback TCP port) (got none)',
     );
   }
@@ -172,7 +177,7 @@ function readConditions(ctx: ActionContext): Conditions {
 }
 
 function checked(name: string, source: string): TextPattern {
-  if (source === '') throw invalid(`${name} must not be empty`);
+  if (source === '') throw invalid(name, `${name} must not be empty`);
   return compilePattern(source);
 }
 

@@ -29,8 +29,11 @@ describe('resolveToolOptions', () => {
     [{ outputBudget: 999 }, 'outputBudget must be an integer from 1000 to 1000000 (got 999)'],
     [{ startupWaitMs: 10_001 }, 'startupWaitMs must be an integer from 0 to 10000 (got 10001)'],
     [{ oneShotTimeoutMs: 0 }, 'oneShotTimeoutMs must be an integer from 1 to 86400000 (got 0)'],
-    [{ budget: 5 }, 'unknown option "budget"; allowed: outputBudget'],
-    [{ nonInteractiveEnv: { PAGER: 1 } }, 'nonInteractiveEnv must map variable names to string values'],
+    [{ budget: 5 }, 'options.budget must be one of the known options: outputBudget'],
+    [
+      { nonInteractiveEnv: { PAGER: 1 } },
+      'nonInteractiveEnv must be an object mapping variable names to string values',
+    ],
   ])('refuses %o with a message saying what is allowed', (options, message) => {
     expect(invalidOptionMessage(() => resolveToolOptions(options as never))).toContain(message);
   });

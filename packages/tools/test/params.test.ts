@@ -27,6 +27,27 @@ describe('Params', () => {
     ).toBe('unknown parameter "comand" for exec; allowed: command, mode');
   });
 
+  it('gives every refusal the details shape of the option toolkit: the parameter and its bounds', () => {
+    const p = new Params({ lines: 0, mode: 'x', keys: ['a'.repeat(9)] }, ['lines', 'mode', 'keys'], 't');
+    expect(throwsWith(() => p.integer('lines', 1, 10), 'ERR_INVALID_OPTION').details).toEqual({
+      option: 'lines',
+      min: 1,
+      max: 10,
+    });
+    expect(throwsWith(() => p.oneOf('mode', ['a', 'b']), 'ERR_INVALID_OPTION').details).toEqual({
+      option: 'mode',
+      values: ['a', 'b'],
+    });
+    expect(throwsWith(() => p.stringList('keys', 8), 'ERR_INVALID_OPTION').details).toEqual({
+      option: 'keys[0]',
+      max: 8,
+    });
+    expect(throwsWith(() => new Params({ x: 1 }, ['y'], 't'), 'ERR_INVALID_OPTION').details).toEqual({
+      option: 'x',
+      values: ['y'],
+    });
+  });
+
   it('refuses parameters an action does not use instead of ignoring them', () => {
     const p = new Params(
       { action: 'submit', text: 'x', timeout: 1 },

@@ -295,7 +295,7 @@ describe('process input', () => {
     const r = await h.tools.process.run({ action: 'paste', session_id: id, text: 'x', bracketed: true });
     expect(r.isError).toBe(true);
     expect(r.text.split('\n')[0]).toBe(
-      'Error [ERR_INVALID_OPTION]: bracketed paste needs a PTY session; this session uses pipes',
+      'Error [ERR_INVALID_OPTION]: bracketed must be false or left out for a pipe session (bracketed paste needs a PTY) (got true)',
     );
     expect(lastLine(r.text)).toMatch(LIVE);
   });

@@ -1,11 +1,12 @@
 import {
   type CheckpointStore,
-  describe,
+  invalidOption,
+  knownKeys,
   LEASE_TTL_MS_LIMIT,
   type LeaseStore,
   type Limit,
+  nonEmptyString,
   type ProcessRecoveryBackend,
-  ProcmuxError,
   RECOVERY_ATTACH_TIMEOUT_MS_LIMIT,
   RECOVERY_RECORDS_LIMIT,
   resolveLimit,
@@ -59,10 +60,12 @@ export function resolveDurability(options: DurabilityOptions): ResolvedDurabilit
   if (given.length === 0) {
     for (const name of ['recoveryBackend', 'recoveryLimits'] as const) {
       if (options[name] !== undefined) {
-        throw new ProcmuxError(
-          'ERR_INVALID_OPTION',
-          `${name} needs durability: pass checkpoints, leases and ownerId as well`,
-          { details: { option: name } },
+        throw invalidOption(
+          name,
+          'given only with durability: pass checkpoints, leases and ownerId as well',
+          {
+            missing: [...TRIO],
+          },
         );
       }
     }
@@ -70,11 +73,9 @@ export function resolveDurability(options: DurabilityOptions): ResolvedDurabilit
   }
   if (given.length < TRIO.length) {
     const missing = TRIO.filter((name) => options[name] === undefined);
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `durability needs checkpoints, leases and ownerId together; missing: ${missing.join(', ')}`,
-      { details: { missing } },
-    );
+    throw invalidOption(TRIO.join(', '), `given together for durability (missing: ${missing.join(', ')})`, {
+      missing,
+    });
   }
   const { checkpoints, leases, ownerId, recoveryBackend } = options as Required<DurabilityOptions>;
   for (const [name, store, methods] of [
@@ -85,20 +86,21 @@ export function resolveDurability(options: DurabilityOptions): ResolvedDurabilit
       (m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function',
     );
     if (typeof store !== 'object' || store === null || missing.length > 0) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `${name} must implement ${methods.join(', ')} (missing: ${missing.join(', ')})`,
+      throw invalidOption(
+        name,
+        `an object implementing ${methods.join(', ')} (missing: ${missing.join(', ')})`,
+        {
+          missing,
+        },
       );
     }
   }
-  if (typeof ownerId !== 'string' || ownerId.trim() === '' || ownerId.length > MAX_OWNER_ID_CHARS) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `ownerId must be a non-blank string of at most ${MAX_OWNER_ID_CHARS} characters naming this replica (got ${describe(ownerId)})`,
-    );
-  }
+  // Names this replica in leases; NUL is allowed as before (the stores take any text).
+  nonEmptyString('ownerId', ownerId, { nonBlank: true, maxChars: MAX_OWNER_ID_CHARS, allowNul: true });
   if (recoveryBackend !== undefined && typeof recoveryBackend?.attach !== 'function') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'recoveryBackend must have an attach(request) method');
+    throw invalidOption('recoveryBackend', 'an object with an attach(request) method', {
+      value: recoveryBackend,
+    });
   }
   return {
     checkpoints,
@@ -112,16 +114,9 @@ export function resolveDurability(options: DurabilityOptions): ResolvedDurabilit
 /** Fills in defaults; an unknown key or a value outside [1, hard] is ERR_INVALID_OPTION. */
 export function resolveRecoveryLimits(limits: RecoveryLimits = {}): ResolvedRecoveryLimits {
   if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'recoveryLimits must be an object of optional integer caps');
+    throw invalidOption('recoveryLimits', 'an object of optional integer caps', { value: limits });
   }
-  for (const key of Object.keys(limits)) {
-    if (!(key in TABLE)) {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        `unknown recovery limit "${key}"; allowed: ${Object.keys(TABLE).join(', ')}`,
-      );
-    }
-  }
+  knownKeys('recoveryLimits', limits, Object.keys(TABLE));
   const out = {} as ResolvedRecoveryLimits;
   for (const [key, limit] of Object.entries(TABLE) as [keyof RecoveryLimits, Limit][]) {
     out[key] = resolveLimit(`recoveryLimits.${key}`, limits[key], limit);

@@ -1,7 +1,7 @@
 // Stopping a session: a signal, a kill of the whole tree (a terminal is hung up first),
 // release, expiry, and the ends without a process (unknown).
 import { constants } from 'node:os';
-import { isTerminalState, ProcmuxError, type SignalName } from '@procmux/core-types';
+import { invalidOption, isTerminalState, ProcmuxError, type SignalName } from '@procmux/core-types';
 import { hangUp as hangUpTerminal } from '../hang-up.js';
 import type { WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
@@ -13,10 +13,7 @@ const HANG_UP_WAIT_MS = 500;
 
 export async function signal(s: SessionCore, name: SignalName): Promise<void> {
   if (typeof name !== 'string' || !(name in constants.signals)) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `signal must be a signal name such as "SIGINT" or "SIGTERM" (got ${String(name)})`,
-    );
+    throw invalidOption('signal', 'a signal name such as "SIGINT" or "SIGTERM"', { value: name });
   }
   await mutable(s, 'signal', { signal: name });
   // A host handle signals its own process; a native one needs a pid.

@@ -1,6 +1,6 @@
 // What goes into a session: raw input, paste, keys, Enter, end of input, and resize (rate
 // limited). A person holding control blocks every one of them for the model.
-import { integerOption, ProcmuxError } from '@procmux/core-types';
+import { integerOption, invalidOption, ProcmuxError } from '@procmux/core-types';
 import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
 import { humanControlError } from '../human-control.js';
 import type { PolicyAction } from '../policy.js';
@@ -35,7 +35,7 @@ export async function write(
 }
 
 export async function input(s: SessionCore, data: string): Promise<void> {
-  if (typeof data !== 'string') throw new ProcmuxError('ERR_INVALID_OPTION', 'input must be a string');
+  if (typeof data !== 'string') throw invalidOption('input', 'a string', { value: data });
   await write(s, data, 'input');
 }
 
@@ -44,12 +44,11 @@ export async function paste(
   text: string,
   options: { bracketed?: boolean } = {},
 ): Promise<void> {
-  if (typeof text !== 'string') throw new ProcmuxError('ERR_INVALID_OPTION', 'paste text must be a string');
+  if (typeof text !== 'string') throw invalidOption('text', 'a string', { value: text });
   if (options.bracketed === true && s.stdioMode !== 'pty') {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'bracketed paste needs a PTY session; this session uses pipes',
-    );
+    throw invalidOption('bracketed', 'false or left out for a pipe session (bracketed paste needs a PTY)', {
+      value: options.bracketed,
+    });
   }
   const bracketed = s.stdioMode === 'pty' && (options.bracketed ?? bracketedPasteMode(s));
   await write(s, encodePaste(text, { bracketed }), 'input');
@@ -88,7 +87,7 @@ export async function resize(s: SessionCore, size: { columns: number; rows: numb
   }
   const { maxTerminalColumns, maxTerminalRows, maxResizesPerMinute } = s.ctx.limits;
   if (typeof size !== 'object' || size === null) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'resize needs { columns, rows }');
+    throw invalidOption('size', 'an object { columns, rows }', { value: size });
   }
   // No default for a missing dimension: the NaN fallback makes it an error saying what is allowed.
   integerOption('columns', size.columns ?? undefined, { min: 1, max: maxTerminalColumns, required: true });

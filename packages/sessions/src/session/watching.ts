@@ -1,6 +1,6 @@
 // People watching a session: live listeners, a snapshot to start a view from, a person
 // taking the keyboard, and the asciicast recording. Input typed by a person is never kept.
-import { integerOption, ProcmuxError } from '@procmux/core-types';
+import { integerOption, invalidOption, ProcmuxError } from '@procmux/core-types';
 import { asciicast as recording } from '../asciicast.js';
 import { type HumanControlLease, holderName } from '../human-control.js';
 import type { SessionWatcher } from '../session-watch.js';
@@ -14,7 +14,7 @@ const SNAPSHOT_BYTES = 1024 * 1024;
 
 export function watch(s: SessionCore, listener: SessionWatcher): () => void {
   if (typeof listener !== 'function')
-    throw new ProcmuxError('ERR_INVALID_OPTION', 'watch() takes a function');
+    throw invalidOption('listener', 'a function (watch() takes a function)', { value: listener });
   return s.watchers.add(listener);
 }
 
@@ -66,7 +66,7 @@ export async function takeControl(s: SessionCore, options: { holder: string }): 
   controlEvent(s, 'human_control_started', holder);
   const typeIn = async (data: string) => {
     if (released) throw new ProcmuxError('ERR_PROCESS_STATE', `control of session ${s.id} was released`);
-    if (typeof data !== 'string') throw new ProcmuxError('ERR_INVALID_OPTION', 'input must be a string');
+    if (typeof data !== 'string') throw invalidOption('input', 'a string', { value: data });
     await write(s, data, 'input', true, true);
   };
   return {
