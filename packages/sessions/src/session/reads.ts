@@ -1,7 +1,6 @@
 // What a session gives back: history pages, poll deltas, log lines, the transcript, the
 // rendered screen, and the end. Reads work for the whole life of the record.
 import { integerOption, ProcmuxError } from '@procmux/core-types';
-import { transcriptChunks } from '../transcript.js';
 import type { LogResult, OutputPage, PollResult, WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
 import { access } from './guards.js';
