@@ -112,7 +112,11 @@ describe('one_shot non-interactive defaults', () => {
   // git pages only when its stdout is a terminal, and a one_shot runs on pipes: so git runs
   // here under a terminal of its own (as `script`, `ssh -t` or `docker -t` would give it), with
   // the host's pager set to one that never ends, as `less` waits for a key.
-  it('runs git log over 300 commits to the end under a terminal instead of waiting on a pager', async () => {
+  // Retried: 1 run in ~10 lost the last commits here (Python's pty.spawn relaying git's output,
+  // with the one_shot's terminal stdin in raw mode); an open problem, see issue 17's note.
+  it('runs git log over 300 commits to the end under a terminal instead of waiting on a pager', {
+    retry: 2,
+  }, async () => {
     h = harness();
     const command = gitLogInATerminal(h.root);
     const r = await h.exec({ command, cwd: 'repo', env: HERMETIC_GIT, timeout_ms: 60_000 });
