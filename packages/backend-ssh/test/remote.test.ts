@@ -1,7 +1,7 @@
-import type { ProcessSession } from '@procmux/sessions';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ProcessSession } from '@procmux/sessions';
 import { assertNoLeakedProcesses, sshdSkipReason, type TestSshd, waitFor } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
