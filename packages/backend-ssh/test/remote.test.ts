@@ -190,6 +190,14 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     await expect(world.sessions.start({ command: 'pwd', cwd: '..' })).rejects.toMatchObject({
       code: 'ERR_PROCESS_POLICY',
     });
+    // A remote workspace must be absolute, a cwd a string: the toolkit's refusal, details and all.
+    const resolveCwd = world.backend.sandbox.resolveCwd!.bind(world.backend.sandbox);
+    expect(() => resolveCwd('relative/dir')).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION', details: { option: 'cwd' } }),
+    );
+    expect(() => resolveCwd(world!.workspace, 5 as unknown as string)).toThrow(
+      'cwd must be a string path inside the workspace (got 5)',
+    );
     // Only the remote side knows the directory is missing; the backend's reason stays in `cause`.
     const missing = await world.sessions.start({ command: 'pwd', cwd: 'missing' }).catch((e: unknown) => e);
     expect(missing).toMatchObject({
