@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProcessSession } from '@procmux/sessions';
+import { createProcessSessions, type ProcessSession } from '@procmux/sessions';
 import { assertNoLeakedProcesses, sshdSkipReason, type TestSshd, waitFor } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +224,22 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     const tools = createProcessTools(world.sessions);
     const r = await tools.exec.run({ command: 'pwd -P', cwd: 'inside' });
     expect(r.text).toContain(`${join(world.workspace, 'real')}\n`);
+  });
+
+  it('a workspace of / takes any remote directory as the cwd', async () => {
+    world = await openWorld(sshd);
+    const root = createProcessSessions({
+      cwd: '/',
+      sandbox: world.backend.sandbox,
+      ptyBackend: world.backend.ptyBackend,
+    });
+    try {
+      const s = await root.start({ command: 'pwd -P', cwd: world.workspace.slice(1) });
+      expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
+      expect((await s.poll()).stdout).toBe(`${realpathSync(world.workspace)}\n`);
+    } finally {
+      await root.dispose();
+    }
   });
 
   it("a finished session's monitor leaves on its own, unless a marked escapee is still there", async () => {
