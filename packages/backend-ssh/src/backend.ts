@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { ProcmuxError } from '@procmux/core-types';
+import { invalidOption, ProcmuxError } from '@procmux/core-types';
 import type {
   ProcessPtyBackend,
   ProcessSandboxBackend,
@@ -73,16 +73,15 @@ export async function createSshBackend(options: SshBackendOptions): Promise<SshB
     resolveCwd(root, requested) {
       if (requested === undefined) {
         if (!posix.isAbsolute(root)) {
-          throw new ProcmuxError(
-            'ERR_INVALID_OPTION',
-            `the remote workspace must be an absolute path (got ${root})`,
-          );
+          throw invalidOption('cwd', 'an absolute path on the remote host (the remote workspace)', {
+            value: root,
+          });
         }
         workspace = posix.normalize(root);
         return workspace;
       }
       if (typeof requested !== 'string') {
-        throw new ProcmuxError('ERR_INVALID_OPTION', 'cwd must be a string path inside the workspace');
+        throw invalidOption('cwd', 'a string path inside the workspace', { value: requested });
       }
       const target = posix.resolve(root, requested === '' ? '.' : requested);
       const rel = posix.relative(root, target);

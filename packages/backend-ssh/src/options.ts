@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { DEFAULT_KILL_GRACE_MS, describe, ProcmuxError } from '@procmux/core-types';
+import {
+  DEFAULT_KILL_GRACE_MS,
+  exactlyOne,
+  integerOption,
+  invalidOption,
+  knownKeys,
+  nonEmptyString,
+  optionsObject,
+} from '@procmux/core-types';
 
 export interface SshBackendOptions {
   host: string;
@@ -44,43 +52,76 @@ export interface ResolvedSshOptions {
   authSummary: string;
 }
 
+const KNOWN_OPTIONS: readonly (keyof SshBackendOptions)[] = [
+  'host',
+  'port',
+  'username',
+  'identityFile',
+  'privateKey',
+  'passphrase',
+  'agent',
+  'knownHostsFile',
+  'hostFingerprint',
+  'keepaliveIntervalMs',
+  'keepaliveCountMax',
+  'readyTimeoutMs',
+  'killGraceMs',
+];
+
+const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}=?$/;
+
 /** Validates options and reads the key and known_hosts files; nothing connects yet. */
-export function resolveSshOptions(options: SshBackendOptions): ResolvedSshOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw invalid(
-      'SSH backend options must be an object { host, username, knownHostsFile | hostFingerprint, ... }',
-    );
+export function resolveSshOptions(input: SshBackendOptions): ResolvedSshOptions {
+  if (input === undefined || input === null) {
+    throw invalidOption('options', 'an object { host, username, knownHostsFile | hostFingerprint, ... }', {
+      value: input,
+    });
   }
-  const { host, username } = options;
-  if (typeof host !== 'string' || host === '')
-    throw invalid(`host must be a non-empty string (got ${describe(host)})`);
-  if (typeof username !== 'string' || username === '') {
-    throw invalid(`username must be a non-empty string (got ${describe(username)})`);
-  }
-  const port = integer('port', options.port, 22, 1, 65_535);
-  if ((options.knownHostsFile === undefined) === (options.hostFingerprint === undefined)) {
-    throw invalid('give exactly one of knownHostsFile and hostFingerprint: the host key is always verified');
-  }
+  const options = optionsObject<SshBackendOptions>(input);
+  knownKeys('options', options, KNOWN_OPTIONS);
+  const host = nonEmptyString('host', options.host, { required: true, nonBlank: true });
+  const username = nonEmptyString('username', options.username, { required: true, nonBlank: true });
+  const port = integerOption('port', options.port, { min: 1, max: 65_535, default: 22 });
+  exactlyOne(options, ['knownHostsFile', 'hostFingerprint'], 'the host key is always verified');
+  const hostFingerprint = options.hostFingerprint;
   if (
-    options.hostFingerprint !== undefined &&
-    !/^SHA256:[A-Za-z0-9+/]{43}=?$/.test(options.hostFingerprint)
+    hostFingerprint !== undefined &&
+    !(typeof hostFingerprint === 'string' && FINGERPRINT.test(hostFingerprint))
   ) {
-    throw invalid(
-      `hostFingerprint must look like SHA256:<43 base64 characters> (got ${describe(options.hostFingerprint)})`,
-    );
+    throw invalidOption('hostFingerprint', 'SHA256:<43 base64 characters>, as ssh-keygen -l prints it', {
+      value: hostFingerprint,
+    });
   }
   const knownHosts =
-    options.knownHostsFile === undefined
-      ? undefined
-      : readText(options.knownHostsFile, 'the known_hosts file');
-  let privateKey = options.privateKey;
-  if (privateKey === undefined && options.identityFile !== undefined) {
-    privateKey = readText(options.identityFile, 'the identity file');
+    options.knownHostsFile === undefined ? undefined : readText('knownHostsFile', options.knownHostsFile);
+  if (options.identityFile !== undefined && options.privateKey !== undefined) {
+    throw invalidOption('identityFile or privateKey', 'given at most one of the 2 (one key to offer)');
+  }
+  const privateKey =
+    options.identityFile !== undefined ? readText('identityFile', options.identityFile) : options.privateKey;
+  if (
+    privateKey !== undefined &&
+    !(typeof privateKey === 'string' ? privateKey.length > 0 : Buffer.isBuffer(privateKey))
+  ) {
+    // The key itself is never echoed.
+    throw invalidOption('privateKey', 'a non-empty string or Buffer holding the private key');
+  }
+  const passphrase = nonEmptyString('passphrase', options.passphrase, { secret: true });
+  if (
+    options.agent !== undefined &&
+    options.agent !== false &&
+    (typeof options.agent !== 'string' || options.agent === '' || options.agent.includes('\0'))
+  ) {
+    throw invalidOption('agent', "the agent's socket path, or false for no agent", { value: options.agent });
   }
   const agent =
-    options.agent === false ? undefined : (options.agent ?? process.env.SSH_AUTH_SOCK ?? undefined);
+    options.agent === false ? undefined : (options.agent ?? (process.env.SSH_AUTH_SOCK || undefined));
   if (privateKey === undefined && agent === undefined) {
-    throw invalid('no key to offer: give identityFile (or privateKey), or run an agent (SSH_AUTH_SOCK)');
+    throw invalidOption(
+      'identityFile or privateKey',
+      'given when no agent runs: there is no key to offer (no SSH_AUTH_SOCK, or agent: false)',
+      { missing: ['identityFile', 'privateKey', 'agent'] },
+    );
   }
   const offered = [
     ...(options.identityFile
@@ -95,14 +136,30 @@ export function resolveSshOptions(options: SshBackendOptions): ResolvedSshOption
     port,
     username,
     privateKey,
-    passphrase: options.passphrase,
+    passphrase,
     agent,
     knownHosts,
-    hostFingerprint: options.hostFingerprint,
-    keepaliveIntervalMs: integer('keepaliveIntervalMs', options.keepaliveIntervalMs, 5_000, 0, 600_000),
-    keepaliveCountMax: integer('keepaliveCountMax', options.keepaliveCountMax, 3, 1, 100),
-    readyTimeoutMs: integer('readyTimeoutMs', options.readyTimeoutMs, 20_000, 1, 600_000),
-    killGraceMs: integer('killGraceMs', options.killGraceMs, DEFAULT_KILL_GRACE_MS, 0, 60_000),
+    hostFingerprint,
+    keepaliveIntervalMs: integerOption('keepaliveIntervalMs', options.keepaliveIntervalMs, {
+      min: 0,
+      max: 600_000,
+      default: 5_000,
+    }),
+    keepaliveCountMax: integerOption('keepaliveCountMax', options.keepaliveCountMax, {
+      min: 1,
+      max: 100,
+      default: 3,
+    }),
+    readyTimeoutMs: integerOption('readyTimeoutMs', options.readyTimeoutMs, {
+      min: 1,
+      max: 600_000,
+      default: 20_000,
+    }),
+    killGraceMs: integerOption('killGraceMs', options.killGraceMs, {
+      min: 0,
+      max: 60_000,
+      default: DEFAULT_KILL_GRACE_MS,
+    }),
     authSummary: offered.join(', '),
   };
 }
@@ -114,24 +171,12 @@ export function lossBoundMs(
   return options.keepaliveIntervalMs * (options.keepaliveCountMax + 1);
 }
 
-function integer(name: string, value: unknown, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`${name} must be an integer from ${min} to ${max} (got ${describe(value)})`);
-  }
-  return value;
-}
-
-function readText(file: string, what: string): string {
-  if (typeof file !== 'string' || file === '')
-    throw invalid(`${what} must be a path (got ${describe(file)})`);
+// A file option: a non-empty path that can be read (the known_hosts file, the identity file).
+function readText(option: string, file: unknown): string {
+  const path = nonEmptyString(option, file, { required: true });
   try {
-    return readFileSync(file, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `cannot read ${what} ${file}`, { cause });
+    throw invalidOption(option, 'a readable file', { value: path, cause });
   }
-}
-
-function invalid(message: string): ProcmuxError {
-  return new ProcmuxError('ERR_INVALID_OPTION', message);
 }

@@ -45,19 +45,30 @@ kill_tree() {
  * The monitor: `sh -c MONITOR procmux-ssh-monitor PID MARKER GRACE_TICKS SSHD_PID`, in its own
  * session (outside the program's group and terminal, so neither a tree kill nor a hangup
  * reaches it). Once a second: when the sshd process serving the connection is gone, it kills
- * the tree; once the program has exited and no marked process remains, it exits.
+ * the tree; once the program's group is empty and no marked process remains, it exits. That
+ * last check runs once per session on a busy host, so its usual case costs one grep, not the
+ * six processes of tree(): an empty group is one `kill -s 0` (builtin), the marker one grep.
  */
 const MONITOR = `${TREE}
+ended() {
+  if kill -s 0 -- "-$1" 2>/dev/null; then [ -z "$(tree "$1" "$2")" ]; return; fi
+  if [ -r /proc/self/environ ]; then
+    ! grep -q -s -F -e "PROCMUX_TREE=$2" /proc/[0-9]*/environ
+  else
+    [ -z "$(tree "$1" "$2")" ]
+  fi
+}
 while :; do
   sleep 1
   if ! kill -0 "$4" 2>/dev/null && [ ! -d "/proc/$4" ]; then kill_tree "$1" "$2" "$3"; exit 0; fi
-  if ! kill -0 "$1" 2>/dev/null && [ -z "$(tree "$1" "$2")" ]; then exit 0; fi
+  if ended "$1" "$2"; then exit 0; fi
 done`;
 
 /**
  * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR PROGRAM
  * ARGS...`, exec'd by the login shell, so sshd's child is the wrapper and it leads its own
- * session and group (sshd calls setsid). It checks the cwd stays inside ROOT, starts the
+ * session and group (sshd calls setsid). It checks the cwd stays inside ROOT (`cd -P` sets
+ * $PWD to the physical path, so no `$(pwd -P)` subshell forks on the start path), starts the
  * monitor (setsid(1), else perl's setpgrp, else in the group), prints one header line
  * (`NONCE:pid:PID:MONITOR`) on stderr, then execs the program with the tree marker: the
  * program keeps the wrapper's pid, so sshd's own waitpid reports its exact end (exit-status
@@ -65,9 +76,10 @@ done`;
  */
 const WRAPPER = `n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6
 shift 6
-r=$(cd -P -- "$r" 2>/dev/null && pwd -P) || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
+cd -P -- "$r" 2>/dev/null || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
+r=$PWD
 cd -P -- "$d" 2>/dev/null || { printf '%s:error:cwd\\n' "$n" >&2; exit 126; }
-case "$(pwd -P)/" in "$r"/*) ;; *) printf '%s:error:outside\\n' "$n" >&2; exit 126 ;; esac
+case "$PWD/" in "\${r%/}"/*) ;; *) printf '%s:error:outside\\n' "$n" >&2; exit 126 ;; esac
 w=$$ s=$PPID
 if command -v setsid >/dev/null 2>&1; then
   setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" </dev/null >/dev/null 2>&1 &

@@ -20,6 +20,14 @@ export function remoteSurvivors(): { pid: number; command: string }[] {
     .map((p) => ({ pid: p.pid, command: p.command }));
 }
 
+/** The wrapper's monitors of this worker's sessions (their arguments carry the marker). */
+export function remoteMonitors(): { pid: number; command: string }[] {
+  const prefix = `${process.pid}-ssh-`;
+  return processTable()
+    .filter((p) => p.state !== 'Z' && p.command.includes('procmux-ssh-monitor') && p.command.includes(prefix))
+    .map((p) => ({ pid: p.pid, command: p.command }));
+}
+
 /** Waits (generously) until no remote process of this worker is left; returns what is left. */
 export async function settleSurvivors(timeoutMs = 8_000): Promise<{ pid: number; command: string }[]> {
   try {

@@ -10,6 +10,7 @@ import {
   fingerprintOf,
   knownHostsName,
   resolveSshOptions,
+  type SshBackendOptions,
 } from '../src/index.js';
 import { backendOptions, startTestSshd } from './helpers.js';
 
@@ -65,17 +66,76 @@ describe('host key checks (pure)', () => {
 
   it('validates options: a host key source, a key source, no password path', () => {
     const base = { host: 'h', username: 'u', privateKey: 'k', agent: false as const };
-    expect(() => resolveSshOptions(base)).toThrow(/exactly one of knownHostsFile and hostFingerprint/);
-    expect(() => resolveSshOptions({ ...base, hostFingerprint: 'md5:aa' })).toThrow(/SHA256/);
-    expect(() =>
-      resolveSshOptions({ host: 'h', username: 'u', agent: false, hostFingerprint: fingerprintOf(KEY) }),
-    ).toThrow(/no key to offer/);
-    expect(() => resolveSshOptions({ ...base, hostFingerprint: fingerprintOf(KEY), port: 0 })).toThrow(
-      /port must be an integer from 1 to 65535/,
-    );
-    expect(() => resolveSshOptions({ ...base, knownHostsFile: '/nonexistent/known_hosts' })).toThrow(
-      /cannot read the known_hosts file/,
-    );
+    const refusal = (options: unknown): unknown => {
+      try {
+        resolveSshOptions(options as SshBackendOptions);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('accepted');
+    };
+    const fp = fingerprintOf(KEY);
+    expect(refusal(base)).toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: expect.stringMatching(
+        /^knownHostsFile or hostFingerprint must be given, exactly one .*always verified/,
+      ),
+      details: {
+        option: 'knownHostsFile or hostFingerprint',
+        missing: ['knownHostsFile', 'hostFingerprint'],
+      },
+    });
+    expect(refusal({ ...base, hostFingerprint: fp, knownHostsFile: '/etc/hostname' })).toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      details: { option: 'knownHostsFile or hostFingerprint' },
+    });
+    expect(refusal({ ...base, hostFingerprint: 'md5:aa' })).toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message:
+        'hostFingerprint must be SHA256:<43 base64 characters>, as ssh-keygen -l prints it (got "md5:aa")',
+      details: { option: 'hostFingerprint' },
+    });
+    expect(refusal({ host: 'h', username: 'u', agent: false, hostFingerprint: fp })).toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: expect.stringMatching(/no key to offer/),
+      details: { missing: ['identityFile', 'privateKey', 'agent'] },
+    });
+    expect(refusal({ ...base, hostFingerprint: fp, port: 0 })).toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: 'port must be an integer from 1 to 65535 (got 0)',
+      details: { option: 'port', min: 1, max: 65_535 },
+    });
+    expect(refusal({ ...base, hostFingerprint: fp, killGraceMs: 60_001 })).toMatchObject({
+      details: { option: 'killGraceMs', min: 0, max: 60_000 },
+    });
+    expect(refusal({ ...base, hostFingerprint: fp, keepaliveIntervalMs: 1.5 })).toMatchObject({
+      message: 'keepaliveIntervalMs must be an integer from 0 to 600000 (got 1.5)',
+    });
+    expect(refusal({ ...base, knownHostsFile: '/nonexistent/known_hosts' })).toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: 'knownHostsFile must be a readable file (got "/nonexistent/known_hosts")',
+      details: { option: 'knownHostsFile' },
+    });
+    expect(refusal({ ...base, host: ' ', hostFingerprint: fp })).toMatchObject({
+      details: { option: 'host' },
+    });
+    expect(refusal({ ...base, hostFingerprint: fp, agent: 3 })).toMatchObject({
+      message: "agent must be the agent's socket path, or false for no agent (got 3)",
+    });
+    // A typo never leaves a default in force; two keys are not silently one.
+    expect(refusal({ ...base, hostFingerprint: fp, keepAliveIntervalMs: 100 })).toMatchObject({
+      details: { option: 'options.keepAliveIntervalMs' },
+    });
+    expect(refusal({ ...base, hostFingerprint: fp, identityFile: '/etc/hostname' })).toMatchObject({
+      details: { option: 'identityFile or privateKey' },
+    });
+    // The key and the passphrase are never echoed.
+    const secret = refusal({ ...base, privateKey: '', passphrase: 'hunter2', hostFingerprint: fp }) as Error;
+    expect(secret).toMatchObject({ details: { option: 'privateKey' } });
+    const pass = refusal({ ...base, passphrase: '', hostFingerprint: fp }) as Error;
+    expect(pass).toMatchObject({ details: { option: 'passphrase' } });
+    expect(pass.message).not.toContain('got');
+    expect(refusal(null)).toMatchObject({ code: 'ERR_INVALID_OPTION', details: { option: 'options' } });
   });
 });
 

@@ -1,10 +1,14 @@
-import type { ProcessSession } from '@procmux/sessions';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProcessSessions, type ProcessSession } from '@procmux/sessions';
 import { assertNoLeakedProcesses, sshdSkipReason, type TestSshd, waitFor } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeWorld,
   openWorld,
+  remoteMonitors,
   remoteSurvivors,
   type SshWorld,
   settleSurvivors,
@@ -186,6 +190,14 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     await expect(world.sessions.start({ command: 'pwd', cwd: '..' })).rejects.toMatchObject({
       code: 'ERR_PROCESS_POLICY',
     });
+    // A remote workspace must be absolute, a cwd a string: the toolkit's refusal, details and all.
+    const resolveCwd = world.backend.sandbox.resolveCwd!.bind(world.backend.sandbox);
+    expect(() => resolveCwd('relative/dir')).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION', details: { option: 'cwd' } }),
+    );
+    expect(() => resolveCwd(world!.workspace, 5 as unknown as string)).toThrow(
+      'cwd must be a string path inside the workspace (got 5)',
+    );
     // Only the remote side knows the directory is missing; the backend's reason stays in `cause`.
     const missing = await world.sessions.start({ command: 'pwd', cwd: 'missing' }).catch((e: unknown) => e);
     expect(missing).toMatchObject({
@@ -196,5 +208,52 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
       },
     });
     expect(world.sessions.list()).toEqual([]);
+    // A symlink inside the workspace that leads out of it passes the lexical check here; the
+    // wrapper's physical check on the remote side refuses it.
+    const outside = mkdtempSync(join(tmpdir(), 'procmux-ssh-outside-'));
+    symlinkSync(outside, join(world.workspace, 'link'));
+    const escaped = await world.sessions.start({ command: 'pwd', cwd: 'link' }).catch((e: unknown) => e);
+    rmSync(outside, { recursive: true, force: true });
+    expect(escaped).toMatchObject({
+      code: 'ERR_PROCESS_PTY_BACKEND',
+      cause: { message: expect.stringMatching(/outside the workspace on the remote host/) },
+    });
+    // Through a symlink that stays inside, the session runs in the physical directory.
+    mkdirSync(join(world.workspace, 'real'));
+    symlinkSync(join(world.workspace, 'real'), join(world.workspace, 'inside'));
+    const tools = createProcessTools(world.sessions);
+    const r = await tools.exec.run({ command: 'pwd -P', cwd: 'inside' });
+    expect(r.text).toContain(`${join(world.workspace, 'real')}\n`);
+  });
+
+  it('a workspace of / takes any remote directory as the cwd', async () => {
+    world = await openWorld(sshd);
+    const root = createProcessSessions({
+      cwd: '/',
+      sandbox: world.backend.sandbox,
+      ptyBackend: world.backend.ptyBackend,
+    });
+    try {
+      const s = await root.start({ command: 'pwd -P', cwd: world.workspace.slice(1) });
+      expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
+      expect((await s.poll()).stdout).toBe(`${realpathSync(world.workspace)}\n`);
+    } finally {
+      await root.dispose();
+    }
+  });
+
+  it("a finished session's monitor leaves on its own, unless a marked escapee is still there", async () => {
+    world = await openWorld(sshd);
+    const done = await world.sessions.start({ command: 'echo hi' });
+    expect(await done.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
+    await waitFor(() => remoteMonitors().length === 0, 10_000, 'the monitor of a finished session to leave');
+    // The program exits at once, its setsid child lives on: the monitor keeps guarding it (it
+    // is ended with the connection, checked in afterEach), while the program's group is empty.
+    const escaping = await world.sessions.start({ command: 'setsid sleep 303 & echo started' });
+    expect(await escaping.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
+    await waitFor(() => remoteSurvivors().length === 1, 10_000, 'the setsid child alone');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(remoteMonitors()).toHaveLength(1);
+    expect(remoteSurvivors()).toHaveLength(1);
   });
 });
