@@ -58,7 +58,14 @@ describe.skipIf(process.platform === 'win32')('ManagedRun.hangUp', () => {
         onStderr: () => () => {},
         wait: () => new Promise((resolve) => (exit = () => resolve({ code: null, signal: 'SIGHUP' }))),
         kill: async () => exit(),
-        ...(withHangUp ? { hangUp: async () => (hungUp++, true) } : {}),
+        ...(withHangUp
+          ? {
+              hangUp: async () => {
+                hungUp++;
+                return true;
+              },
+            }
+          : {}),
         dispose: () => {},
       };
     };
