@@ -1,18 +1,12 @@
 // ManagedRun.hangUp: the run passes the hang-up to its adapter; only a native terminal has one.
-import type { ManagedRun, ProcessAdapter } from '@procmux/core-types';
+import type { ProcessAdapter } from '@procmux/core-types';
 import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ProcessSupervisor } from '../src/index.js';
+import { cancelRunsAfterEach } from './helpers.js';
 
 const supervisor = new ProcessSupervisor({ logger: { warn: () => {} } });
-const runs: ManagedRun[] = [];
-
-afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    run.cancel();
-    await run.wait().catch(() => {});
-  }
-});
+const track = cancelRunsAfterEach();
 
 afterAll(async () => {
   await supervisor.dispose();
@@ -22,16 +16,17 @@ afterAll(async () => {
 describe.skipIf(process.platform === 'win32')('ManagedRun.hangUp', () => {
   it('hangs a terminal up: an idle bash -i ends by SIGHUP; a settled run signals nothing', async () => {
     let out = '';
-    const run = await supervisor.spawn({
-      file: 'bash',
-      args: ['--norc', '--noprofile', '-i'],
-      mode: 'pty',
-      stdin: 'open',
-      onStdout: (chunk) => {
-        out += chunk;
-      },
-    });
-    runs.push(run);
+    const run = track(
+      await supervisor.spawn({
+        file: 'bash',
+        args: ['--norc', '--noprofile', '-i'],
+        mode: 'pty',
+        stdin: 'open',
+        onStdout: (chunk) => {
+          out += chunk;
+        },
+      }),
+    );
     await waitFor(() => /[$#] *$/.test(out), 15_000, 'a bash prompt');
     await expect(run.hangUp()).resolves.toBe(true);
     expect(await run.wait()).toMatchObject({ reason: 'signal', signal: 'SIGHUP' });
@@ -39,8 +34,7 @@ describe.skipIf(process.platform === 'win32')('ManagedRun.hangUp', () => {
   });
 
   it('signals nothing on pipes: the process goes on', async () => {
-    const run = await supervisor.spawn({ file: 'sleep', args: ['30'], mode: 'pipe' });
-    runs.push(run);
+    const run = track(await supervisor.spawn({ file: 'sleep', args: ['30'], mode: 'pipe' }));
     await expect(run.hangUp()).resolves.toBe(false);
     run.cancel();
     expect((await run.wait()).signal).toBe('SIGTERM');
@@ -69,9 +63,8 @@ describe.skipIf(process.platform === 'win32')('ManagedRun.hangUp', () => {
         dispose: () => {},
       };
     };
-    const own = await supervisor.spawn({ adapterFactory: async () => fake(true) });
-    const none = await supervisor.spawn({ adapterFactory: async () => fake(false) });
-    runs.push(own, none);
+    const own = track(await supervisor.spawn({ adapterFactory: async () => fake(true) }));
+    const none = track(await supervisor.spawn({ adapterFactory: async () => fake(false) }));
     await expect(own.hangUp()).resolves.toBe(true);
     await expect(none.hangUp()).resolves.toBe(false);
     expect(hungUp).toBe(1);
