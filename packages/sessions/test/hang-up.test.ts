@@ -1,15 +1,9 @@
 import { disposeAfterEach, isAlive, makeWorkspace, processTable, waitFor } from '@procmux/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
 
 const workspace = makeWorkspace();
-let sessions: ProcessSessions | undefined;
-
 const track = disposeAfterEach<ProcessSessions>();
-
-afterEach(() => {
-  sessions = undefined;
-});
 
 /** bash's prompt (root's ends in #, anyone else's in $; bash may ignore PS1 from the environment). */
 async function prompt(s: ProcessSession): Promise<void> {
@@ -20,7 +14,7 @@ describe.skipIf(process.platform === 'win32')(
   'kill() on a terminal session hangs the terminal up first',
   () => {
     it('ends an idle bash -i by SIGHUP, not after the SIGTERM grace, and says so', async () => {
-      sessions = track(createProcessSessions({ cwd: workspace }));
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
         command: 'bash',
         args: ['--norc', '--noprofile', '-i'],
@@ -38,7 +32,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('reaches the foreground job (cat) and the shell, and leaves nothing behind', async () => {
-      sessions = track(createProcessSessions({ cwd: workspace }));
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
         command: 'bash',
         args: ['--norc', '--noprofile', '-i'],
@@ -60,7 +54,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('a pipe session is not hung up (there is no terminal): SIGTERM of the tree kill ends it', async () => {
-      sessions = track(createProcessSessions({ cwd: workspace }));
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ command: 'sleep', args: ['30'] });
       const outcome = await s.kill();
       expect(outcome).toEqual({ exitCode: null, signal: 'SIGTERM', state: 'killed' });
