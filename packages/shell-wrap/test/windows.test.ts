@@ -294,6 +294,8 @@ describe('the Windows command-line limit', () => {
     const overhead = `"${file}" /d /s /c ""`.length;
     const longest = 'x'.repeat(limit - overhead);
     expect(() => windowsPtySpec(longest, { comspec: file, env: {} })).not.toThrow();
-    expect(() => windowsPtySpec(`${longest}x`, { comspec: file, env: {} })).toThrow(/^command must be at most 32766 characters/);
+    expect(() => windowsPtySpec(`${longest}x`, { comspec: file, env: {} })).toThrow(
+      /^command must be at most 32766 characters/,
+    );
   });
 });
