@@ -1,35 +1,12 @@
 // The model-facing `log` on full-screen programs, and terminal sessions ended by a timeout,
 // through the tools on the built packages.
-import { mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
-import { createProcessTools } from '@procmux/tools';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
+import { toolsOnSessions } from '../helpers/tools-on-sessions.js';
 
-let sessions: ProcessSessions | undefined;
-
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
-
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
-
-function setup() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-e2e-')));
-  sessions = createProcessSessions({ cwd: root });
-  const tools = createProcessTools(sessions, {});
-  const call = async (tool: 'exec' | 'process', params: Record<string, unknown>) => {
-    const result = await tools[tool].run(params, {});
-    if (result.isError) throw new Error(`${tool} ${JSON.stringify(params)} failed:\n${result.text}`);
-    return result;
-  };
-  return { root, call, sessions };
-}
+const setup = toolsOnSessions();
 
 describe.skipIf(process.platform === 'win32')(
   'log and ends of full-screen programs, through the tools',

@@ -1,35 +1,12 @@
 // Full-screen programs driven through the model-facing tools, on the built packages: what a
 // model does with vim and less, checked against the file system and the rendered screen.
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
-import { createProcessTools } from '@procmux/tools';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { waitFor } from '@procmux/test-utils';
+import { expect, it } from 'vitest';
+import { toolsOnSessions } from '../helpers/tools-on-sessions.js';
 
-let sessions: ProcessSessions | undefined;
-
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
-
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
-
-function setup() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-e2e-')));
-  sessions = createProcessSessions({ cwd: root });
-  const tools = createProcessTools(sessions, {});
-  const call = async (tool: 'exec' | 'process', params: Record<string, unknown>) => {
-    const result = await tools[tool].run(params, {});
-    if (result.isError) throw new Error(`${tool} ${JSON.stringify(params)} failed:\n${result.text}`);
-    return result;
-  };
-  return { root, call, sessions };
-}
+const setup = toolsOnSessions();
 
 it('edits a file in vim through send_keys and :wq, then the shell output continues', async () => {
   const { root, call, sessions: reg } = setup();

@@ -1,32 +1,11 @@
 // The five bugs procmux exists to fix, each driven through the model-facing tools on the
 // built packages: lost tail, surviving children, hanging prompt, timeout that leaves the
 // process alive (redraws are covered by the screen and REPL suites).
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
-import { createProcessTools } from '@procmux/tools';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { toolsOnSessions } from '../helpers/tools-on-sessions.js';
 
-let sessions: ProcessSessions | undefined;
-
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
-
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
-
-function setup() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-e2e-')));
-  sessions = createProcessSessions({ cwd: root });
-  const tools = createProcessTools(sessions, {});
-  const run = (tool: 'exec' | 'process', params: Record<string, unknown>) => tools[tool].run(params, {});
-  return { run, sessions };
-}
+const setup = toolsOnSessions();
 
 it('keeps the last line of a large PTY output at exit, 20 runs out of 20', async () => {
   const { run, sessions: reg } = setup();

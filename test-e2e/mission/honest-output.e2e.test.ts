@@ -1,35 +1,13 @@
 // Issue 16 through the model-facing tools on the built packages: output a model can trust
 // (the whole PTY history paged, footers that name what was shown, ends that are told, fast
 // ends of shells and silent daemons, one naming style).
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { createProcessTools } from '@procmux/tools';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { toolsOnSessions } from '../helpers/tools-on-sessions.js';
 
-let sessions: ProcessSessions | undefined;
-
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
-
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
-
-function setup(outputBudget?: number) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-e2e-')));
-  sessions = createProcessSessions({ cwd: root });
-  const tools = createProcessTools(sessions, outputBudget === undefined ? {} : { outputBudget });
-  const run = (tool: 'exec' | 'process', params: Record<string, unknown>) => tools[tool].run(params, {});
-  return { run, sessions };
-}
+const setup = toolsOnSessions();
 
 it('pages a PTY session from its first line, footer by footer, with no line skipped', async () => {
-  const { run } = setup(4_000);
+  const { run } = setup({ outputBudget: 4_000 });
   const started = await run('exec', { command: 'seq 1 100000', mode: 'session' });
   const id = started.data.session?.id as string;
   expect(id.length).toBeLessThanOrEqual(12);

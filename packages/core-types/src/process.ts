@@ -62,6 +62,12 @@ export interface ProcessAdapter {
    * supervisor signals `pid`.
    */
   signal?(name: SignalName): Promise<void>;
+  /**
+   * What closing the terminal window does: SIGHUP to the terminal's foreground process group,
+   * then to its session leader. Resolves true when the terminal was hung up, false when there
+   * was nothing to hang up. Optional: only a native PTY adapter has a terminal to hang up.
+   */
+  hangUp?(): Promise<boolean>;
   /** Present only where the backend can resize. */
   resize?(cols: number, rows: number): void;
   /** Releases listeners and handles. Does not kill; kill first when that is wanted. */
@@ -80,6 +86,11 @@ export interface PtyProcessAdapter extends ProcessAdapter {
   /** The native module that was loaded, e.g. 'node-pty'. */
   readonly backend: string;
   resize(cols: number, rows: number): void;
+  /**
+   * Hangs the terminal up (see ProcessAdapter.hangUp). False once the program has exited or
+   * the adapter is disposed, and on a platform without hang-ups (ConPTY).
+   */
+  hangUp(): Promise<boolean>;
 }
 
 /** What to run: a command string through a shell, or a file with arguments and no shell. */
@@ -170,6 +181,11 @@ export interface ManagedRun {
    * own signal() where it has one, else to `pid`. A process already gone is no error.
    */
   signal(name: SignalName): Promise<void>;
+  /**
+   * Hangs the run's terminal up, as closing its window does (the adapter's hangUp()). Resolves
+   * false, signalling nothing, for a run on pipes, a host backend's run, or a settled one.
+   */
+  hangUp(): Promise<boolean>;
   resize?(cols: number, rows: number): void;
 }
 

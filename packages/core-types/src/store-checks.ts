@@ -3,29 +3,24 @@
 
 import { ProcmuxError } from './errors.js';
 import { LEASE_TTL_MS_LIMIT } from './limits.js';
-import { describe, resolveLimit } from './option-checks.js';
+import { invalidOption, resolveLimit } from './option-checks.js';
 import type { CheckpointWrite } from './recovery.js';
 
 const MAX_NAME_CHARS = 256;
 
 function checkName(what: string, value: unknown): string {
   if (typeof value !== 'string' || value === '' || value.length > MAX_NAME_CHARS) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `${what} must be a string of 1 to ${MAX_NAME_CHARS} characters (got ${describe(value)})`,
-      { details: { option: what } },
-    );
+    throw invalidOption(what, `a string of 1 to ${MAX_NAME_CHARS} characters`, {
+      value,
+      max: MAX_NAME_CHARS,
+    });
   }
   return value;
 }
 
 function checkCount(what: string, value: unknown, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `${what} must be an integer of at least ${min} (got ${describe(value)})`,
-      { details: { option: what } },
-    );
+    throw invalidOption(what, `an integer of at least ${min}`, { value, min });
   }
   return value;
 }
@@ -44,14 +39,11 @@ export function checkStoreKey(namespace: unknown, key: unknown): void {
 /** Checks a compare-and-set call; the data must be a string (stores keep it verbatim). */
 export function checkCheckpointWrite(namespace: unknown, write: CheckpointWrite): void {
   if (typeof write !== 'object' || write === null) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      'a checkpoint write needs { key, data, expectedVersion, fencingToken }',
-    );
+    throw invalidOption('write', 'an object { key, data, expectedVersion, fencingToken }', { value: write });
   }
   checkStoreKey(namespace, write.key);
   if (typeof write.data !== 'string') {
-    throw new ProcmuxError('ERR_INVALID_OPTION', `data must be a string (got ${describe(write.data)})`);
+    throw invalidOption('data', 'a string', { value: write.data });
   }
   checkCount('expectedVersion', write.expectedVersion, 0);
   checkCount('fencingToken', write.fencingToken, 0);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ProcmuxError } from './errors.js';
 import { TREE_MARKER_ENV } from './limits.js';
-import { describe } from './option-checks.js';
+import { invalidOption } from './option-checks.js';
 
 let counter = 0;
 
@@ -33,9 +32,5 @@ export function withTreeMarker(
 export function resolveTreeMarker(value: unknown): string {
   if (value === undefined) return createTreeMarker();
   if (typeof value === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(value)) return value;
-  throw new ProcmuxError(
-    'ERR_INVALID_OPTION',
-    `treeMarker must be 1 to 128 characters of A-Z a-z 0-9 . _ - (got ${describe(value)})`,
-    { details: { option: 'treeMarker' } },
-  );
+  throw invalidOption('treeMarker', '1 to 128 characters of A-Z a-z 0-9 . _ -', { value });
 }

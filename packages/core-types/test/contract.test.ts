@@ -131,16 +131,17 @@ group('every refusal says which option, and what is allowed', () => {
     expect(() => checkStoreKey('n', 'k'.repeat(256))).not.toThrow();
     const long = throwsWith(() => checkStoreKey('n', 'k'.repeat(257)), 'ERR_INVALID_OPTION');
     expect(long.message).toBe('key must be a string of 1 to 256 characters (got a string of 257 characters)');
-    expect(long.details).toEqual({ option: 'key' });
+    expect(long.details).toEqual({ option: 'key', max: 256 });
     expect(throwsWith(() => checkStoreKey('', 'k'), 'ERR_INVALID_OPTION').details).toEqual({
       option: 'namespace',
+      max: 256,
     });
     expect(throwsWith(() => checkStoreKey(3, 'k'), 'ERR_INVALID_OPTION').message).toMatch(
       /^namespace must be/,
     );
     const token = throwsWith(() => checkLeaseCall('n', 'k', 'h', { token: -1 }), 'ERR_INVALID_OPTION');
     expect(token.message).toBe('token must be an integer of at least 0 (got -1)');
-    expect(token.details).toEqual({ option: 'token' });
+    expect(token.details).toEqual({ option: 'token', min: 0 });
     expect(() => checkLeaseCall('n', 'k', 'h', { token: 0 })).not.toThrow();
     expect(() => checkLeaseCall('n', 'k', 'h', {})).not.toThrow();
     throwsWith(() => checkLeaseCall('n', 'k', 'h', { token: 2 ** 53 }), 'ERR_INVALID_OPTION');

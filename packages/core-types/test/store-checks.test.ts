@@ -37,7 +37,9 @@ describe('store argument checks', () => {
     expect(invalid(() => checkStoreKey('ns', 'k'.repeat(257)))).toBe(
       'key must be a string of 1 to 256 characters (got a string of 257 characters)',
     );
-    expect(invalid(() => checkCheckpointWrite('ns', null as never))).toMatch(/needs \{ key, data/);
+    expect(invalid(() => checkCheckpointWrite('ns', null as never))).toMatch(
+      /^write must be an object \{ key, data/,
+    );
     expect(invalid(() => checkCheckpointWrite('ns', write({ data: 1 as never })))).toBe(
       'data must be a string (got 1)',
     );

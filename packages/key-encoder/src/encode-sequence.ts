@@ -1,4 +1,4 @@
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { invalidOption } from '@procmux/core-types';
 import { encodeKey } from './encode-key.js';
 import { decodeHexBytes } from './hex.js';
 
@@ -29,22 +29,18 @@ export interface KeySequenceRequest {
  */
 export function encodeKeySequence(request: KeySequenceRequest): string {
   if (typeof request !== 'object' || request === null) {
-    throw invalidOption('request', 'an object with keys, hex or literal', request);
+    throw invalidOption('request', 'an object with keys, hex or literal', { value: request });
   }
   const { keys, hex, literal, applicationCursorKeys } = request;
-  if (keys !== undefined && !Array.isArray(keys)) throw invalidOption('keys', 'an array of key names', keys);
-  if (hex !== undefined && !Array.isArray(hex)) throw invalidOption('hex', 'an array of hex bytes', hex);
+  if (keys !== undefined && !Array.isArray(keys))
+    throw invalidOption('keys', 'an array of key names', { value: keys });
+  if (hex !== undefined && !Array.isArray(hex))
+    throw invalidOption('hex', 'an array of hex bytes', { value: hex });
   if (literal !== undefined && typeof literal !== 'string')
-    throw invalidOption('literal', 'a string', literal);
+    throw invalidOption('literal', 'a string', { value: literal });
   if (applicationCursorKeys !== undefined && typeof applicationCursorKeys !== 'boolean') {
-    throw invalidOption('applicationCursorKeys', 'true or false', applicationCursorKeys);
+    throw invalidOption('applicationCursorKeys', 'true or false', { value: applicationCursorKeys });
   }
   const keyBytes = (keys ?? []).map((token) => encodeKey(token, applicationCursorKeys ?? false)).join('');
   return (literal ?? '') + decodeHexBytes(hex ?? []) + keyBytes;
-}
-
-function invalidOption(option: string, allowed: string, value: unknown): ProcmuxError {
-  return new ProcmuxError('ERR_INVALID_OPTION', `${option} must be ${allowed} (got ${describe(value)})`, {
-    details: { option },
-  });
 }

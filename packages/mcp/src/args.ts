@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SESSIONS_LIMIT } from '@procmux/core-types';
+import { invalidOption, SESSIONS_LIMIT } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
+import { CliUsageError, cliInteger } from './cli-usage.js';
 import { parseSshArgs, type SshRequest } from './ssh-args.js';
 
 /** What the command line asks for. */
@@ -31,10 +32,7 @@ export interface ViewRequest {
   host: string;
 }
 
-/** A command line that cannot run; the message says what is allowed. */
-export class CliUsageError extends Error {
-  override name = 'CliUsageError';
-}
+export { CliUsageError };
 
 /**
  * Reads `procmux` arguments. `--cwd` is resolved against `cwd`; a bad option, a missing
@@ -79,11 +77,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (values['allow-pty'] && values['no-pty'])
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
   const view = viewRequest(values.view, values['view-host']);
-  const remote = parseSshArgs(
-    values,
-    (path) => resolve(cwd, path),
-    (message) => new CliUsageError(message),
-  );
+  const remote = parseSshArgs(values, (path) => resolve(cwd, path));
   return {
     kind: 'mcp',
     cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),
@@ -117,10 +111,7 @@ function viewRequest(port: string | undefined, host: string | undefined): ViewRe
     if (host !== undefined) throw new CliUsageError('--view-host needs --view');
     return undefined;
   }
-  const n = port === '' ? 0 : Number(port);
-  if (!/^\d*$/.test(port) || n > 65_535) {
-    throw new CliUsageError(`--view takes a port from 0 to 65535 (got "${port}")`);
-  }
+  const n = port === '' ? 0 : cliInteger('--view', port, { min: 0, max: 65_535 }, 'a port from 0 to 65535');
   if (host === '') throw new CliUsageError('--view-host needs an address');
   return { port: n, host: host ?? '127.0.0.1' };
 }
@@ -149,16 +140,11 @@ function parse(argv: readonly string[]) {
 }
 
 function integer(option: string, value: string | undefined, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > max) {
-    throw new CliUsageError(`${option} must be an integer from 1 to ${max} (got "${value}")`);
-  }
-  return n;
+  return value === undefined ? undefined : cliInteger(option, value, { min: 1, max });
 }
 
 function stateDirValue(value: string | undefined): string | undefined {
-  if (value === '') throw new CliUsageError('--state-dir needs a directory');
+  if (value === '') throw CliUsageError.refusal(invalidOption('--state-dir', 'a directory', { value }));
   return value;
 }
 

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
-import type { CliUsageError } from './args.js';
+import { invalidOption } from '@procmux/core-types';
+import { CliUsageError, cliInteger } from './cli-usage.js';
 
 /** `--ssh user@host[:port]` with its key and known_hosts files: every session runs there. */
 export interface SshRequest {
@@ -18,23 +19,27 @@ export interface SshRequest {
 export function parseSshArgs(
   values: { ssh?: string; 'ssh-identity'?: string; 'ssh-known-hosts'?: string; cwd?: string },
   localPath: (path: string) => string,
-  usage: (message: string) => CliUsageError,
 ): { ssh: SshRequest; cwd: string } | undefined {
   if (values.ssh === undefined) {
     for (const name of ['ssh-identity', 'ssh-known-hosts'] as const) {
-      if (values[name] !== undefined) throw usage(`--${name} needs --ssh`);
+      if (values[name] !== undefined) throw new CliUsageError(`--${name} needs --ssh`);
     }
     return undefined;
   }
   const match = /^([^@\s:]+)@([^@\s:[\]]+|\[[0-9a-fA-F:.]+\])(?::(\d+))?$/.exec(values.ssh);
-  if (!match) throw usage(`--ssh takes user@host or user@host:port (got "${values.ssh}")`);
-  const port = match[3] === undefined ? 22 : Number(match[3]);
-  if (port < 1 || port > 65_535) throw usage(`--ssh port must be from 1 to 65535 (got ${match[3]})`);
+  if (!match)
+    throw CliUsageError.refusal(invalidOption('--ssh', 'user@host or user@host:port', { value: values.ssh }));
+  const port =
+    match[3] === undefined
+      ? 22
+      : cliInteger('--ssh', match[3], { min: 1, max: 65_535 }, 'user@host:port with a port from 1 to 65535');
   if (values['ssh-known-hosts'] === undefined) {
-    throw usage('--ssh needs --ssh-known-hosts FILE: the host key is always verified');
+    throw new CliUsageError('--ssh needs --ssh-known-hosts FILE: the host key is always verified');
   }
   if (values.cwd === undefined || !posix.isAbsolute(values.cwd)) {
-    throw usage('--ssh needs --cwd with an absolute path on the remote host (the workspace there)');
+    throw new CliUsageError(
+      '--ssh needs --cwd with an absolute path on the remote host (the workspace there)',
+    );
   }
   return {
     ssh: {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { ProcmuxError } from '@procmux/core-types';
+import { invalidOption, ProcmuxError } from '@procmux/core-types';
 
 /** 16 hex digits of SHA-256 of the workspace's real path. */
 export function workspaceHash(workspace: string): string {
@@ -35,10 +35,10 @@ export function resolveStateDir(
   const dir = given === undefined ? defaultStateDir(workspace, env) : resolve(workspace, given);
   const inside = relative(resolve(workspace), dir);
   if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `the state directory ${dir} is inside the workspace ${workspace}; choose one outside it (the default is under ~/.local/state/procmux)`,
-      { details: { option: 'stateDir' } },
+    // The path goes in the text, not as `value`: a long one would show only as its length.
+    throw invalidOption(
+      'stateDir',
+      `a directory outside the workspace ${workspace} (${dir} is inside the workspace; the default is under ~/.local/state/procmux)`,
     );
   }
   return dir;

@@ -1,3 +1,4 @@
+import { isProcmuxError, type ProcmuxError } from '@procmux/core-types';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError, parseCliArgs } from '../src/args.js';
 
@@ -59,8 +60,10 @@ describe('parseCliArgs', () => {
       view: { port: 0, host: '0.0.0.0' },
     });
     expect(parseCliArgs(['mcp'], '/w')).not.toHaveProperty('view');
-    expect(() => parseCliArgs(['mcp', '--view=70000'], '/w')).toThrow(/--view takes a port from 0 to 65535/);
-    expect(() => parseCliArgs(['mcp', '--view=x'], '/w')).toThrow(/--view takes a port/);
+    expect(() => parseCliArgs(['mcp', '--view=70000'], '/w')).toThrow(
+      '--view must be a port from 0 to 65535 (got "70000")',
+    );
+    expect(() => parseCliArgs(['mcp', '--view=x'], '/w')).toThrow(/--view must be a port/);
     expect(() => parseCliArgs(['mcp', '--view-host', '::'], '/w')).toThrow(/--view-host needs --view/);
     expect(() => parseCliArgs(['mcp', '--view', '--view-host='], '/w')).toThrow(
       /--view-host needs an address/,
@@ -89,5 +92,29 @@ describe('parseCliArgs', () => {
     [['demo', '--no-pty'], '--no-pty applies to procmux mcp, not demo'],
   ])('refuses %j', (argv, message) => {
     expect(usage(argv)).toContain(message);
+  });
+});
+
+describe('option values are refused by the core-types toolkit', () => {
+  it.each([
+    [['mcp', '--max-sessions', '33'], { option: '--max-sessions', min: 1, max: 32 }],
+    [['mcp', '--view=70000'], { option: '--view', min: 0, max: 65_535 }],
+    [['mcp', '--state-dir='], { option: '--state-dir' }],
+    [
+      ['mcp', '--ssh', 'me@h:0', '--ssh-known-hosts', 'kh', '--cwd', '/w'],
+      { option: '--ssh', min: 1, max: 65_535 },
+    ],
+  ])('%j: a usage error whose cause is ERR_INVALID_OPTION with the same details shape', (argv, details) => {
+    let caught: unknown;
+    try {
+      parseCliArgs(argv, '/w');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CliUsageError);
+    const cause = (caught as Error).cause;
+    expect(isProcmuxError(cause, 'ERR_INVALID_OPTION')).toBe(true);
+    expect((cause as ProcmuxError).details).toEqual(details);
+    expect((caught as Error).message).toBe((cause as Error).message);
   });
 });

@@ -38,10 +38,10 @@ describe('procmux mcp --ssh arguments', () => {
   it('refuses what it cannot honour, saying what is allowed', () => {
     const usage = (argv: string[]) => () => parseCliArgs(argv, '/local');
     expect(usage(['mcp', '--ssh', 'example.org', '--ssh-known-hosts', 'kh', '--cwd', '/w'])).toThrow(
-      /--ssh takes user@host or user@host:port/,
+      '--ssh must be user@host or user@host:port (got "example.org")',
     );
     expect(usage(['mcp', '--ssh', 'me@h:70000', '--ssh-known-hosts', 'kh', '--cwd', '/w'])).toThrow(
-      /port must be from 1 to 65535/,
+      /--ssh must be user@host:port with a port from 1 to 65535/,
     );
     expect(usage(['mcp', '--ssh', 'me@h', '--cwd', '/w'])).toThrow(/needs --ssh-known-hosts/);
     expect(usage(['mcp', '--ssh', 'me@h', '--ssh-known-hosts', 'kh'])).toThrow(/--cwd with an absolute path/);

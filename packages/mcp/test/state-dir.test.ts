@@ -34,7 +34,10 @@ describe('state directory', () => {
     expect(() => resolveStateDir('/work/project', '.procmux-state')).toThrow(
       expect.objectContaining({
         code: 'ERR_INVALID_OPTION',
-        message: expect.stringMatching(/inside the workspace/),
+        message: expect.stringMatching(
+          /^stateDir must be a directory outside the workspace .*inside the workspace/,
+        ),
+        details: { option: 'stateDir' },
       }),
     );
     expect(() => resolveStateDir('/work/project', '/work/project')).toThrow(/inside the workspace/);
@@ -70,7 +73,9 @@ describe('command line', () => {
     });
     expect(() => parseCliArgs(['sessions'], '/w')).toThrow(/one subcommand: prune/);
     expect(() => parseCliArgs(['sessions', 'prune', '--view'], '/w')).toThrow(/applies to procmux mcp/);
-    expect(() => parseCliArgs(['mcp', '--state-dir='], '/w')).toThrow(/needs a directory/);
+    expect(() => parseCliArgs(['mcp', '--state-dir='], '/w')).toThrow(
+      /--state-dir must be a directory \(got ""\)/,
+    );
     expect(() => parseCliArgs(['demo', '--state-dir', '/s'], '/w')).toThrow(/applies to procmux mcp/);
   });
 });

@@ -16,7 +16,7 @@ const EOT = '\x04';
  * base does for its Unix and Windows terminals): the argument checks, output delivery with
  * mode tracking, the stdin object, settle-once, and the timer that settles a force kill
  * whose exit never comes. A platform adapter supplies only its spawn (in its constructor and
- * `create`), its kill and its release of the terminal.
+ * `create`), its kill and hang-up, and its release of the terminal.
  */
 export abstract class PtyAdapterBase implements PtyProcessAdapter {
   readonly stdioMode = 'pty' as const;
@@ -86,6 +86,17 @@ export abstract class PtyAdapterBase implements PtyProcessAdapter {
     }
   }
 
+  /**
+   * What closing the terminal window does (SIGHUP to the foreground process group, then to the
+   * session leader, on POSIX). Interactive shells and editors ignore SIGTERM but end at once,
+   * and cleanly, on a hang-up. False, signalling nothing, once the program has exited (its pid
+   * may belong to another process) or the adapter is disposed, and where the platform has none.
+   */
+  async hangUp(): Promise<boolean> {
+    if (this.exited || this.#result !== undefined || this.#disposed) return false;
+    return this.hangUpTerminal();
+  }
+
   /** Resizes the terminal. Ignored once disposed or exited. */
   resize(cols: number, rows: number): void {
     const size = checkPtySize(cols, rows);
@@ -126,6 +137,8 @@ export abstract class PtyAdapterBase implements PtyProcessAdapter {
   protected abstract writeInput(data: string | Uint8Array): void;
   /** The platform's polite stop: SIGTERM on POSIX, Ctrl-C into a Windows console. */
   protected abstract killGracefully(): void;
+  /** The platform's hang-up of a live terminal; true when anything was signalled. */
+  protected abstract hangUpTerminal(): boolean;
   /** The platform's tree kill with this grace. */
   protected abstract killTree(graceMs: number): Promise<unknown>;
   protected abstract resizeTerminal(cols: number, rows: number): void;

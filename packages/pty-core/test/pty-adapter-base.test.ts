@@ -32,6 +32,10 @@ class FakeAdapter extends PtyAdapterBase {
   protected killGracefully(): void {
     this.events.push('graceful');
   }
+  protected hangUpTerminal(): boolean {
+    this.events.push('hang up');
+    return true;
+  }
   protected killTree(graceMs: number): Promise<unknown> {
     this.events.push(`tree ${graceMs}`);
     return this.killTreeResult;
@@ -59,6 +63,18 @@ describe('PtyAdapterBase', () => {
     pty.onStderr((chunk) => heard.push(chunk));
     pty.print('x');
     expect(heard).toEqual([]);
+  });
+
+  it('hangs a live terminal up; not once the program has exited, nor once disposed', async () => {
+    const pty = new FakeAdapter();
+    await expect(pty.hangUp()).resolves.toBe(true);
+    expect(pty.events).toEqual(['hang up']);
+    pty.exit(0);
+    await expect(pty.hangUp()).resolves.toBe(false);
+    const disposed = new FakeAdapter();
+    disposed.dispose();
+    await expect(disposed.hangUp()).resolves.toBe(false);
+    expect(disposed.events).toEqual(['release']);
   });
 
   it('writes checked input, sends EOT on close, and tracks bracketed paste across chunks', () => {

@@ -2,7 +2,7 @@
 // prebuilt. Nothing is imported until the first adapter is created.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { invalidOption, ProcmuxError } from '@procmux/core-types';
 import { isPtyNativeModule, type PtyBackend, type PtyBackendName } from './native.js';
 import { findSpawnHelper } from './spawn-helper.js';
 
@@ -76,11 +76,7 @@ export function resolvePreference(
 
 function checkPreference(value: unknown, option: string): PtyBackendPreference {
   if (PREFERENCES.includes(value as PtyBackendPreference)) return value as PtyBackendPreference;
-  throw new ProcmuxError(
-    'ERR_INVALID_OPTION',
-    `${option} must be one of ${PREFERENCES.join(', ')} (got ${describe(value)})`,
-    { details: { option, allowed: PREFERENCES } },
-  );
+  throw invalidOption(option, `one of ${PREFERENCES.join(', ')}`, { value, values: PREFERENCES });
 }
 
 function candidates(prefer: PtyBackendPreference): PtyBackendName[] {

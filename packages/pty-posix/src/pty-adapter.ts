@@ -4,6 +4,7 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { PtyAdapterBase } from '@procmux/pty-core';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
 import { toWaitResult } from './exit-status.js';
+import { hangUpTerminal } from './hang-up.js';
 import { loadPtyBackend } from './load-backend.js';
 import { isPtyNativeModule, type PtyBackend, type PtyBackendName } from './native.js';
 import { PtyChannel } from './pty-channel.js';
@@ -22,7 +23,7 @@ type KillTree = NonNullable<PosixPtyOptions['killTree']>;
  * A program on a pseudo-terminal (Linux, macOS), over node-pty's native module. wait()
  * resolves only once every byte the program wrote has been delivered to onStdout. What all
  * PTY adapters share (checks, stdin, settle-once, the force-settle timer) is PtyAdapterBase;
- * this class is the POSIX spawn, kill and release.
+ * this class is the POSIX spawn, kill, hang-up and release.
  *
  * @example
  * const pty = await PtyAdapter.create({ command: 'ls --color=always', cols: 100 });
@@ -105,6 +106,11 @@ export class PtyAdapter extends PtyAdapterBase {
 
   protected killGracefully(): void {
     signal(this.pid, 'SIGTERM');
+  }
+
+  // The foreground job and the shell get SIGHUP, as when a terminal window closes.
+  protected hangUpTerminal(): boolean {
+    return hangUpTerminal(this.pid).length > 0;
   }
 
   protected killTree(graceMs: number): Promise<unknown> {

@@ -15,7 +15,7 @@ type KillTree = NonNullable<ConptyOptions['killTree']>;
  * PowerShell verbatim. node-pty reports the exit only after the console's output pipe has
  * closed, so wait() follows everything the program wrote. What all PTY adapters share
  * (checks, stdin, settle-once, the force-settle timer) is PtyAdapterBase; this class is the
- * ConPTY spawn, kill and release.
+ * ConPTY spawn, kill and release (it has no hang-up: hangUp() resolves false).
  *
  * @example
  * const pty = await PtyAdapter.create({ command: 'dir /b "C:\\Program Files"' });
@@ -88,6 +88,12 @@ export class PtyAdapter extends PtyAdapterBase {
 
   protected killGracefully(): void {
     this.writeInput(CTRL_C);
+  }
+
+  // Windows has no SIGHUP; closing the pseudoconsole is release(), and a forced end is the
+  // tree kill. So a hang-up signals nothing here and the caller's tree kill goes on at once.
+  protected hangUpTerminal(): boolean {
+    return false;
   }
 
   protected killTree(graceMs: number): Promise<unknown> {

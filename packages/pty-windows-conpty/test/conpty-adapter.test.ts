@@ -158,6 +158,15 @@ describe('exit', () => {
     expect(await pty.wait()).toEqual({ code: 1, signal: null });
   });
 
+  it('a hang-up signals nothing (Windows has no SIGHUP): no write, no kill, the program runs on', async () => {
+    const { pty, terminal, kills } = await spawnFake();
+    await expect(pty.hangUp()).resolves.toBe(false);
+    expect(terminal.writes).toEqual([]);
+    expect(kills).toEqual([]);
+    terminal.exit(0);
+    expect(await pty.wait()).toEqual({ code: 0, signal: null });
+  });
+
   it('graceful kill types Ctrl-C into the console', async () => {
     const { pty, terminal, kills } = await spawnFake();
     await pty.kill('graceful');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Foreground } from './full-screen-episode.js';
-import { foregroundGroup, type HangUpEffects, systemHangUpEffects } from './hang-up.js';
+import { parseStat } from './input/procfs.js';
 
 /** How far down the foreground group's tree the name is looked for. */
 const MAX_DEPTH = 8;
@@ -18,12 +18,13 @@ export type ProcRead = (path: string) => string | undefined;
 export function foregroundProgram(
   pid: number | undefined,
   named = true,
-  effects: HangUpEffects = systemHangUpEffects,
+  platform: NodeJS.Platform = process.platform,
   read: ProcRead = readProc,
 ): Foreground | undefined {
-  if (pid === undefined || effects.platform !== 'linux') return undefined;
-  const group = foregroundGroup(pid, effects);
-  if (group === undefined) return undefined;
+  if (pid === undefined || platform !== 'linux') return undefined;
+  // tpgid of the terminal's leader; -1 (or 0) when it has no controlling terminal.
+  const group = statOf(pid, read)?.tpgid;
+  if (group === undefined || !Number.isInteger(group) || group <= 0) return undefined;
   // Only the group: one /proc read, cheap enough for every chunk of a repaint episode.
   if (!named) return { group, name: '' };
   let program = group;
@@ -41,10 +42,12 @@ export function foregroundProgram(
 }
 
 function groupOf(pid: number, read: ProcRead): number | undefined {
+  return statOf(pid, read)?.pgrp;
+}
+
+function statOf(pid: number, read: ProcRead) {
   const stat = read(`/proc/${pid}/stat`);
-  if (stat === undefined) return undefined;
-  // pid (comm) state ppid pgrp: counted after the name's closing parenthesis.
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  return stat === undefined ? undefined : parseStat(stat);
 }
 
 function readProc(path: string): string | undefined {

@@ -15,6 +15,7 @@ import type { RecoveryReport } from './durable/report.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
 import type { ProcessSession } from './process-session.js';
 import { choosePersistentPtyBackend, choosePtyBackend } from './pty-backend.js';
+import { reattachSession } from './reattach-session.js';
 import type { RegistryState } from './registry-state.js';
 import type { LiveSession } from './session/live-session.js';
 import { assertOpen, startSession } from './start-session.js';
@@ -173,7 +174,14 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       }
       // One recovery at a time, so two calls never re-attach the same record twice.
       const run = recovering.then(async () => {
-        const report = await recoverRecords({ config: durability, journal, sessions, supervisor, context });
+        const report = await recoverRecords({
+          config: durability,
+          journal,
+          sessions,
+          context,
+          reattach: (record, handle, wiring) =>
+            reattachSession(record, handle, { supervisor, context, sessions, ...wiring }),
+        });
         // Only a persistent backend re-attaches, so what came back outlives this host too.
         for (const o of report.outcomes) if (o.outcome === 'reattached') r.detached.add(o.id);
         return report;

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { foregroundProgram } from '../src/foreground-program.js';
-import type { HangUpEffects } from '../src/hang-up.js';
+import { foregroundProgram, type ProcRead } from '../src/foreground-program.js';
 
-const effects = (platform: NodeJS.Platform, stat?: string): HangUpEffects => ({
-  platform,
-  readStat: () => stat,
-  psTpgid: () => undefined,
-  kill: () => {},
-});
+/** The /proc files given, plus the terminal leader's stat line (10's). */
+const world =
+  (files: Record<string, string>, leaderStat?: string): ProcRead =>
+  (path) =>
+    path === '/proc/10/stat' ? leaderStat : files[path];
 
 describe('foregroundProgram (pure)', () => {
   // The terminal's leader 10 (bash) has job 20 (sh -c 'vim f') in the foreground: sh leads the
@@ -20,32 +18,30 @@ describe('foregroundProgram (pure)', () => {
     '/proc/20/comm': 'sh\n',
     '/proc/30/comm': 'vim\n',
   };
-  const read = (path: string) => files[path];
+  const bash = '10 (bash) S 1 10 10 34816 20 0';
 
   it('names the newest process of the foreground group, not its leader', () => {
-    const fg = foregroundProgram(10, true, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), read);
-    expect(fg).toEqual({ group: 20, name: 'vim' });
-    expect(foregroundProgram(10, false, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), read)).toEqual({
-      group: 20,
-      name: '',
-    });
+    expect(foregroundProgram(10, true, 'linux', world(files, bash))).toEqual({ group: 20, name: 'vim' });
+    expect(foregroundProgram(10, false, 'linux', world(files, bash))).toEqual({ group: 20, name: '' });
   });
 
-  it('falls back to the leader, then to no name; nothing off Linux', () => {
-    expect(
-      foregroundProgram(10, true, effects('linux', '10 (bash) S 1 10 10 34816 20 0'), () => undefined),
-    ).toEqual({
-      group: 20,
-      name: '',
-    });
-    expect(
-      foregroundProgram(10, true, effects('darwin', '10 (bash) S 1 10 10 34816 20 0'), read),
-    ).toBeUndefined();
-    expect(foregroundProgram(undefined, true, effects('linux'), read)).toBeUndefined();
+  it('reads tpgid after the command name, even one with spaces and parentheses', () => {
+    const odd = '10 (my (odd) name) S 1 10 10 34816 20 0';
+    expect(foregroundProgram(10, false, 'linux', world(files, odd))).toEqual({ group: 20, name: '' });
+  });
+
+  it('falls back to the leader, then to no name; nothing off Linux, nor without a terminal', () => {
+    expect(foregroundProgram(10, true, 'linux', world({}, bash))).toEqual({ group: 20, name: '' });
+    expect(foregroundProgram(10, true, 'darwin', world(files, bash))).toBeUndefined();
+    expect(foregroundProgram(undefined, true, 'linux', world(files, bash))).toBeUndefined();
+    expect(foregroundProgram(10, true, 'linux', world(files))).toBeUndefined();
+    // tpgid -1: no controlling terminal.
+    expect(foregroundProgram(10, true, 'linux', world(files, '10 (x) S 1 10 10 0 -1 0'))).toBeUndefined();
   });
 
   it('keeps control characters and brackets out of the name', () => {
-    const odd = (path: string) => (path.endsWith('comm') ? 'a]b\x1bc\n' : undefined);
-    expect(foregroundProgram(10, true, effects('linux', '10 (b) S 1 10 10 1 20 0'), odd)?.name).toBe('a?b?c');
+    const odd: ProcRead = (path) =>
+      path === '/proc/10/stat' ? '10 (b) S 1 10 10 1 20 0' : path.endsWith('comm') ? 'a]b\x1bc\n' : undefined;
+    expect(foregroundProgram(10, true, 'linux', odd)?.name).toBe('a?b?c');
   });
 });

@@ -2,27 +2,18 @@
 // person saw them, progress bars show their final state, the shell lines around them intact.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, makeWorkspace, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, makeWorkspace, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
 
 const workspace = makeWorkspace();
 const rc = join(workspace, 'bashrc');
 writeFileSync(rc, "PS1='$ '\n");
-let sessions: ProcessSessions | undefined;
-
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
-
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+const track = disposeAfterEach<ProcessSessions>();
 
 /** bash with a fixed prompt in an 80×24 terminal, so the lines around a program are exact. */
 async function shell(): Promise<ProcessSession> {
-  sessions = createProcessSessions({ cwd: workspace });
+  const sessions = track(createProcessSessions({ cwd: workspace }));
   const s = await sessions.start({
     command: 'bash',
     args: ['--noprofile', '--rcfile', rc, '-i'],

@@ -2,21 +2,12 @@
 // timeout, the lifetime running out — not only kill(). The report still says what ended it.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, isAlive, makeWorkspace, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { disposeAfterEach, isAlive, makeWorkspace, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
 
 const workspace = makeWorkspace();
-let sessions: ProcessSessions | undefined;
-
-afterEach(async () => {
-  await sessions?.dispose();
-  sessions = undefined;
-});
-
-afterAll(async () => {
-  await assertNoLeakedProcesses();
-});
+const track = disposeAfterEach<ProcessSessions>();
 
 async function prompt(s: ProcessSession): Promise<void> {
   await waitFor(async () => /[$#] *$/.test(`${(await s.screen()).trimEnd()} `), 15_000, 'a bash prompt');
@@ -28,7 +19,7 @@ describe.skipIf(process.platform === 'win32')(
   'terminal sessions hang up before SIGTERM on every graceful end',
   () => {
     it('overall timeout: an idle bash -i dies of SIGHUP (not SIGKILL after the grace), reported as the timeout', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ ...BASH, timeoutMs: 1_500 });
       await prompt(s);
       const outcome = await s.wait({ timeoutMs: 20_000 });
@@ -40,7 +31,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('idle timeout: the same, reported as the no-output timeout', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ ...BASH, noOutputTimeoutMs: 1_000 });
       const outcome = await s.wait({ timeoutMs: 20_000 });
       expect(outcome).toEqual({ exitCode: null, signal: 'SIGHUP', state: 'killed' });
@@ -48,7 +39,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('lifetime: an expired bash -i dies of SIGHUP, reported as expired by its lifetime', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ ...BASH, lifetimeMs: 1_500 });
       await prompt(s);
       await new Promise((resolve) => setTimeout(resolve, 1_600));
@@ -62,7 +53,7 @@ describe.skipIf(process.platform === 'win32')(
       const dir = join(workspace, 'vim-timeout');
       mkdirSync(dir);
       writeFileSync(join(dir, 'draft.txt'), 'draft\n');
-      sessions = createProcessSessions({ cwd: dir });
+      const sessions = track(createProcessSessions({ cwd: dir }));
       const s = await sessions.start({
         command: 'vim',
         args: ['-N', '-u', 'NONE', 'draft.txt'],
@@ -83,7 +74,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('a pipe session on a timeout gets no hang-up (there is no terminal): SIGTERM', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ command: 'sleep', args: ['30'], timeoutMs: 500 });
       const outcome = await s.wait({ timeoutMs: 20_000 });
       expect(outcome).toEqual({ exitCode: null, signal: 'SIGTERM', state: 'killed' });
@@ -91,7 +82,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('a program that ignores SIGHUP still ends on a timeout: the tree kill follows the hang-up', async () => {
-      sessions = createProcessSessions({ cwd: workspace });
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
         command: 'bash',
         args: ['--norc', '--noprofile', '-c', "trap '' HUP; echo ready; sleep 60 & wait"],

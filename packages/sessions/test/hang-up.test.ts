@@ -1,16 +1,9 @@
 import { disposeAfterEach, isAlive, makeWorkspace, processTable, waitFor } from '@procmux/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
-import { foregroundGroup, type HangUpEffects, hangUp } from '../src/hang-up.js';
+import { describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '../src/index.js';
 
 const workspace = makeWorkspace();
-let sessions: ProcessSessions | undefined;
-
 const track = disposeAfterEach<ProcessSessions>();
-
-afterEach(() => {
-  sessions = undefined;
-});
 
 /** bash's prompt (root's ends in #, anyone else's in $; bash may ignore PS1 from the environment). */
 async function prompt(s: ProcessSession): Promise<void> {
@@ -21,7 +14,7 @@ describe.skipIf(process.platform === 'win32')(
   'kill() on a terminal session hangs the terminal up first',
   () => {
     it('ends an idle bash -i by SIGHUP, not after the SIGTERM grace, and says so', async () => {
-      sessions = track(createProcessSessions({ cwd: workspace }));
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
         command: 'bash',
         args: ['--norc', '--noprofile', '-i'],
@@ -39,7 +32,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('reaches the foreground job (cat) and the shell, and leaves nothing behind', async () => {
-      sessions = track(createProcessSessions({ cwd: workspace }));
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
         command: 'bash',
         args: ['--norc', '--noprofile', '-i'],
@@ -61,48 +54,10 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('a pipe session is not hung up (there is no terminal): SIGTERM of the tree kill ends it', async () => {
-      sessions = track(createProcessSessions({ cwd: workspace }));
+      const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ command: 'sleep', args: ['30'] });
       const outcome = await s.kill();
       expect(outcome).toEqual({ exitCode: null, signal: 'SIGTERM', state: 'killed' });
     });
   },
 );
-
-describe('hang-up targets (pure)', () => {
-  const effects = (over: Partial<HangUpEffects>): HangUpEffects & { sent: number[] } => {
-    const sent: number[] = [];
-    return {
-      platform: 'linux',
-      readStat: () => undefined,
-      psTpgid: () => undefined,
-      kill: (target) => sent.push(target),
-      sent,
-      ...over,
-    };
-  };
-
-  it('reads tpgid on Linux after the command name, even one with spaces and parentheses', () => {
-    const stat = '4242 (my (odd) name) S 1 4242 4242 34817 5001 4194560 0 0';
-    expect(foregroundGroup(4242, effects({ readStat: () => stat }))).toBe(5001);
-    const e = effects({ readStat: () => stat });
-    expect(hangUp(4242, e)).toEqual([-5001, 4242]);
-    expect(e.sent).toEqual([-5001, 4242]);
-  });
-
-  it('signals the group once when the leader is in the foreground, the leader alone when unknown', () => {
-    const e = effects({ readStat: () => '7 (bash) S 1 7 7 34817 7 0' });
-    expect(hangUp(7, e)).toEqual([-7]);
-    expect(hangUp(7, effects({}))).toEqual([7]);
-    // tpgid -1: no controlling terminal.
-    expect(foregroundGroup(7, effects({ readStat: () => '7 (x) S 1 7 7 0 -1 0' }))).toBeUndefined();
-  });
-
-  it('asks ps on macOS, and does nothing on Windows', () => {
-    expect(foregroundGroup(9, effects({ platform: 'darwin', psTpgid: () => '  812\n' }))).toBe(812);
-    expect(foregroundGroup(9, effects({ platform: 'darwin' }))).toBeUndefined();
-    const win = effects({ platform: 'win32', readStat: () => '9 (x) S 1 9 9 1 9 0' });
-    expect(hangUp(9, win)).toEqual([]);
-    expect(win.sent).toEqual([]);
-  });
-});

@@ -1,4 +1,4 @@
-import { ProcmuxError } from '@procmux/core-types';
+import { invalidOption } from '@procmux/core-types';
 import { encodePowerShellCommand, POWERSHELL_PIPE_FLAGS, POWERSHELL_PTY_FLAGS } from './powershell.js';
 import type { WindowsShell, WrappedCommand } from './types.js';
 import { windowsShellFile } from './windows-shell.js';
@@ -63,11 +63,9 @@ export function windowsPtyCommandLine(command: string, choice: WindowsShellChoic
 // be dropped without a word (aaif-goose/goose#11259); no escape carries a newline through.
 function assertCmdSingleLine(command: string): void {
   if (!/[\r\n]/.test(command)) return;
-  throw new ProcmuxError(
-    'ERR_INVALID_OPTION',
-    'command for cmd must be a single line: cmd runs only up to the first line break. ' +
-      "Join the lines with '&' or '&&', or use shell 'powershell' or 'pwsh'",
-    { details: { option: 'command', shell: 'cmd' } },
+  throw invalidOption(
+    'command',
+    "a single line for cmd, which runs only up to the first line break (join the lines with '&' or '&&', or use shell 'powershell' or 'pwsh')",
   );
 }
 
@@ -76,10 +74,11 @@ function assertFitsCommandLine(file: string, tail: string, shell: WindowsShell):
   const fileLength = /\s/.test(file) ? file.length + 2 : file.length;
   const length = fileLength + 1 + tail.length;
   if (length < WINDOWS_COMMAND_LINE_LIMIT) return;
-  throw new ProcmuxError(
-    'ERR_INVALID_OPTION',
-    `command is too long for a Windows command line: ${length} characters once wrapped for ${shell} ` +
-      `(at most ${WINDOWS_COMMAND_LINE_LIMIT - 1}; PowerShell's encoding makes a command about 2.7 times longer)`,
-    { details: { option: 'command', shell, length, limit: WINDOWS_COMMAND_LINE_LIMIT - 1 } },
+  const max = WINDOWS_COMMAND_LINE_LIMIT - 1;
+  throw invalidOption(
+    'command',
+    `at most ${max} characters once wrapped for ${shell}, a Windows command line (it is ${length} characters; ` +
+      `PowerShell's encoding makes a command about 2.7 times longer)`,
+    { max },
   );
 }

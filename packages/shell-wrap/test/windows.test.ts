@@ -264,8 +264,10 @@ describe('the Windows command-line limit', () => {
     expect(verbatimCommandLine(shellWrap(longest, win)).length).toBe(limit);
     const error = errorOf(() => shellWrap(`${longest}x`, win));
     expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    expect((error as Error).message).toContain(`${limit + 1} characters once wrapped for cmd`);
-    expect((error as ProcmuxError).details).toMatchObject({ length: limit + 1, limit });
+    expect((error as Error).message).toContain(
+      `once wrapped for cmd, a Windows command line (it is ${limit + 1} characters;`,
+    );
+    expect((error as ProcmuxError).details).toEqual({ option: 'command', max: limit });
   });
 
   it('counts PowerShell after encoding, which makes a command about 2.7 times longer', () => {
@@ -292,6 +294,8 @@ describe('the Windows command-line limit', () => {
     const overhead = `"${file}" /d /s /c ""`.length;
     const longest = 'x'.repeat(limit - overhead);
     expect(() => windowsPtySpec(longest, { comspec: file, env: {} })).not.toThrow();
-    expect(() => windowsPtySpec(`${longest}x`, { comspec: file, env: {} })).toThrow(/too long/);
+    expect(() => windowsPtySpec(`${longest}x`, { comspec: file, env: {} })).toThrow(
+      /^command must be at most 32766 characters/,
+    );
   });
 });

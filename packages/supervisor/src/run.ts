@@ -148,6 +148,15 @@ export class SupervisedRun implements ManagedRun {
     }
   }
 
+  /**
+   * Hangs the terminal up through the adapter (a native PTY's hangUp()). False, signalling
+   * nothing, for pipes, a host backend's adapter, or a run that has settled.
+   */
+  async hangUp(): Promise<boolean> {
+    if (this.settled || this.adapter.hangUp === undefined) return false;
+    return this.adapter.hangUp();
+  }
+
   // The attached screen follows the terminal, or its cursor answers would be wrong.
   private resizeAdapter(cols: number, rows: number): void {
     resolveLimit('cols', cols, TERMINAL_COLUMNS_LIMIT);

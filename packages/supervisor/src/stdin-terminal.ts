@@ -1,5 +1,5 @@
 // Where a pipe child's terminal stdin comes from: the POSIX PTY package, loaded on first use.
-import { ProcmuxError, type StdinTerminal } from '@procmux/core-types';
+import { invalidOption, ProcmuxError, type StdinTerminal } from '@procmux/core-types';
 import { loadPlatform } from './platform.js';
 
 /** What ChildAdapter needs of a stdin terminal: @procmux/pty-posix's, by the core-types contract. */
@@ -14,10 +14,10 @@ export type OpenStdinTerminal = () => Promise<StdinTerminalHandle>;
 export function stdinTerminalOpener(platform: NodeJS.Platform): OpenStdinTerminal {
   return async () => {
     if (platform === 'win32') {
-      throw new ProcmuxError(
-        'ERR_INVALID_OPTION',
-        "stdin 'terminal' is POSIX only; use 'open' or 'closed' on Windows",
-      );
+      throw invalidOption('stdin', "'open' or 'closed' on Windows (stdin 'terminal' is POSIX only)", {
+        value: 'terminal',
+        values: ['open', 'closed'],
+      });
     }
     // Looked up once: a dynamic import per spawn costs about a millisecond.
     loaded ??= loadOpener(platform);

@@ -2,28 +2,17 @@
 // @procmux/test-utils, started without a shell, so nothing here assumes bash or POSIX tools.
 import type { ManagedRun } from '@procmux/core-types';
 import { announcedPids, checkLeaksAfterAll, fixture, isAlive, trackPid, waitFor } from '@procmux/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProcessSupervisor, type SpawnOptions } from '../src/index.js';
-import { recordingLogger } from './helpers.js';
+import { cancelRunsAfterEach, recordingLogger, spawnCollecting } from './helpers.js';
 
-const runs: ManagedRun[] = [];
+const track = cancelRunsAfterEach();
 const { logger } = recordingLogger();
 const supervisor = new ProcessSupervisor({ logger, killGraceMs: 500 });
 
-async function spawn(options: SpawnOptions): Promise<{ run: ManagedRun; seen: () => string }> {
-  let text = '';
-  const run = await supervisor.spawn({ ...options, onStdout: (chunk) => (text += chunk) });
-  runs.push(run);
-  trackPid(run.pid);
-  return { run, seen: () => text };
+function spawn(options: SpawnOptions): Promise<{ run: ManagedRun; seen: () => string }> {
+  return spawnCollecting(supervisor, track, options);
 }
-
-afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    run.cancel();
-    await run.wait().catch(() => {});
-  }
-});
 
 describe('on pipes, everywhere', () => {
   it('returns every line and the exit code of a program that prints and exits', async () => {

@@ -1,17 +1,11 @@
-import type { ManagedRun, ProcessAdapter, SignalName } from '@procmux/core-types';
+import type { ProcessAdapter, SignalName } from '@procmux/core-types';
 import { assertNoLeakedProcesses, rejectsWith } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ProcessSupervisor } from '../src/index.js';
+import { cancelRunsAfterEach } from './helpers.js';
 
 const supervisor = new ProcessSupervisor({ logger: { warn: () => {} } });
-const runs: ManagedRun[] = [];
-
-afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    run.cancel();
-    await run.wait().catch(() => {});
-  }
-});
+const track = cancelRunsAfterEach();
 
 afterAll(async () => {
   await supervisor.dispose();
@@ -20,8 +14,7 @@ afterAll(async () => {
 
 describe('ManagedRun.signal', () => {
   it('sends one signal to the process, which ends by it', async () => {
-    const run = await supervisor.spawn({ file: 'sleep', args: ['30'], mode: 'pipe' });
-    runs.push(run);
+    const run = track(await supervisor.spawn({ file: 'sleep', args: ['30'], mode: 'pipe' }));
     await run.signal('SIGTERM');
     const exit = await run.wait();
     expect(exit.signal).toBe('SIGTERM');
@@ -29,8 +22,7 @@ describe('ManagedRun.signal', () => {
   });
 
   it('is no error once the process is gone', async () => {
-    const run = await supervisor.spawn({ file: 'true', mode: 'pipe' });
-    runs.push(run);
+    const run = track(await supervisor.spawn({ file: 'true', mode: 'pipe' }));
     await run.wait();
     await expect(run.signal('SIGTERM')).resolves.toBeUndefined();
   });
@@ -52,8 +44,7 @@ describe('ManagedRun.signal', () => {
       },
       dispose: () => {},
     };
-    const run = await supervisor.spawn({ adapterFactory: async () => adapter });
-    runs.push(run);
+    const run = track(await supervisor.spawn({ adapterFactory: async () => adapter }));
     await run.signal('SIGINT');
     expect(sent).toEqual(['SIGINT']);
     expect((await run.wait()).exitCode).toBe(0);
@@ -71,8 +62,7 @@ describe('ManagedRun.signal', () => {
       kill: async () => exit(),
       dispose: () => {},
     };
-    const run = await supervisor.spawn({ adapterFactory: async () => adapter });
-    runs.push(run);
+    const run = track(await supervisor.spawn({ adapterFactory: async () => adapter }));
     await rejectsWith(run.signal('SIGTERM'), 'ERR_PROCESS_STATE');
   });
 });

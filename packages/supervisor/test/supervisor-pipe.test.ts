@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { isProcmuxError, type KillPlatformModule, type ManagedRun } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
 import { checkLeaksAfterAll, isAlive, processTable, waitFor } from '@procmux/test-utils';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChildAdapter, loadPlatform, ProcessSupervisor, type SpawnOptions } from '../src/index.js';
-import { recordingLogger, rejection } from './helpers.js';
+import { cancelRunsAfterEach, recordingLogger, rejection } from './helpers.js';
 
-const runs: ManagedRun[] = [];
+const track = cancelRunsAfterEach();
 const scratch = mkdtempSync(join(tmpdir(), 'procmux-supervisor-'));
 
 function supervisor() {
@@ -17,17 +17,8 @@ function supervisor() {
 }
 
 async function spawn(sup: ProcessSupervisor, options: SpawnOptions): Promise<ManagedRun> {
-  const run = await sup.spawn(options);
-  runs.push(run);
-  return run;
+  return track(await sup.spawn(options));
 }
-
-afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    run.cancel();
-    await run.wait().catch(() => {});
-  }
-});
 
 checkLeaksAfterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

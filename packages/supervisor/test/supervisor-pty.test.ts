@@ -9,9 +9,9 @@ import {
   type ProcessSupervisorOptions,
   type SpawnOptions,
 } from '../src/index.js';
-import { recordingLogger, rejection } from './helpers.js';
+import { cancelRunsAfterEach, recordingLogger, rejection } from './helpers.js';
 
-const runs: ManagedRun[] = [];
+const track = cancelRunsAfterEach();
 const screens: TerminalScreen[] = [];
 
 function supervisor(options: Omit<ProcessSupervisorOptions, 'logger'> = {}) {
@@ -20,9 +20,7 @@ function supervisor(options: Omit<ProcessSupervisorOptions, 'logger'> = {}) {
 }
 
 async function spawn(sup: ProcessSupervisor, options: SpawnOptions): Promise<ManagedRun> {
-  const run = await sup.spawn(options);
-  runs.push(run);
-  return run;
+  return track(await sup.spawn(options));
 }
 
 function screen(cols = 80, rows = 24): TerminalScreen {
@@ -42,11 +40,7 @@ const failingPty =
 // would otherwise be echoed, as on any terminal.
 const ASK_CURSOR = `stty -echo; printf '\\033[6n'; read -d R pos; stty echo; printf 'got %q\\n' "$pos"`;
 
-afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    run.cancel();
-    await run.wait().catch(() => {});
-  }
+afterEach(() => {
   for (const created of screens.splice(0)) created.dispose();
 });
 

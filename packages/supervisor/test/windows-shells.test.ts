@@ -3,28 +3,17 @@
 // The same paths are unit-tested on Linux through injected platforms (target.test.ts and
 // @procmux/kill-windows); this file is the real thing on the CI's Windows leg.
 import type { ManagedRun } from '@procmux/core-types';
-import { checkLeaksAfterAll, fixture, isAlive, trackPid, waitFor } from '@procmux/test-utils';
-import { afterEach, expect, it } from 'vitest';
+import { checkLeaksAfterAll, fixture, isAlive, waitFor } from '@procmux/test-utils';
+import { expect, it } from 'vitest';
 import { ProcessSupervisor, type SpawnOptions } from '../src/index.js';
-import { recordingLogger } from './helpers.js';
+import { cancelRunsAfterEach, recordingLogger, spawnCollecting } from './helpers.js';
 
-const runs: ManagedRun[] = [];
+const track = cancelRunsAfterEach();
 const supervisor = new ProcessSupervisor({ logger: recordingLogger().logger, killGraceMs: 500 });
 
-async function spawn(options: SpawnOptions): Promise<{ run: ManagedRun; seen: () => string }> {
-  let text = '';
-  const run = await supervisor.spawn({ ...options, onStdout: (chunk) => (text += chunk) });
-  runs.push(run);
-  trackPid(run.pid);
-  return { run, seen: () => text };
+function spawn(options: SpawnOptions): Promise<{ run: ManagedRun; seen: () => string }> {
+  return spawnCollecting(supervisor, track, options);
 }
-
-afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    run.cancel();
-    await run.wait().catch(() => {});
-  }
-});
 
 it('runs a command line through cmd, quotes and exit code verbatim', async () => {
   const { run } = await spawn({ command: 'echo "a b"& exit /b 3' });

@@ -1,16 +1,12 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Harness, harness, idOf, lastLine } from './helpers.js';
+import { isAlive, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
+import { closingHarness, type Harness, idOf, lastLine } from './helpers.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
+const harness = closingHarness(() => {
   h = undefined;
-});
-afterAll(async () => {
-  await assertNoLeakedProcesses();
 });
 
 describe('exec one_shot', () => {

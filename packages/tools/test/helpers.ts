@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions, type ProcessSessionsOptions } from '@procmux/sessions';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, afterEach } from 'vitest';
 import {
   createProcessTools,
   type ProcessTools,
@@ -43,6 +45,27 @@ export function harness(
       await sessions.dispose();
       rmSync(root, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The teardown of a test file that drives the tools (call once, at its top): returns
+ * `harness`, whose harnesses are closed after each test (then `afterClose` runs, to forget
+ * them); once the file is done, nothing it started may still be alive.
+ */
+export function closingHarness(afterClose?: () => void): typeof harness {
+  const open: Harness[] = [];
+  afterEach(async () => {
+    for (const made of open.splice(0)) await made.close();
+    afterClose?.();
+  });
+  afterAll(async () => {
+    await assertNoLeakedProcesses();
+  });
+  return (...args) => {
+    const made = harness(...args);
+    open.push(made);
+    return made;
   };
 }
 

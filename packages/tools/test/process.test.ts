@@ -1,14 +1,10 @@
-import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Harness, harness, idOf, lastLine } from './helpers.js';
+import { isAlive, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
+import { closingHarness, type Harness, idOf, lastLine } from './helpers.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
+const harness = closingHarness(() => {
   h = undefined;
-});
-afterAll(async () => {
-  await assertNoLeakedProcesses();
 });
 
 async function daemon(command: string): Promise<string> {

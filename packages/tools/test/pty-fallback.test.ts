@@ -1,6 +1,5 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { type Harness, harness, idOf } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { closingHarness, type Harness, idOf } from './helpers.js';
 
 // No PTY can be opened (as in a container without /dev/ptmx); the pipe runs are real.
 vi.mock('@procmux/pty-posix', () => ({
@@ -8,14 +7,8 @@ vi.mock('@procmux/pty-posix', () => ({
 }));
 
 let h: Harness | undefined;
-
-afterEach(async () => {
-  await h?.close();
+const harness = closingHarness(() => {
   h = undefined;
-});
-
-afterAll(async () => {
-  await assertNoLeakedProcesses();
 });
 
 describe('exec mode=session without a terminal', () => {

@@ -1,18 +1,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProcessTools } from '../src/index.js';
-import { type Harness, harness, idOf } from './helpers.js';
+import { closingHarness, type Harness, idOf } from './helpers.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
+const harness = closingHarness(() => {
   h = undefined;
-});
-afterAll(async () => {
-  await assertNoLeakedProcesses();
 });
 
 async function finished(command: string): Promise<string> {

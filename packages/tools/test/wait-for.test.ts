@@ -1,14 +1,9 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Harness, harness, idOf, lastLine } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { closingHarness, type Harness, idOf, lastLine } from './helpers.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
+const harness = closingHarness(() => {
   h = undefined;
-});
-afterAll(async () => {
-  await assertNoLeakedProcesses();
 });
 
 /** A daemon started without the startup read, so all its output is still new. */

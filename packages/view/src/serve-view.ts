@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
+import { invalidOption, isProcmuxError } from '@procmux/core-types';
 import { WebSocketServer } from 'ws';
 import { loadAssets, pageHtml } from './assets.js';
 import { allowedHostHeaders, checkRequest } from './guard.js';
@@ -97,9 +97,9 @@ export async function serveView(sessions: ViewSessions, options: ViewOptions = {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new ProcmuxError(
-          'ERR_INVALID_OPTION',
-          `the view cannot listen on ${resolved.host}:${resolved.port} (${error.code ?? 'error'}); pick another port, or 0 for any free one`,
+        invalidOption(
+          'port',
+          `a port the view can listen on: it cannot listen on ${resolved.host}:${resolved.port} (${error.code ?? 'error'}); pick another port, or 0 for any free one`,
           { cause: error },
         ),
       ),

@@ -1,15 +1,17 @@
-import type { ManagedRun, ProcessRecord, RecoveredProcessHandle } from '@procmux/core-types';
-import { OutputLog } from '@procmux/registry';
-import type { ProcessSupervisor } from '@procmux/supervisor';
-import { BackendAdapter } from '../backend-adapter.js';
-import type { SessionContext } from '../context.js';
-import { LiveSession } from '../session/live-session.js';
+import type { ProcessRecord, RecoveredProcessHandle } from '@procmux/core-types';
+import type { SessionMetadata } from '../types.js';
 import type { OutputSink } from './attach.js';
 
+/** Where held output goes once the re-attached process has its adapter: its two channels. */
+export interface OutputTarget {
+  readonly stdout: { emit(data: string): void };
+  readonly stderr: { emit(data: string): void };
+}
+
 /** Output that may arrive while attach() is still pending: held, then handed to the adapter. */
-export function bufferedSink(): { sink: OutputSink; connect(adapter: BackendAdapter): void } {
+export function bufferedSink(): { sink: OutputSink; connect(target: OutputTarget): void } {
   const early: ['stdout' | 'stderr', string][] = [];
-  let target: BackendAdapter | undefined;
+  let target: OutputTarget | undefined;
   const push = (stream: 'stdout' | 'stderr', data: string) => {
     if (target) target[stream].emit(data);
     else early.push([stream, data]);
@@ -23,54 +25,29 @@ export function bufferedSink(): { sink: OutputSink; connect(adapter: BackendAdap
   };
 }
 
+/** A session of the registry, as recovery sees it. */
+export interface RecoveredSession {
+  readonly live: boolean;
+  metadata(): SessionMetadata;
+  /** Resolves once the session's latest state is written to its record. */
+  readonly persisted: Promise<void>;
+}
+
+/** A re-attached process made a session of the registry, not running yet. */
+export interface ReattachedSession {
+  readonly session: RecoveredSession;
+  /** Lists the session in its registry and runs it (supervised, with events and persistence). */
+  start(): void;
+}
+
 /**
- * A live session for a re-attached process: the handle is adapted to ProcessAdapter and run
- * through the supervisor like any host backend, so input, signals, kill, wait, resize and
- * events behave as for a session started here. Output history from before the restart is not
- * there; what the backend streams from now on is.
+ * The registry's wiring of a re-attached process (`reattach-session.ts`): a live session whose
+ * handle runs through the supervisor like any host backend's, so input, signals, kill, wait,
+ * resize and events behave as for a session started here. recover() gets it as a parameter,
+ * so nothing under durable/ imports the session machinery above it.
  */
-export async function reattachSession(
+export type ReattachSession = (
   record: ProcessRecord,
   handle: RecoveredProcessHandle,
-  deps: {
-    supervisor: ProcessSupervisor;
-    context: SessionContext;
-    canResize: boolean;
-    connect(adapter: BackendAdapter): void;
-  },
-): Promise<{ session: LiveSession; run: ManagedRun; adapter: BackendAdapter }> {
-  const { limits } = deps.context;
-  const session = new LiveSession(
-    {
-      id: record.id,
-      owner: record.owner ?? undefined,
-      command: record.command,
-      args: record.args,
-      cwd: record.cwd,
-      fingerprint: record.fingerprint,
-      pty: record.pty,
-      stdin: 'open',
-      startedAt: record.startedAt,
-      expiresAt: record.expiresAt,
-      releaseOnCancel: record.releaseOnCancel,
-      log: new OutputLog({
-        maxRetainedBytes: limits.maxOutputBytes,
-        maxUndrainedBytes: limits.maxUndrainedBytes,
-        maxChunkBytes: limits.maxOutputChunkBytes,
-      }),
-      screen: undefined,
-      backend: record.backend,
-    },
-    deps.context,
-  );
-  const adapter = new BackendAdapter(handle, record.stdioMode, deps.canResize);
-  deps.connect(adapter);
-  const run = await deps.supervisor.spawn({
-    stdin: 'open',
-    maxCaptureBytes: 0,
-    onStdout: (chunk) => session.onOutput('stdout', chunk),
-    onStderr: (chunk) => session.onOutput('stderr', chunk),
-    adapterFactory: async () => adapter,
-  });
-  return { session, run, adapter };
-}
+  options: { canResize: boolean; connect(target: OutputTarget): void },
+) => Promise<ReattachedSession>;

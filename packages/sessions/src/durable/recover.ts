@@ -8,26 +8,27 @@ import {
   type ProcmuxErrorCode,
   RECOVERY_NAMESPACE,
 } from '@procmux/core-types';
-import type { ProcessSupervisor } from '@procmux/supervisor';
-import type { SessionContext } from '../context.js';
-import type { LiveSession } from '../session/live-session.js';
+import type { SessionMetadata } from '../types.js';
 import { attachWithin } from './attach.js';
 import type { DurableJournal } from './journal.js';
 import type { ResolvedDurability } from './options.js';
-import { bufferedSink, reattachSession } from './reattach.js';
+import { bufferedSink, type ReattachSession, type RecoveredSession } from './reattach.js';
 import { parseEntry, serializeRecord } from './record.js';
 import type { RecoveryOutcome, RecoveryReport } from './report.js';
 import { storeCall } from './store-call.js';
 
 const NS = RECOVERY_NAMESPACE;
 
-/** What recover() needs from its registry. */
+/** What recover() needs from its registry (registry.ts wires it). */
 export interface RecoveryHost {
   readonly config: ResolvedDurability;
   readonly journal: DurableJournal;
-  readonly sessions: Map<string, LiveSession>;
-  readonly supervisor: ProcessSupervisor;
-  readonly context: SessionContext;
+  /** The registry's sessions by id. */
+  readonly sessions: ReadonlyMap<string, RecoveredSession>;
+  /** The registry's live-session limit and its event sink. */
+  readonly context: { readonly limits: { readonly maxSessions: number }; emit(event: ProcessEvent): void };
+  /** Makes a re-attached process a session of the registry. */
+  readonly reattach: ReattachSession;
 }
 
 /**
@@ -143,7 +144,7 @@ async function recoverOne(entry: CheckpointEntry, host: RecoveryHost, room: Room
 
 type Failure = { code: ProcmuxErrorCode; reason: string };
 type Reattach =
-  | { kind: 'reattached'; session: LiveSession }
+  | { kind: 'reattached'; session: RecoveredSession }
   /** The process cannot be reached from here: the record becomes unknown. */
   | { kind: 'unknown'; failure: Failure }
   /** It could be, but not now (no room): the record stays as it is for a later recover(). */
@@ -189,15 +190,12 @@ async function tryReattach(
       sink,
     );
     try {
-      const { session, run, adapter } = await reattachSession(record, handle, {
-        supervisor: host.supervisor,
-        context: host.context,
+      const { session, start } = await host.reattach(record, handle, {
         canResize: backend.capabilities?.resize === true,
         connect,
       });
-      host.sessions.set(record.id, session);
       host.journal.adopt(record.id, lease.token, entry.version);
-      session.attach(run, adapter);
+      start();
       await session.persisted;
       host.context.emit(event(session.metadata(), 'process_started', 'reattached after recovery'));
       return { kind: 'reattached', session };
@@ -264,7 +262,7 @@ async function markUnknown(
 
 function event(
   m: Pick<
-    ReturnType<LiveSession['metadata']>,
+    SessionMetadata,
     | 'id'
     | 'owner'
     | 'fingerprint'

@@ -2,14 +2,11 @@
 // release, expiry, and the ends without a process (unknown).
 import { constants } from 'node:os';
 import { invalidOption, isTerminalState, ProcmuxError, type SignalName } from '@procmux/core-types';
-import { hangUp as hangUpTerminal } from '../hang-up.js';
+import { hangUpRun } from '../hang-up.js';
 import type { WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
 import { access, mutable } from './guards.js';
 import { retireScreen, settle } from './lifecycle.js';
-
-/** How long a hung-up terminal session gets to end before the tree kill (SIGTERM, then SIGKILL). */
-const HANG_UP_WAIT_MS = 500;
 
 export async function signal(s: SessionCore, name: SignalName): Promise<void> {
   if (typeof name !== 'string' || !(name in constants.signals)) {
@@ -32,27 +29,13 @@ export async function kill(s: SessionCore): Promise<WaitOutcome> {
 }
 
 /**
- * The graceful step for a native terminal session: hang the terminal up (SIGHUP to its
- * foreground group and its leader, as closing a terminal window does) and give the program
- * a moment to end. An interactive shell ignores SIGTERM, so without this it sat out the
- * whole SIGTERM grace (3 s) before SIGKILL; the tree kill that follows reaps whatever is left.
+ * The graceful step for a terminal session: its run hangs the terminal up (SIGHUP to its
+ * foreground group and its leader, as closing a terminal window does) and the program gets a
+ * moment to end. A host backend's run and a run on pipes have nothing to hang up.
  */
 async function hangUp(s: SessionCore): Promise<void> {
-  const pid = s.pid;
-  if (s.stdioMode !== 'pty' || s.adapter || pid === undefined || !s.live) return;
-  try {
-    hangUpTerminal(pid);
-  } catch {
-    return;
-  }
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    s.run!.wait().catch(() => {}),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, HANG_UP_WAIT_MS);
-    }),
-  ]);
-  clearTimeout(timer);
+  if (!s.live || s.run === undefined) return;
+  await hangUpRun(s.run);
 }
 
 export async function release(s: SessionCore): Promise<void> {

@@ -1,0 +1,69 @@
+// hangUp(): what closing a terminal window does, from the adapter that owns the terminal.
+import { checkLeaksAfterAll, isAlive, processTable, waitFor } from '@procmux/test-utils';
+import { describe, expect, it } from 'vitest';
+import { foregroundGroup, type HangUpEffects, hangUpTerminal } from '../src/hang-up.js';
+import { start } from './helpers.js';
+
+checkLeaksAfterAll();
+
+describe('PtyAdapter.hangUp', () => {
+  it('ends an idle bash -i by SIGHUP (it ignores SIGTERM); nothing to hang up afterwards', async () => {
+    const { pty, until } = await start({ file: 'bash', args: ['--norc', '--noprofile', '-i'] });
+    await until(/[$#] *$/, 'a bash prompt');
+    await expect(pty.hangUp()).resolves.toBe(true);
+    expect(await pty.wait()).toEqual({ code: null, signal: 'SIGHUP' });
+    await expect(pty.hangUp()).resolves.toBe(false);
+    pty.dispose();
+  });
+
+  it('reaches the foreground job (cat) as well as the shell', async () => {
+    const { pty, until } = await start({ file: 'bash', args: ['--norc', '--noprofile', '-i'] });
+    await until(/[$#] *$/, 'a bash prompt');
+    pty.stdin.write('exec 2>/dev/null; cat\r');
+    const catOf = () => processTable().find((p) => p.ppid === pty.pid && p.command.includes('cat'));
+    await waitFor(() => catOf() !== undefined, 10_000, 'cat');
+    const cat = catOf()!;
+    await expect(pty.hangUp()).resolves.toBe(true);
+    expect((await pty.wait()).signal).toBe('SIGHUP');
+    await waitFor(() => !isAlive(cat.pid), 5_000, 'cat gone');
+    pty.dispose();
+  });
+});
+
+describe('hang-up targets (pure)', () => {
+  const effects = (over: Partial<HangUpEffects>): HangUpEffects & { sent: number[] } => {
+    const sent: number[] = [];
+    return {
+      platform: 'linux',
+      readStat: () => undefined,
+      psTpgid: () => undefined,
+      kill: (target) => sent.push(target),
+      sent,
+      ...over,
+    };
+  };
+
+  it('reads tpgid on Linux after the command name, even one with spaces and parentheses', () => {
+    const stat = '4242 (my (odd) name) S 1 4242 4242 34817 5001 4194560 0 0';
+    expect(foregroundGroup(4242, effects({ readStat: () => stat }))).toBe(5001);
+    const e = effects({ readStat: () => stat });
+    expect(hangUpTerminal(4242, e)).toEqual([-5001, 4242]);
+    expect(e.sent).toEqual([-5001, 4242]);
+  });
+
+  it('signals the group once when the leader is in the foreground, the leader alone when unknown', () => {
+    const e = effects({ readStat: () => '7 (bash) S 1 7 7 34817 7 0' });
+    expect(hangUpTerminal(7, e)).toEqual([-7]);
+    expect(hangUpTerminal(7, effects({}))).toEqual([7]);
+    // tpgid -1: no controlling terminal.
+    expect(foregroundGroup(7, effects({ readStat: () => '7 (x) S 1 7 7 0 -1 0' }))).toBeUndefined();
+  });
+
+  it('asks ps on macOS, and does nothing on Windows', () => {
+    expect(foregroundGroup(9, effects({ platform: 'darwin', psTpgid: () => '  812\n' }))).toBe(812);
+    expect(foregroundGroup(9, effects({ platform: 'darwin' }))).toBeUndefined();
+    const win = effects({ platform: 'win32', readStat: () => '9 (x) S 1 9 9 1 9 0' });
+    expect(hangUpTerminal(9, win)).toEqual([]);
+    expect(win.sent).toEqual([]);
+  });
+});
