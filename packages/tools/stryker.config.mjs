@@ -5,5 +5,10 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 export default mutationConfig('tools', {
   breakAt: 80,
   mutate: ['src/truncate.ts', 'src/params.ts'],
-  tests: ['test/truncate.test.ts', 'test/params.test.ts', 'test/params-bounds.test.ts'],
+  tests: [
+    'test/truncate.test.ts',
+    'test/params.test.ts',
+    'test/params-bounds.test.ts',
+    'test/truncate-edges.test.ts',
+  ],
 });
