@@ -10,5 +10,7 @@ export default mutationConfig('registry', {
     'test/byte-store.test.ts',
     'test/utf8.test.ts',
     'test/utf8-edges.test.ts',
+    'test/output-log-edges.test.ts',
+    'test/stream-runs.test.ts',
   ],
 });

@@ -58,6 +58,10 @@ describe('ByteStore storage', () => {
   it('frees whole blocks before an offset and keeps the newest one to write into', () => {
     const store = new ByteStore({ minBlockBytes: 4, maxBlockBytes: 4 });
     store.append('abcdefghij'); // blocks [0,4) [4,8) [8,10)
+    store.discardBefore(3);
+    expect(store.start).toBe(0);
+    store.discardBefore(4); // the first block ends exactly at 4
+    expect(store.start).toBe(4);
     store.discardBefore(5);
     expect(store.start).toBe(4);
     expect(store.decode(5, 10)).toBe('fghij');

@@ -25,4 +25,9 @@ describe('lastCharacters at the surrogate boundaries', () => {
     expect(lastCharacters('abc', 2)).toBe('bc');
     expect(lastCharacters('\ud83d\ude00\ud83d\ude01x', 2)).toBe('\ud83d\ude01x');
   });
+
+  it('takes a pair that starts the text as one character', () => {
+    expect(lastCharacters('\ud83d\ude00', 1)).toBe('\ud83d\ude00');
+    expect(lastCharacters('\ud800\udc00x', 2)).toBe('\ud800\udc00x');
+  });
 });
