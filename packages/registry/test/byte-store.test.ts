@@ -93,6 +93,20 @@ describe('ByteStore storage', () => {
     expect(store.decode(8, 24)).toBe('89abcdefghijklmn');
   });
 
+  it('rounds the end itself to the end, whatever a reused block holds past it', () => {
+    // The first block, full of 'é' bytes, is discarded and reused for 'x': the bytes just past
+    // the end are leftovers of 'é' (a continuation byte first).
+    const store = new ByteStore({ minBlockBytes: 8, maxBlockBytes: 8 });
+    store.append('éééé');
+    store.append('abcdefgh');
+    store.discardBefore(8);
+    store.append('x');
+    expect(store.end).toBe(17);
+    expect(store.floor(17, 0)).toBe(17);
+    expect(store.ceil(17)).toBe(17);
+    expect(store.decode(8, 17)).toBe('abcdefghx');
+  });
+
   it('grows blocks with the bytes held, up to the largest size', () => {
     const store = new ByteStore({ minBlockBytes: 4, maxBlockBytes: 16 });
     for (let i = 0; i < 20; i++) store.append('0123456789');
