@@ -5,6 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyOutputBudget, fitText } from '../src/truncate.js';
 
+/** Lines of exactly 50 characters ("00001 xx…"), so a cut's arithmetic can be checked by hand. */
+const fixedWidth = (count: number) =>
+  Array.from({ length: count }, (_, i) => `${String(i + 1).padStart(5, '0')} ${'x'.repeat(44)}`).join('\n');
+
 const numbered = (count: number, width = 40) =>
   Array.from({ length: count }, (_, i) => `line ${i + 1} ${'x'.repeat(width)}`).join('\n');
 
@@ -100,5 +104,75 @@ describe('applyOutputBudget at its edges', () => {
       expect(text).toBe(`${pair.repeat(116)}\n${notice}\n${pair.repeat(175)}`);
       expect(cut!.omittedBytes).toBe((5_000 - 116 - 175) * 4);
     }
+  });
+
+  it('keeps a body of exactly its room whole, and cuts one whose status leaves it less', () => {
+    const body = 'b'.repeat(1000);
+    expect(applyOutputBudget({ body, budget: 1000 })).toEqual({ text: body, body, cut: undefined });
+    // "\n\n" and the status take 29 of a 1,000 budget: a 990-character body no longer fits.
+    const status = 'Process exited with code 1.';
+    const { text, cut } = applyOutputBudget({ body: 'b'.repeat(990), budget: 1000, status });
+    expect(cut).toBeDefined();
+    expect(text.length).toBeLessThanOrEqual(1000);
+    expect(text.endsWith(`\n\n${status}`)).toBe(true);
+  });
+
+  it('says exactly what it left out, and no more, when there is no error line and no session', () => {
+    // 60 lines of 51 bytes with their breaks, budget 3,000: a head of 20 lines (1,032 of room
+    // less the 420 reserve, at 40%), a tail of 30, lines 21-30 left out: 510 bytes.
+    const lines = fixedWidth(60).split('\n');
+    const { text, cut } = applyOutputBudget({ body: lines.join('\n'), budget: 3000 });
+    const notice =
+      '[... 510 bytes left out here (lines 21-30). Read them with process action=log offset=20 limit=10 ...]';
+    expect(text).toBe([...lines.slice(0, 20), notice, ...lines.slice(30)].join('\n'));
+    expect(cut).toEqual({ omittedBytes: 510, firstOmittedLine: 21, lastOmittedLine: 30, keptErrorLines: 0 });
+  });
+
+  it('ends the head before a line that would reach its share, and suggests the largest page that fits', () => {
+    // Budget 2,968: 2,548 for head and tail, a head share of 1,019 characters, exactly where
+    // line 20 ends without its break: the head is 19 lines. 49 lines of 51 bytes fit in 2,548.
+    const lines = fixedWidth(600).split('\n');
+    const { text, cut } = applyOutputBudget({ body: lines.join('\n'), budget: 2968 });
+    const notice =
+      '[... 28,101 bytes left out here (lines 20-570). Read them with process action=log offset=19 limit=49 ...]';
+    expect(text).toBe([...lines.slice(0, 19), notice, ...lines.slice(570)].join('\n'));
+    expect(cut!.omittedBytes).toBe(551 * 51);
+  });
+
+  it('starts the text with the notice when the head is only an empty line', () => {
+    const { text } = applyOutputBudget({ body: `\n${'y'.repeat(5000)}\nend`, budget: 1000 });
+    expect(text.startsWith('[... 5,001 bytes left out here (line 2).')).toBe(true);
+    expect(text.endsWith('\nend')).toBe(true);
+  });
+
+  it('keeps the end of a long line followed by a blank last line', () => {
+    // One newline is the body's own end and goes; the second is a blank last line, kept.
+    const { text, cut } = applyOutputBudget({ body: `${'x'.repeat(5000)}\n\n`, budget: 1000 });
+    expect(cut!.omittedBytes).toBe(4421);
+    expect(text.endsWith(`${'x'.repeat(100)}\n`)).toBe(true);
+    expect((text.match(/x/g) ?? []).length).toBe(5000 - 4421);
+  });
+
+  it('keeps a second error line only while both fit: 317 characters of room, to the character', () => {
+    const withErrors = (second: number) => {
+      const lines = numbered(400).split('\n');
+      lines[150] = `Error: ${'a'.repeat(140)}`; // 147 characters, 158 with its label
+      lines[250] = `Error: ${'b'.repeat(second - 7)}`;
+      return applyOutputBudget({ body: lines.join('\n'), budget: 1820 });
+    };
+    // 158 + 1 + 157 + 1 = 317: both fit. One character more and the second is left out.
+    expect(withErrors(146).cut!.keptErrorLines).toBe(2);
+    const over = withErrors(147);
+    expect(over.cut!.keptErrorLines).toBe(1);
+    expect(over.text).toContain('[line 151] Error: a');
+    expect(over.text).not.toContain('[line 251]');
+  });
+});
+
+describe('fitText with characters at the top of the BMP', () => {
+  it('cuts between fullwidth characters (U+FF58) as between any others, not as between a pair', () => {
+    // Above the surrogate ranges: a 72 budget leaves 6 units, head 3 and tail 3.
+    const text = '\uff58'.repeat(100);
+    expect(fitText(text, 72)).toBe(`${'\uff58'.repeat(3)}${fitNotice(100)}${'\uff58'.repeat(3)}`);
   });
 });
