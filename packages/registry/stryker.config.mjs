@@ -2,7 +2,7 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 
 // The output log and the byte store under it (the pure part of the registry).
 export default mutationConfig('registry', {
-  breakAt: 70,
+  breakAt: 95,
   mutate: ['src/output-log.ts', 'src/byte-store.ts', 'src/utf8.ts', 'src/stream-runs.ts'],
   tests: [
     'test/output-log.test.ts',
