@@ -137,6 +137,11 @@ describe('applyOutputBudget at its edges', () => {
       '[... 28,101 bytes left out here (lines 20-570). Read them with process action=log offset=19 limit=49 ...]';
     expect(text).toBe([...lines.slice(0, 19), notice, ...lines.slice(570)].join('\n'));
     expect(cut!.omittedBytes).toBe(551 * 51);
+    // Budget 2,970: 2,550 of room is exactly 50 such lines, and the page suggested is 50.
+    const exact = applyOutputBudget({ body: lines.join('\n'), budget: 2970 });
+    expect(exact.text).toContain(
+      '[... 28,050 bytes left out here (lines 21-570). Read them with process action=log offset=20 limit=50 ...]',
+    );
   });
 
   it('starts the text with the notice when the head is only an empty line', () => {
