@@ -41,4 +41,22 @@ export const equivalent = [
     survivors: 2,
     why: 'a line of at most 400 characters cut at 400 is the whole line (and gets no marker)',
   },
+  {
+    file: 'src/params.ts',
+    line: "if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {",
+    survivors: 1,
+    why: 'typeof value !== number → false: Number.isInteger of anything not a number is false, so it is refused all the same',
+  },
+  {
+    file: 'src/params.ts',
+    line: "if (typeof value !== 'number' || !Number.isFinite(value)) {",
+    survivors: 1,
+    why: 'typeof value !== number → false: Number.isFinite of anything not a number is false, so it is refused all the same',
+  },
+  {
+    file: 'src/params.ts',
+    line: "if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {",
+    survivors: 1,
+    why: 'typeof value !== string → false: the allowed choices are strings, so a non-string is never among them',
+  },
 ];
