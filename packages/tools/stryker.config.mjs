@@ -59,4 +59,10 @@ export const equivalent = [
     survivors: 1,
     why: 'typeof value !== string → false: the allowed choices are strings, so a non-string is never among them',
   },
+  {
+    file: 'src/params.ts',
+    line: 'if (options.maxChars !== undefined && value.length > options.maxChars) {',
+    survivors: 1,
+    why: 'maxChars !== undefined → true: a length is never greater than undefined',
+  },
 ];

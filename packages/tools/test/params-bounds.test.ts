@@ -72,6 +72,7 @@ describe('Params at its edges', () => {
     const long = throwsWith(() => p({ k: ['ab', 'abcd'] }).stringList('k', 3), 'ERR_INVALID_OPTION');
     expect(long.details).toEqual({ option: 'k[1]', max: 3 });
     expect(long.message).toBe('k[1] is "abcd"; each is at most 3 characters');
+    expect(p({ k: ['abc'] }).stringList('k', 3)).toEqual(['abc']);
   });
 
   it('lists only the current names of renamed parameters as allowed, and refuses both names at once', () => {
@@ -86,6 +87,19 @@ describe('Params at its edges', () => {
     );
     expect(both.message).toBe('pass timeout_ms or its old name timeoutMs, not both');
     expect(both.details).toEqual({ option: 'timeout_ms' });
+    // With two renamed parameters the message names the old name of the one passed twice.
+    const two = { timeoutMs: 'timeout_ms', maxBytes: 'max_bytes' };
+    const twice = throwsWith(
+      () =>
+        new Params(
+          { max_bytes: 1, maxBytes: 2 },
+          ['timeout_ms', 'timeoutMs', 'max_bytes', 'maxBytes'],
+          'log',
+          two,
+        ),
+      'ERR_INVALID_OPTION',
+    );
+    expect(twice.message).toBe('pass max_bytes or its old name maxBytes, not both');
   });
 
   it('takes a string of exactly maxChars, refuses one longer, and checks no bound when none is given', () => {
