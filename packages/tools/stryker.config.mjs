@@ -3,7 +3,7 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 // Truncation and parameter checks: pure functions with their own tests (the rest of the
 // package drives real processes through the tool surface).
 export default mutationConfig('tools', {
-  breakAt: 80,
+  breakAt: 95,
   mutate: ['src/truncate.ts', 'src/params.ts'],
   tests: [
     'test/truncate.test.ts',
