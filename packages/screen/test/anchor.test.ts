@@ -1,0 +1,50 @@
+// renderNew() across the alternate screen, where the render anchor cannot be a marker (xterm.js
+// places markers only on the normal buffer) and a reset replaces the buffers: a mutation run
+// showed no test moving the anchor across either.
+import { describe, expect, it } from 'vitest';
+import { TerminalScreen } from '../src/index.js';
+
+const lines = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}\r\n`).join('');
+
+describe('renderNew across the alternate screen', () => {
+  it('neither repeats the scrollback it returned there nor loses the normal lines it covered', async () => {
+    const screen = new TerminalScreen({ cols: 20, rows: 5 });
+    try {
+      screen.feed(lines(1, 10));
+      expect(await screen.renderNew()).toBe('l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10');
+      // On the alternate screen: the normal scrollback so far, then what the program shows.
+      screen.feed(lines(11, 20));
+      screen.feed('\x1b[?1049hALT');
+      expect(await screen.renderNew()).toBe('\nl11\nl12\nl13\nl14\nl15\nl16\n\n\n\n\nALT');
+      screen.feed('!');
+      expect(await screen.renderNew()).toBe('!');
+      // Back on the normal screen: the rows the alternate screen covered, then what is new.
+      screen.feed('\x1b[?1049l');
+      screen.feed(lines(21, 22));
+      expect(await screen.renderNew()).toBe('\nl17\nl18\nl19\nl20\nl21\nl22');
+      screen.feed(lines(23, 24));
+      expect(await screen.renderNew()).toBe('\nl23\nl24');
+    } finally {
+      screen.dispose();
+    }
+  });
+
+  it('after a reset on the alternate screen, everything on the new normal buffer is new, once', async () => {
+    const screen = new TerminalScreen({ cols: 20, rows: 5 });
+    try {
+      screen.feed(lines(1, 10));
+      await screen.renderNew();
+      screen.feed(lines(11, 20));
+      screen.feed('\x1b[?1049hALT');
+      await screen.renderNew();
+      screen.feed('\x1bc'); // RIS: both buffers replaced, the normal one active and empty
+      screen.feed(lines(30, 31));
+      expect(await screen.renderNew()).toBe('\nl30\nl31');
+      screen.feed(lines(32, 40));
+      expect(await screen.renderNew()).toBe('\nl32\nl33\nl34\nl35\nl36\nl37\nl38\nl39\nl40');
+    } finally {
+      screen.dispose();
+    }
+  });
+});
