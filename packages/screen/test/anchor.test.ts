@@ -47,4 +47,24 @@ describe('renderNew across the alternate screen', () => {
       screen.dispose();
     }
   });
+
+  it('keeps its place when the terminal is resized right after the alternate screen closes', async () => {
+    const screen = new TerminalScreen({ cols: 20, rows: 5 });
+    try {
+      screen.feed(lines(1, 10));
+      await screen.renderNew();
+      screen.feed(lines(11, 20));
+      screen.feed('\x1b[?1049hALT');
+      await screen.renderNew();
+      screen.feed('\x1b[?1049l');
+      await screen.flush();
+      screen.resize(20, 6);
+      screen.feed(lines(21, 22));
+      // Not l7-l16 again: the place was fixed as a marker when the normal buffer came back.
+      expect(await screen.renderNew()).toBe('\nl17\nl18\nl19\nl20\nl21\nl22');
+    } finally {
+      screen.dispose();
+    }
+  });
 });
+
