@@ -66,5 +66,29 @@ describe('renderNew across the alternate screen', () => {
       screen.dispose();
     }
   });
-});
 
+  it('loses no line when resized while the alternate screen is up (it may repeat some)', async () => {
+    // 16-character lines wrap at 10 columns and unwrap at 20: the rows past the anchor no
+    // longer count the same lines, so it re-reads from the anchor rather than guess.
+    const long = (from: number, to: number) =>
+      Array.from(
+        { length: to - from + 1 },
+        (_, i) => `line-${String(from + i).padStart(2, '0')}-abcdefgh\r\n`,
+      ).join('');
+    const screen = new TerminalScreen({ cols: 10, rows: 5 });
+    try {
+      screen.feed(long(1, 5));
+      await screen.renderNew();
+      screen.feed(long(6, 10));
+      screen.feed('\x1b[?1049hALT');
+      await screen.renderNew();
+      screen.resize(20, 5);
+      screen.feed('\x1b[?1049l');
+      screen.feed(long(11, 12));
+      const after = (await screen.renderNew()).split('\n').filter((line) => line !== '');
+      expect(after.slice(-4)).toEqual(['09', '10', '11', '12'].map((n) => `line-${n}-abcdefgh`));
+    } finally {
+      screen.dispose();
+    }
+  });
+});
