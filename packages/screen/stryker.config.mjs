@@ -11,5 +11,6 @@ export default mutationConfig('screen', {
     'test/parse-queue.test.ts',
     'test/property.test.ts',
     'test/recorded.test.ts',
+    'test/anchor.test.ts',
   ],
 });

@@ -58,6 +58,10 @@ describe('ByteStore storage', () => {
   it('frees whole blocks before an offset and keeps the newest one to write into', () => {
     const store = new ByteStore({ minBlockBytes: 4, maxBlockBytes: 4 });
     store.append('abcdefghij'); // blocks [0,4) [4,8) [8,10)
+    store.discardBefore(3);
+    expect(store.start).toBe(0);
+    store.discardBefore(4); // the first block ends exactly at 4
+    expect(store.start).toBe(4);
     store.discardBefore(5);
     expect(store.start).toBe(4);
     expect(store.decode(5, 10)).toBe('fghij');
@@ -87,6 +91,20 @@ describe('ByteStore storage', () => {
     store.discardBefore(8); // block 1 becomes the spare
     store.append('ghijklmn'); // block 3: the spare, rewritten
     expect(store.decode(8, 24)).toBe('89abcdefghijklmn');
+  });
+
+  it('rounds the end itself to the end, whatever a reused block holds past it', () => {
+    // The first block, full of 'é' bytes, is discarded and reused for 'x': the bytes just past
+    // the end are leftovers of 'é' (a continuation byte first).
+    const store = new ByteStore({ minBlockBytes: 8, maxBlockBytes: 8 });
+    store.append('éééé');
+    store.append('abcdefgh');
+    store.discardBefore(8);
+    store.append('x');
+    expect(store.end).toBe(17);
+    expect(store.floor(17, 0)).toBe(17);
+    expect(store.ceil(17)).toBe(17);
+    expect(store.decode(8, 17)).toBe('abcdefghx');
   });
 
   it('grows blocks with the bytes held, up to the largest size', () => {

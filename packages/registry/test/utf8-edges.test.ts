@@ -25,4 +25,15 @@ describe('lastCharacters at the surrogate boundaries', () => {
     expect(lastCharacters('abc', 2)).toBe('bc');
     expect(lastCharacters('\ud83d\ude00\ud83d\ude01x', 2)).toBe('\ud83d\ude01x');
   });
+
+  it('returns the whole text when asked for more characters than it has', () => {
+    // One more than there are: a count that ran past the start must not wrap to the end.
+    expect(lastCharacters('abc', 4)).toBe('abc');
+    expect(lastCharacters('ab\ud83d\ude00', 4)).toBe('ab\ud83d\ude00');
+  });
+
+  it('takes a pair that starts the text as one character', () => {
+    expect(lastCharacters('\ud83d\ude00', 1)).toBe('\ud83d\ude00');
+    expect(lastCharacters('\ud800\udc00x', 2)).toBe('\ud800\udc00x');
+  });
 });

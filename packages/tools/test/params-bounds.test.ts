@@ -63,4 +63,72 @@ describe('Params at its edges', () => {
       );
     }
   });
+
+  it('names what was refused in the details: the whole object, the allowed list, the bound', () => {
+    const notObject = throwsWith(() => new Params('ls', ['a'], 'exec'), 'ERR_INVALID_OPTION');
+    expect(notObject.details).toEqual({ option: 'parameters' });
+    const extra = throwsWith(() => p({ a: 1, b: 2 }).only('kill', ['c', 'd']), 'ERR_INVALID_OPTION');
+    expect(extra.details).toEqual({ option: 'a, b', values: ['c', 'd'] });
+    const long = throwsWith(() => p({ k: ['ab', 'abcd'] }).stringList('k', 3), 'ERR_INVALID_OPTION');
+    expect(long.details).toEqual({ option: 'k[1]', max: 3 });
+    expect(long.message).toBe('k[1] is "abcd"; each is at most 3 characters');
+    expect(p({ k: ['abc'] }).stringList('k', 3)).toEqual(['abc']);
+  });
+
+  it('lists only the current names of renamed parameters as allowed, and refuses both names at once', () => {
+    const aliases = { timeoutMs: 'timeout_ms' };
+    const known = ['timeout_ms', 'timeoutMs'];
+    expect(new Params({ timeoutMs: 5 }, known, 'exec', aliases).integer('timeout_ms', 0, 10)).toBe(5);
+    const unknown = throwsWith(() => new Params({ x: 1 }, known, 'exec', aliases), 'ERR_INVALID_OPTION');
+    expect(unknown.message).toBe('unknown parameter "x" for exec; allowed: timeout_ms');
+    const both = throwsWith(
+      () => new Params({ timeout_ms: 1, timeoutMs: 2 }, known, 'exec', aliases),
+      'ERR_INVALID_OPTION',
+    );
+    expect(both.message).toBe('pass timeout_ms or its old name timeoutMs, not both');
+    expect(both.details).toEqual({ option: 'timeout_ms' });
+    // With two renamed parameters the message names the old name of the one passed twice.
+    const two = { timeoutMs: 'timeout_ms', maxBytes: 'max_bytes' };
+    const twice = throwsWith(
+      () =>
+        new Params(
+          { max_bytes: 1, maxBytes: 2 },
+          ['timeout_ms', 'timeoutMs', 'max_bytes', 'maxBytes'],
+          'log',
+          two,
+        ),
+      'ERR_INVALID_OPTION',
+    );
+    expect(twice.message).toBe('pass max_bytes or its old name maxBytes, not both');
+  });
+
+  it('takes a string of exactly maxChars, refuses one longer, and checks no bound when none is given', () => {
+    expect(p({ s: 'abc' }).string('s', { maxChars: 3 })).toBe('abc');
+    const over = throwsWith(() => p({ s: 'abcd' }).string('s', { maxChars: 3 }), 'ERR_INVALID_OPTION');
+    expect(over.message).toBe('s is 4 characters; at most 3 are allowed');
+    expect(over.details).toEqual({ option: 's', max: 3 });
+    expect(message(() => p({ s: 'x'.repeat(1500) }).string('s', { maxChars: 1200 }))).toBe(
+      's is 1,500 characters; at most 1,200 are allowed',
+    );
+    expect(p({ s: 'x'.repeat(100_000) }).string('s')).toHaveLength(100_000);
+  });
+
+  it('refuses a NUL only where asked to, saying where it is and what cannot carry it', () => {
+    expect(p({ s: 'a\0b' }).string('s')).toBe('a\0b');
+    expect(p({ s: 'ab' }).string('s', { noNul: 'a path' })).toBe('ab');
+    expect(message(() => p({ s: 'ab\0' }).string('s', { noNul: 'a path' }))).toBe(
+      's contains a NUL character (\\0) at character 2; a path cannot carry NUL, so remove it',
+    );
+    expect(message(() => p({ s: '\0' }).string('s', { noNul: 'a path' }))).toContain('at character 0');
+  });
+
+  it('refuses a NUL in an environment value without echoing the value', () => {
+    const error = throwsWith(() => p({ env: { A: 'x', B: 'se\0cret' } }).env('env'), 'ERR_INVALID_OPTION');
+    expect(error.message).toBe('env.B contains a NUL character; environment values cannot carry NUL');
+    expect(error.message).not.toContain('cret');
+    expect(error.details).toEqual({ option: 'env.B' });
+    expect(throwsWith(() => p({ env: { C: 1 } }).env('env'), 'ERR_INVALID_OPTION').details).toEqual({
+      option: 'env.C',
+    });
+  });
 });
