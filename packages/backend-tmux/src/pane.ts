@@ -7,7 +7,7 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
 import type { TmuxServer } from './tmux-cli.js';
-import { zombieStatus } from './zombie-status.js';
+import { nudgeReaper, zombieParent } from './unreaped.js';
 
 /** How long the end waits for the log writer to set down its last bytes and close (a loaded machine is slow). */
 const EOF_WAIT_MS = 30_000;
@@ -20,6 +20,8 @@ export interface PaneOptions {
   files: SessionFiles;
   marker: string;
   pid: number | undefined;
+  /** The pane's process id also when the pane is already dead (re-attach), to nudge tmux to reap it. */
+  panePid?: number;
   /** Replay from this byte of the log. */
   offset: number;
   onData(data: string): void;
@@ -171,7 +173,7 @@ export class TmuxPane {
     try {
       text = readFileSync(files.exit, 'utf8');
     } catch {}
-    const status = (text === undefined ? undefined : parseExitFile(text)) ?? this.#unreaped();
+    const status = text === undefined ? undefined : parseExitFile(text);
     if (status) {
       this.#ending = true;
       void this.#end(status).catch((error: unknown) => this.#reject(error));
@@ -184,18 +186,30 @@ export class TmuxPane {
       // The log writer ended with no exit status: the session or the whole server went away.
       this.#ending = true;
       void this.#lost().catch((error: unknown) => this.#reject(error));
+    } else {
+      this.#nudge();
     }
   }
 
-  #asking = false;
-  #zombieCheckedAt = 0;
+  #nudgedAt = 0;
 
-  /** A dead pane process tmux has not reaped: its status from the kernel (Linux), 4 times a second. */
-  #unreaped(): { exitCode: number | null; signal: number | null } | undefined {
-    if (this.pid === undefined || Date.now() - this.#zombieCheckedAt < 250) return undefined;
-    this.#zombieCheckedAt = Date.now();
-    return zombieStatus(this.pid);
+  /**
+   * A dead pane process tmux did not reap (a SIGCHLD lost in libutempter's window, see
+   * unreaped.ts): one SIGCHLD to the server makes it reap and run the pane-died hook, whose
+   * exit file the next tick reads. Checked at most 4 times a second (a /proc read).
+   */
+  #nudge(): void {
+    const pid = this.options.panePid ?? this.pid;
+    if (pid === undefined || Date.now() - this.#nudgedAt < 250) return;
+    this.#nudgedAt = Date.now();
+    void nudgeReaper(pid, {
+      zombieParent: (p) => zombieParent(p),
+      serverPid: () => this.options.server.pid(),
+      kill: (p, signal) => process.kill(p, signal),
+    });
   }
+
+  #asking = false;
 
   #askStatus(): void {
     if (this.#asking) return;
