@@ -57,8 +57,9 @@ describe('nudgeReaper', () => {
 
 describe.skipIf(process.platform !== 'linux')('zombieParent on a real unreaped child', () => {
   it('names the parent of a child that exited and was not waited for', async () => {
-    // A child that exits while its parent sleeps without waiting: a zombie for 2 s.
-    const parent = spawn('sh', ['-c', 'sh -c "exit 5" & echo $!; exec sleep 2'], {
+    // A child that exits once its parent has become `sleep` (which never waits): a zombie until
+    // the parent ends. (Exiting before the exec let sh reap it first.)
+    const parent = spawn('sh', ['-c', 'sh -c "sleep 0.3; exit 5" & echo $!; exec sleep 3'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const pid = await new Promise<number>((resolve) =>
