@@ -11,8 +11,6 @@ import { nudgeReaper, zombieParent } from './unreaped.js';
 
 /** How long the end waits for the log writer to set down its last bytes and close (a loaded machine is slow). */
 const EOF_WAIT_MS = 30_000;
-/** Log quiet this long after the pane died: tmux has handed the writer every byte. */
-const SETTLE_MS = 30;
 
 export interface PaneOptions {
   server: TmuxServer;
@@ -239,12 +237,10 @@ export class TmuxPane {
 
   async #end(status: { exitCode: number | null; signal: number | null }): Promise<void> {
     const { server, name, files } = this.options;
-    // The pane is dead, so tmux has read its last bytes; wait for the writer to set them down.
-    let quiet = 0;
-    while (quiet < 2) {
-      await sleep(SETTLE_MS / 2);
-      quiet = this.#follower.drain() === 0 ? quiet + 1 : 0;
-    }
+    // tmux marks a pane dead only once it has handed the log writer every byte (its
+    // window_pane_destroy_ready waits for the pipe's buffer to empty), so no settling is needed:
+    // kill-session closes the writer's pipe, and the writer's .eof mark follows its last byte.
+    // (pipe-pane cannot close the pipe from the pane-died hook: tmux refuses it on a dead pane.)
     await server.run(['kill-session', '-t', name]);
     const deadline = Date.now() + EOF_WAIT_MS;
     while (!existsSync(files.eof) && Date.now() < deadline) await sleep(5);
