@@ -237,13 +237,14 @@ export class TmuxPane {
 
   async #end(status: { exitCode: number | null; signal: number | null }): Promise<void> {
     const { server, name, files } = this.options;
-    // tmux marks a pane dead only once it has handed the log writer every byte (its
-    // window_pane_destroy_ready waits for the pipe's buffer to empty), so no settling is needed:
-    // kill-session closes the writer's pipe, and the writer's .eof mark follows its last byte.
-    // (pipe-pane cannot close the pipe from the pane-died hook: tmux refuses it on a dead pane.)
-    await server.run(['kill-session', '-t', name]);
+    // The pane-died hook has ended the tmux session (start-commands.ts), which closed the log
+    // writer's pipe holding every byte: the writer's .eof mark follows its last byte. The
+    // kill-session here is for a session whose hook did not (no status, an older hook); it
+    // runs while the writer finishes.
+    const killed = server.run(['kill-session', '-t', name]);
     const deadline = Date.now() + EOF_WAIT_MS;
     while (!existsSync(files.eof) && Date.now() < deadline) await sleep(5);
+    await killed;
     this.#follower.finish();
     this.#cleanup();
     const signal = status.signal === null ? null : (signalName(status.signal) ?? null);
