@@ -1,3 +1,3 @@
 import { packageTestConfig } from '../../tooling/vitest.shared.ts';
 
-export default packageTestConfig({ coverageLines: 80, retry: 2 });
+export default packageTestConfig({ coverageLines: 80 });

@@ -82,6 +82,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
     offset: number,
     onData: (d: string) => void,
     host: boolean,
+    panePid?: number,
   ) => {
     const handle = new TmuxPane({
       server,
@@ -89,6 +90,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       files: layout.files(name),
       marker,
       pid,
+      ...(panePid === undefined ? {} : { panePid }),
       offset,
       onData,
       killGraceMs: graceMs,
@@ -150,7 +152,8 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       if (lifetime === 'host' && pid !== undefined) {
         await killProcessTree(pid, { marker: ref.marker, graceMs }).catch(() => {});
       }
-      return pane(ref.session, ref.marker, pid, ref.offset, sink, false);
+      // A dead pane keeps its pid for the reaper nudge: it may have died unreaped (unreaped.ts).
+      return pane(ref.session, ref.marker, pid, ref.offset, sink, false, Number(pidText));
     },
     async listSessions() {
       const out = await server.run(['list-sessions', '-F', '#{session_name}']);

@@ -127,6 +127,14 @@ export function envScript(path: string, env: Readonly<Record<string, string>>): 
     // The command's last bytes may still sit in the kernel's terminal buffer; tmux closes the
     // terminal when the pane's process exits, so give them time to reach it.
     'sleep 0.1',
+    // tmux 3.3a may never hear of this shell's exit (a SIGCHLD lost in libutempter's window,
+    // unreaped.ts). A detached helper (no terminal, deaf to the hangup of this shell's exit)
+    // sends the server one more SIGCHLD 0.2 s and 1 s later, so tmux reaps this shell and
+    // runs the pane-died hook even when no host is watching; a SIGCHLD it does not need is a
+    // no-op for tmux.
+    // (HUP is ignored before the fork: set inside, the helper could die first.)
+    "trap '' HUP",
+    '(sleep 0.2; kill -CHLD $PPID; sleep 1; kill -CHLD $PPID) </dev/null >/dev/null 2>&1 &',
     'if [ "$st" -gt 128 ] && [ "$st" -lt 160 ]; then n=$((st - 128)); trap - "$n" 2>/dev/null; kill -"$n" $$; fi',
     'exit "$st"',
     '',

@@ -4,14 +4,15 @@ import { StringDecoder } from 'node:string_decoder';
 
 /** The safety-net tick; fs.watch normally wakes the reader first (see README, Choices). */
 export const FOLLOW_TICK_MS = 20;
-const CHUNK = 256 * 1024;
+/** One read buffer per follower, reused (a fresh 256 KiB buffer per wake-up was an mmap each time). */
+const CHUNK = 64 * 1024;
 
 export interface LogFollowerOptions {
   path: string;
   /** Byte offset to start from (0: the whole log). */
   offset: number;
   onData(data: string): void;
-  /** Called on every wake-up after the log was read (exit checks hang off it). */
+  /** Called on each tick, and on a change that brought no byte (exit checks hang off it). */
   onTick?(): void;
 }
 
@@ -25,7 +26,9 @@ export class LogFollower {
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #decoder = new StringDecoder('utf8');
+  #buffer: Buffer | undefined;
   #stopped = false;
+  #soon = false;
 
   constructor(private readonly options: LogFollowerOptions) {
     this.#offset = options.offset;
@@ -38,14 +41,14 @@ export class LogFollower {
 
   start(): void {
     try {
-      this.#watcher = watch(this.options.path, { persistent: false }, () => this.#wake());
+      this.#watcher = watch(this.options.path, { persistent: false }, () => this.#changed());
       this.#watcher.on('error', () => {});
     } catch {
       // No watcher (file not there yet, or the platform refuses): the timer still reads.
     }
-    this.#timer = setInterval(() => this.#wake(), FOLLOW_TICK_MS);
+    this.#timer = setInterval(() => this.#tick(), FOLLOW_TICK_MS);
     this.#timer.unref();
-    this.#wake();
+    this.#tick();
   }
 
   /** Reads everything written so far; returns how many bytes it read. */
@@ -58,7 +61,8 @@ export class LogFollower {
         return 0;
       }
     }
-    const buffer = Buffer.allocUnsafe(CHUNK);
+    this.#buffer ??= Buffer.allocUnsafe(CHUNK);
+    const buffer = this.#buffer;
     let total = 0;
     for (;;) {
       let n: number;
@@ -90,9 +94,25 @@ export class LogFollower {
     if (this.#timer) clearInterval(this.#timer);
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
+    this.#buffer = undefined;
   }
 
-  #wake(): void {
+  /**
+   * A change of the log: read once the current batch of watch events is through (one read for
+   * many small appends, each of which fires an event). A change that brought no byte may be
+   * the end: the exit checks run then; while bytes flow the tick runs them.
+   */
+  #changed(): void {
+    if (this.#soon || this.#stopped) return;
+    this.#soon = true;
+    setImmediate(() => {
+      this.#soon = false;
+      if (this.#stopped) return;
+      if (this.drain() === 0) this.options.onTick?.();
+    });
+  }
+
+  #tick(): void {
     if (this.#stopped) return;
     this.drain();
     this.options.onTick?.();

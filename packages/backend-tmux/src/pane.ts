@@ -7,12 +7,10 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
 import type { TmuxServer } from './tmux-cli.js';
-import { zombieStatus } from './zombie-status.js';
+import { nudgeReaper, zombieParent } from './unreaped.js';
 
 /** How long the end waits for the log writer to set down its last bytes and close (a loaded machine is slow). */
 const EOF_WAIT_MS = 30_000;
-/** Log quiet this long after the pane died: tmux has handed the writer every byte. */
-const SETTLE_MS = 30;
 
 export interface PaneOptions {
   server: TmuxServer;
@@ -20,6 +18,8 @@ export interface PaneOptions {
   files: SessionFiles;
   marker: string;
   pid: number | undefined;
+  /** The pane's process id also when the pane is already dead (re-attach), to nudge tmux to reap it. */
+  panePid?: number;
   /** Replay from this byte of the log. */
   offset: number;
   onData(data: string): void;
@@ -171,7 +171,7 @@ export class TmuxPane {
     try {
       text = readFileSync(files.exit, 'utf8');
     } catch {}
-    const status = (text === undefined ? undefined : parseExitFile(text)) ?? this.#unreaped();
+    const status = text === undefined ? undefined : parseExitFile(text);
     if (status) {
       this.#ending = true;
       void this.#end(status).catch((error: unknown) => this.#reject(error));
@@ -184,18 +184,30 @@ export class TmuxPane {
       // The log writer ended with no exit status: the session or the whole server went away.
       this.#ending = true;
       void this.#lost().catch((error: unknown) => this.#reject(error));
+    } else {
+      this.#nudge();
     }
   }
 
-  #asking = false;
-  #zombieCheckedAt = 0;
+  #nudgedAt = 0;
 
-  /** A dead pane process tmux has not reaped: its status from the kernel (Linux), 4 times a second. */
-  #unreaped(): { exitCode: number | null; signal: number | null } | undefined {
-    if (this.pid === undefined || Date.now() - this.#zombieCheckedAt < 250) return undefined;
-    this.#zombieCheckedAt = Date.now();
-    return zombieStatus(this.pid);
+  /**
+   * A dead pane process tmux did not reap (a SIGCHLD lost in libutempter's window, see
+   * unreaped.ts): one SIGCHLD to the server makes it reap and run the pane-died hook, whose
+   * exit file the next tick reads. Checked at most 4 times a second (a /proc read).
+   */
+  #nudge(): void {
+    const pid = this.options.panePid ?? this.pid;
+    if (pid === undefined || Date.now() - this.#nudgedAt < 250) return;
+    this.#nudgedAt = Date.now();
+    void nudgeReaper(pid, {
+      zombieParent: (p) => zombieParent(p),
+      serverPid: () => this.options.server.pid(),
+      kill: (p, signal) => process.kill(p, signal),
+    });
   }
+
+  #asking = false;
 
   #askStatus(): void {
     if (this.#asking) return;
@@ -225,15 +237,14 @@ export class TmuxPane {
 
   async #end(status: { exitCode: number | null; signal: number | null }): Promise<void> {
     const { server, name, files } = this.options;
-    // The pane is dead, so tmux has read its last bytes; wait for the writer to set them down.
-    let quiet = 0;
-    while (quiet < 2) {
-      await sleep(SETTLE_MS / 2);
-      quiet = this.#follower.drain() === 0 ? quiet + 1 : 0;
-    }
-    await server.run(['kill-session', '-t', name]);
+    // The pane-died hook has ended the tmux session (start-commands.ts), which closed the log
+    // writer's pipe holding every byte: the writer's .eof mark follows its last byte. The
+    // kill-session here is for a session whose hook did not (no status, an older hook); it
+    // runs while the writer finishes.
+    const killed = server.run(['kill-session', '-t', name]);
     const deadline = Date.now() + EOF_WAIT_MS;
     while (!existsSync(files.eof) && Date.now() < deadline) await sleep(5);
+    await killed;
     this.#follower.finish();
     this.#cleanup();
     const signal = status.signal === null ? null : (signalName(status.signal) ?? null);

@@ -26,9 +26,17 @@ const WRAPPER = 'e=$1; shift; . "$e"';
 export function startCommands(spec: StartSpec): string[] {
   const { binary, layout, name, marker, host, request, files } = spec;
   // Paths are checked to need no quoting (layoutOf); the hook is parsed by tmux, then sh.
-  let hook = `echo #{pane_dead_status}:#{pane_dead_signal} > ${files.exit}`;
-  if (host)
-    hook += `; kill -0 ${process.pid} 2>/dev/null || ${binary.path} -S ${layout.socket} kill-session -t ${name}`;
+  // The hook writes the status, then ends the tmux session itself: that closes the log
+  // writer's pipe at once (tmux refuses pipe-pane on a dead pane), so the writer's .eof mark
+  // follows within milliseconds instead of after the host noticed the status and asked tmux
+  // (a tmux client round trip on the way to wait()). Every byte is in the pipe by then: tmux
+  // marks a pane dead only once the pipe's buffer is empty. With no status (never seen on 3.3,
+  // where the hook runs only once the process was reaped) the pane stays for the host to ask.
+  const kill = `exec ${binary.path} -S ${layout.socket} kill-session -t ${name}`;
+  const ending = host
+    ? `if [ $s != : ] || ! kill -0 ${process.pid} 2>/dev/null; then ${kill}; fi`
+    : `[ $s = : ] || ${kill}`;
+  const hook = `s=#{pane_dead_status}:#{pane_dead_signal}; echo $s > ${files.exit}; ${ending}`;
   // The writer carries no marker: a tree kill of the session must not take its log with it
   // (it ends by itself when tmux closes the pipe, after the last byte).
   const writer = `exec sh -c "cat >> ${files.log}; : > ${files.eof}"`;

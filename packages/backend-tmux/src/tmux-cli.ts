@@ -101,6 +101,13 @@ export class TmuxServer {
     });
   }
 
+  /** The server's pid while it runs. */
+  async pid(): Promise<number | undefined> {
+    const out = await this.run(['display-message', '-p', '#{pid}']);
+    const pid = Number(out.stdout.trim());
+    return out.code === 0 && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  }
+
   /** Like run(), but a failure is ERR_PROCESS_PTY_BACKEND naming the command and tmux's words. */
   async must(args: readonly string[], input?: Buffer): Promise<string> {
     const result = await this.run(args, input);

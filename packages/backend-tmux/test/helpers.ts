@@ -26,13 +26,9 @@ export function markedBy(pid: number): number[] {
     .map((p) => p.pid);
 }
 
+/** Alive and not a zombie (a dead process its parent has not reaped yet is dead). */
 export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return processTable().some((p) => p.pid === pid && p.state !== 'Z');
 }
 
 /** Starts a node fixture as a host; resolves with it and its first stdout line (JSON). */

@@ -89,8 +89,7 @@ afterEach(async () => {
 
 const lineCount = (text: string) => text.split('\n').filter((l) => /^line-\d+$/.test(l.trim())).length;
 
-// Retried like @procmux/backend-tmux's own suite: tmux 3.3a now and then leaves a dead pane unreaped.
-describe.skipIf(process.platform === 'win32')('procmux mcp persistence', { retry: 2 }, () => {
+describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
   it('a persisted session outlives a SIGKILLed server: every line once, input, real exit code', async () => {
     const root = dir('pm-root-');
     const state = dir('pm-state-');
