@@ -1,33 +1,21 @@
 import type { ManagedRun, ProcessRecord, RecoveredProcessHandle } from '@procmux/core-types';
 import { OutputLog } from '@procmux/registry';
+import { TerminalScreen } from '@procmux/screen';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import { BackendAdapter } from '../backend-adapter.js';
 import type { SessionContext } from '../context.js';
 import { LiveSession } from '../session/live-session.js';
-import type { OutputSink } from './attach.js';
-
-/** Output that may arrive while attach() is still pending: held, then handed to the adapter. */
-export function bufferedSink(): { sink: OutputSink; connect(adapter: BackendAdapter): void } {
-  const early: ['stdout' | 'stderr', string][] = [];
-  let target: BackendAdapter | undefined;
-  const push = (stream: 'stdout' | 'stderr', data: string) => {
-    if (target) target[stream].emit(data);
-    else early.push([stream, data]);
-  };
-  return {
-    sink: { stdout: (data) => push('stdout', data), stderr: (data) => push('stderr', data) },
-    connect(adapter) {
-      target = adapter;
-      for (const [stream, data] of early.splice(0)) adapter[stream].emit(data);
-    },
-  };
-}
+import { resolveTerminal } from '../terminal.js';
+import type { ReplaySink } from './replay.js';
 
 /**
  * A live session for a re-attached process: the handle is adapted to ProcessAdapter and run
  * through the supervisor like any host backend, so input, signals, kill, wait, resize and
- * events behave as for a session started here. Output history from before the restart is not
- * there; what the backend streams from now on is.
+ * events behave as for a session started here. A PTY session gets a screen of the recorded
+ * size, fed from what the backend streams. A backend that replays the whole history
+ * (`replayFrom: 0`) rebuilds the log and the screen from it, and polls return only what the
+ * record says no caller was given yet; otherwise output history from before the restart is
+ * not there.
  */
 export async function reattachSession(
   record: ProcessRecord,
@@ -36,10 +24,17 @@ export async function reattachSession(
     supervisor: ProcessSupervisor;
     context: SessionContext;
     canResize: boolean;
-    connect(adapter: BackendAdapter): void;
+    replay: ReplaySink;
   },
 ): Promise<{ session: LiveSession; run: ManagedRun; adapter: BackendAdapter }> {
   const { limits } = deps.context;
+  const replayFrom = replayStart(handle);
+  const floor = replayFrom === undefined ? 0 : Math.max(0, (record.deliveredBytes ?? 0) - replayFrom);
+  const terminal =
+    record.stdioMode === 'pty'
+      ? (record.terminal ?? pick(resolveTerminal(undefined, limits)))
+      : undefined;
+  const screen = terminal ? new TerminalScreen({ cols: terminal.columns, rows: terminal.rows }) : undefined;
   const session = new LiveSession(
     {
       id: record.id,
@@ -58,19 +53,45 @@ export async function reattachSession(
         maxUndrainedBytes: limits.maxUndrainedBytes,
         maxChunkBytes: limits.maxOutputChunkBytes,
       }),
-      screen: undefined,
+      screen,
+      terminal,
       backend: record.backend,
+      outputBase: replayFrom,
+      deliveredBytes: record.deliveredBytes ?? 0,
+      replaying: floor > 0,
     },
     deps.context,
   );
   const adapter = new BackendAdapter(handle, record.stdioMode, deps.canResize);
-  deps.connect(adapter);
-  const run = await deps.supervisor.spawn({
-    stdin: 'open',
-    maxCaptureBytes: 0,
-    onStdout: (chunk) => session.onOutput('stdout', chunk),
-    onStderr: (chunk) => session.onOutput('stderr', chunk),
-    adapterFactory: async () => adapter,
-  });
+  let run: ManagedRun;
+  try {
+    run = await deps.supervisor.spawn({
+      stdin: 'open',
+      maxCaptureBytes: 0,
+      ...(screen ? { screen } : {}),
+      onStdout: (chunk) => session.onOutput('stdout', chunk),
+      onStderr: (chunk) => session.onOutput('stderr', chunk),
+      adapterFactory: async () => adapter,
+    });
+  } catch (error) {
+    screen?.dispose();
+    throw error;
+  }
+  deps.replay.connect(adapter, floor, () => session.skipDelivered());
+  // A process that ends before the replay reached the floor: the rest was all delivered.
+  void run.wait().then(
+    () => deps.replay.end(),
+    () => deps.replay.end(),
+  );
   return { session, run, adapter };
+}
+
+/** The handle's replayFrom when it is a byte offset; undefined (stream starts now) otherwise. */
+function replayStart(handle: RecoveredProcessHandle): number | undefined {
+  const from = handle.replayFrom;
+  return typeof from === 'number' && Number.isSafeInteger(from) && from >= 0 ? from : undefined;
+}
+
+function pick(t: { columns: number; rows: number }): { columns: number; rows: number } {
+  return { columns: t.columns, rows: t.rows };
 }

@@ -14,7 +14,8 @@ import type { LiveSession } from '../session/live-session.js';
 import { attachWithin } from './attach.js';
 import type { DurableJournal } from './journal.js';
 import type { ResolvedDurability } from './options.js';
-import { bufferedSink, reattachSession } from './reattach.js';
+import { reattachSession } from './reattach.js';
+import { replaySink } from './replay.js';
 import { parseEntry, serializeRecord } from './record.js';
 import type { RecoveryOutcome, RecoveryReport } from './report.js';
 import { storeCall } from './store-call.js';
@@ -181,19 +182,19 @@ async function tryReattach(
     };
   }
   try {
-    const { sink, connect } = bufferedSink();
+    const replay = replaySink();
     const handle = await attachWithin(
       backend,
       { ...record, backendRef: ref },
       host.config.limits.attachTimeoutMs,
-      sink,
+      replay.sink,
     );
     try {
       const { session, run, adapter } = await reattachSession(record, handle, {
         supervisor: host.supervisor,
         context: host.context,
         canResize: backend.capabilities?.resize === true,
-        connect,
+        replay,
       });
       host.sessions.set(record.id, session);
       host.journal.adopt(record.id, lease.token, entry.version);

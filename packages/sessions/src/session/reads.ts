@@ -3,6 +3,7 @@
 import { integerOption, ProcmuxError } from '@procmux/core-types';
 import type { LogResult, OutputPage, PollResult, WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
+import { noteDelivered } from './delivered.js';
 import { access } from './guards.js';
 
 export async function output(
@@ -44,8 +45,14 @@ export async function poll(s: SessionCore, options: { timeoutMs?: number } = {})
 }
 
 async function collect(s: SessionCore): Promise<PollResult> {
+  if (s.replaying) {
+    // Output an earlier host's poll returned is being replayed: nothing new yet.
+    return { stdout: '', stderr: '', state: s.state, exitCode: s.exitCode, signal: s.signal, droppedBytes: 0 };
+  }
   s.pending = false;
   const drained = s.log.drain();
+  // The screen's delta below covers at least this much (it renders once all of it is parsed).
+  const deliveredTo = s.log.totalBytes;
   const ended = !s.live;
   let stdout: string;
   let stderr: string;
@@ -63,6 +70,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
     stdout = s.text.stdout.read(drained.stdout, ended);
     stderr = s.text.stderr.read(drained.stderr, ended);
   }
+  noteDelivered(s, deliveredTo);
   return {
     stdout,
     stderr,
