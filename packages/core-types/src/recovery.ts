@@ -150,6 +150,8 @@ export interface RecoveredProcessHandle {
    * again). Omitted: the stream starts now; history before the restart is not replayed.
    */
   replayFrom?: number;
+  /** Small, non-secret facts (e.g. how a person attaches), as a host PTY handle's metadata. */
+  metadata?: Record<string, unknown>;
   write(data: string): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;

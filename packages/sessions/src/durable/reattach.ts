@@ -31,9 +31,7 @@ export async function reattachSession(
   const replayFrom = replayStart(handle);
   const floor = replayFrom === undefined ? 0 : Math.max(0, (record.deliveredBytes ?? 0) - replayFrom);
   const terminal =
-    record.stdioMode === 'pty'
-      ? (record.terminal ?? pick(resolveTerminal(undefined, limits)))
-      : undefined;
+    record.stdioMode === 'pty' ? (record.terminal ?? pick(resolveTerminal(undefined, limits))) : undefined;
   const screen = terminal ? new TerminalScreen({ cols: terminal.columns, rows: terminal.rows }) : undefined;
   const session = new LiveSession(
     {

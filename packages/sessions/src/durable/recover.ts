@@ -7,6 +7,7 @@ import {
   type ProcessRecord,
   type ProcmuxErrorCode,
   RECOVERY_NAMESPACE,
+  type RecoveredProcessHandle,
 } from '@procmux/core-types';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import type { SessionContext } from '../context.js';
@@ -15,8 +16,8 @@ import { attachWithin } from './attach.js';
 import type { DurableJournal } from './journal.js';
 import type { ResolvedDurability } from './options.js';
 import { reattachSession } from './reattach.js';
-import { replaySink } from './replay.js';
 import { parseEntry, serializeRecord } from './record.js';
+import { replaySink } from './replay.js';
 import type { RecoveryOutcome, RecoveryReport } from './report.js';
 import { storeCall } from './store-call.js';
 
@@ -198,7 +199,7 @@ async function tryReattach(
       });
       host.sessions.set(record.id, session);
       host.journal.adopt(record.id, lease.token, entry.version);
-      session.attach(run, adapter);
+      session.attach(run, adapter, backendMetadata(handle, host.context.limits.maxPtyBackendMetadataBytes));
       await session.persisted;
       host.context.emit(event(session.metadata(), 'process_started', 'reattached after recovery'));
       return { kind: 'reattached', session };
@@ -213,6 +214,20 @@ async function tryReattach(
     return { kind: 'unknown', failure };
   } finally {
     room.give();
+  }
+}
+
+/** The handle's metadata when it is a small plain object (as a host PTY start allows). */
+function backendMetadata(
+  handle: RecoveredProcessHandle,
+  maxBytes: number,
+): Record<string, unknown> | undefined {
+  const metadata = handle.metadata;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return undefined;
+  try {
+    return Buffer.byteLength(JSON.stringify(metadata)) <= maxBytes ? metadata : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -99,6 +99,9 @@ export class SessionCore {
   readonly outputBase: number | undefined;
   /** Polls return nothing new until the replay of already-delivered output is behind (see durable/replay.ts). */
   replaying: boolean;
+  /** Resolves once `replaying` is false. */
+  readonly replayed: Promise<void>;
+  resolveReplayed!: () => void;
   readonly timeline = new OutputTimeline();
   readonly index: TranscriptIndex;
   readonly watchers = new SessionWatchers();
@@ -132,6 +135,10 @@ export class SessionCore {
     this.outputBase = 'outputBase' in init ? init.outputBase : 0;
     this.delivered = { bytes: init.deliveredBytes ?? 0, writtenAt: 0, timer: undefined };
     this.replaying = init.replaying === true;
+    this.replayed = new Promise((resolve) => {
+      this.resolveReplayed = resolve;
+    });
+    if (!this.replaying) this.resolveReplayed();
     this.index = new TranscriptIndex({
       terminal: init.pty ? init.terminal : undefined,
       foreground: () => (this.adapter ? undefined : foregroundProgram(this.pid)),

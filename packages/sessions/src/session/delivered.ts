@@ -1,8 +1,9 @@
 // What a caller has been given, kept in the durable record so that a host re-attaching after
 // a restart does not hand it out again. Written throttled: at most one write per session per
 // DELIVERED_WRITE_MS, never one per chunk or per poll.
-import { persist } from './lifecycle.js';
+
 import type { SessionCore } from './core.js';
+import { persist } from './lifecycle.js';
 
 /** At most one durable write per session this often for delivered output and terminal size. */
 export const DELIVERED_WRITE_MS = 250;
@@ -44,5 +45,6 @@ export async function skipDelivered(s: SessionCore): Promise<void> {
     if (s.screen) await s.screen.renderNew();
   } finally {
     s.replaying = false;
+    s.resolveReplayed();
   }
 }

@@ -32,11 +32,15 @@ export async function poll(s: SessionCore, options: { timeoutMs?: number } = {})
     max: s.ctx.limits.maxLifetimeMs,
     default: 0,
   });
-  if (!s.pending && s.live && timeoutMs > 0) {
+  const deadline = Date.now() + timeoutMs;
+  // A re-attached session replaying what an earlier host delivered has nothing new until it is through.
+  if (s.replaying && timeoutMs > 0) await within(s.replayed, timeoutMs);
+  const left = Math.max(0, deadline - Date.now());
+  if (!s.pending && s.live && left > 0) {
     // A poll wants to hear when the program starts waiting for input, so checks run meanwhile.
     const release = s.input.want();
     try {
-      await s.waiters.next(timeoutMs);
+      await s.waiters.next(left);
     } finally {
       release();
     }
@@ -44,10 +48,24 @@ export async function poll(s: SessionCore, options: { timeoutMs?: number } = {})
   return collect(s);
 }
 
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(
+    () => clearTimeout(timer),
+  );
+}
+
 async function collect(s: SessionCore): Promise<PollResult> {
   if (s.replaying) {
     // Output an earlier host's poll returned is being replayed: nothing new yet.
-    return { stdout: '', stderr: '', state: s.state, exitCode: s.exitCode, signal: s.signal, droppedBytes: 0 };
+    return {
+      stdout: '',
+      stderr: '',
+      state: s.state,
+      exitCode: s.exitCode,
+      signal: s.signal,
+      droppedBytes: 0,
+    };
   }
   s.pending = false;
   const drained = s.log.drain();
