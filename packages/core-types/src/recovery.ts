@@ -52,8 +52,9 @@ export interface ProcessRecord {
   signal: SignalName | null;
   reason: string | null;
   /**
-   * A PTY session's terminal size when the record was written (a re-attached session's screen
-   * starts at it); null for pipes. Absent in records written before it existed: read as null.
+   * The size of a PTY session's terminal screen when the record was written (a re-attached
+   * session's screen starts at it); null when it has none (pipes, `screen: false`). Absent in
+   * records written before it existed: a PTY session then gets a screen of the default size.
    */
   terminal?: { columns: number; rows: number } | null;
   /**

@@ -30,8 +30,11 @@ export async function reattachSession(
   const { limits } = deps.context;
   const replayFrom = replayStart(handle);
   const floor = replayFrom === undefined ? 0 : Math.max(0, (record.deliveredBytes ?? 0) - replayFrom);
+  // null: the session had no screen; absent (an older record): a PTY session had one by default.
   const terminal =
-    record.stdioMode === 'pty' ? (record.terminal ?? pick(resolveTerminal(undefined, limits))) : undefined;
+    record.stdioMode !== 'pty' || record.terminal === null
+      ? undefined
+      : (record.terminal ?? pick(resolveTerminal(undefined, limits)));
   const screen = terminal ? new TerminalScreen({ cols: terminal.columns, rows: terminal.rows }) : undefined;
   const session = new LiveSession(
     {

@@ -18,7 +18,7 @@ export interface RecordSource {
   releaseOnCancel: boolean;
   expiresAt: number;
   reason: string | undefined;
-  /** The terminal's size now (PTY sessions). */
+  /** The size of the session's terminal screen now; undefined without one (pipes, `screen: false`). */
   terminal: { columns: number; rows: number } | undefined;
   /** Bytes of output poll has handed to a caller, from the process's first byte. */
   deliveredBytes: number;
@@ -167,7 +167,7 @@ export function parseEntry(entry: CheckpointEntry, tenant: string | null): Parse
       return drop('ERR_RECOVERY_UNTRUSTED', `record field "${name}" is missing or malformed`);
     }
   }
-  const record = { terminal: null, deliveredBytes: 0, ...fields } as unknown as ProcessRecord;
+  const record = { deliveredBytes: 0, ...fields } as unknown as ProcessRecord;
   if (record.id !== entry.key) return drop('ERR_RECOVERY_UNTRUSTED', 'record id does not match its key');
   if ((record.exitCode !== null) !== (record.state === 'exited')) {
     return drop('ERR_RECOVERY_UNTRUSTED', 'record has an exit code in a state other than exited');

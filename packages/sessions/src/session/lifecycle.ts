@@ -143,7 +143,7 @@ export function recordSource(s: SessionCore, reason?: string): RecordSource {
     releaseOnCancel: s.releaseOnCancel,
     expiresAt: s.expiresAt,
     reason,
-    terminal: s.stdioMode === 'pty' ? s.terminal : undefined,
+    terminal: s.stdioMode === 'pty' && s.emulated ? s.terminal : undefined,
     deliveredBytes: s.delivered.bytes,
   };
 }
