@@ -22,18 +22,10 @@ import {
   parseExitFile,
   type SessionFiles,
 } from './layout.js';
+import { resolveTmuxOptions, type TmuxBackendOptions } from './options.js';
 import { TmuxPane } from './pane.js';
 import { startCommands } from './start-commands.js';
 import { locateTmux, type TmuxBinary, TmuxServer } from './tmux-cli.js';
-
-export interface TmuxBackendOptions {
-  /** Directory of the socket (`tmux.sock`) and session logs; created 0700 when missing. */
-  dir: string;
-  /** SIGTERM-to-SIGKILL grace of kill() and of the host-death kill (default 3000 ms). */
-  killGraceMs?: number;
-  /** A tmux already located (tests); found on PATH and version-checked by default. */
-  tmux?: TmuxBinary;
-}
 
 export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   readonly persistent: true;
@@ -53,7 +45,6 @@ export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   dispose(): Promise<void>;
 }
 
-const DEFAULT_GRACE_MS = 3_000;
 /** How long killServer() waits for the log writers of a killed server to finish. */
 const WRITERS_WAIT_MS = 10_000;
 /** How long killServer() gives the pane-died hooks of the panes it killed. */
@@ -101,9 +92,10 @@ function clearSessionFiles(dir: string): void {
  * const sessions = createProcessSessions({ cwd, ptyBackend: tmux });
  */
 export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
-  const binary = options.tmux ?? locateTmux();
-  const layout = layoutOf(options.dir);
-  const graceMs = options.killGraceMs ?? DEFAULT_GRACE_MS;
+  const resolved = resolveTmuxOptions(options);
+  const layout = layoutOf(resolved.dir);
+  const binary = resolved.tmux ?? locateTmux();
+  const graceMs = resolved.killGraceMs;
   mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
   // The server inherits the first client's environment. It must carry no tree marker: a tree
   // kill sweeps every process bearing its root's marker, and the host's own (or one shared by

@@ -3,7 +3,7 @@
 // sessions directory, seen in the bench) nor leave a process or a session file behind.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createProcessSessions } from '@procmux/sessions';
+import { createProcessSessions, type ProcessSession } from '@procmux/sessions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTmuxBackend } from '../src/index.js';
 import { stateDir, teardown } from './helpers.js';
@@ -25,7 +25,7 @@ describe.skipIf(process.platform === 'win32')('killServer', () => {
         ptyBackend: tmux,
         limits: { maxSessions: 16 },
       });
-      const started = [];
+      const started: ProcessSession[] = [];
       for (let i = 0; i < 16; i++) {
         started.push(
           await sessions.start({ command: 'sh', args: ['-c', PRINTER], pty: true, lifetime: 'detached' }),
