@@ -38,6 +38,7 @@ const entry = (data: object) => ({
   data: JSON.stringify(data),
   version: 1,
   fencingToken: 1,
+  updatedAt: 1,
 });
 
 describe('durable records: terminal size and delivered bytes', () => {
