@@ -33,6 +33,16 @@ export function scheduleRecordWrite(s: SessionCore): void {
   d.timer.unref();
 }
 
+/** A throttled write still pending is done now (the host lets go of a detached session). */
+export function flushRecordWrite(s: SessionCore): Promise<void> {
+  const d = s.delivered;
+  if (d.timer === undefined) return s.persisted;
+  clearTimeout(d.timer);
+  d.timer = undefined;
+  d.writtenAt = Date.now();
+  return s.live ? persist(s, undefined) : s.persisted;
+}
+
 /**
  * The replay reached what an earlier host delivered: that output counts as drained, and the
  * screen's next delta starts here. Polls deliver again from now on.

@@ -172,6 +172,10 @@ export class LiveSession implements ProcessSession {
   attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
     lifecycle.attach(this.#s, run, adapter, metadata);
   }
+  /** Writes now what a throttled record write was waiting to write (delivered bytes, size). */
+  flushRecord(): Promise<void> {
+    return delivered.flushRecordWrite(this.#s);
+  }
   /** A re-attached session's replay reached what an earlier host delivered (durable/replay.ts). */
   skipDelivered(): Promise<void> {
     return delivered.skipDelivered(this.#s);
