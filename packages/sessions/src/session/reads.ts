@@ -55,6 +55,19 @@ function within(promise: Promise<void>, ms: number): Promise<void> {
   );
 }
 
+/**
+ * Lets the screen parse everything fed so far, again while output keeps arriving (at most 3
+ * rounds): the delta rendered next then covers exactly the bytes recorded as delivered, so a
+ * re-attaching host repeats none of it. Only for sessions a backend can re-attach.
+ */
+async function parsedAll(s: SessionCore): Promise<void> {
+  for (let round = 0; round < 3 && s.screen; round++) {
+    const before = s.log.totalBytes;
+    await s.screen.flush().catch(() => {});
+    if (s.log.totalBytes === before) return;
+  }
+}
+
 async function collect(s: SessionCore): Promise<PollResult> {
   if (s.replaying) {
     // Output an earlier host's poll returned is being replayed: nothing new yet.
@@ -67,9 +80,13 @@ async function collect(s: SessionCore): Promise<PollResult> {
       droppedBytes: 0,
     };
   }
+  if (s.emulated && s.screen && s.ctx.persist && s.adapter?.handle.ref !== undefined) {
+    await parsedAll(s);
+  }
   s.pending = false;
   const drained = s.log.drain();
-  // The screen's delta below covers at least this much (it renders once all of it is parsed).
+  // The screen's delta below covers at least this much (it renders once all of it is parsed);
+  // exactly this much when parsedAll() found the screen caught up (nothing can arrive between).
   const deliveredTo = s.log.totalBytes;
   const ended = !s.live;
   let stdout: string;
