@@ -105,43 +105,52 @@ describe.skipIf(process.platform === 'win32')('a recovered tmux session', () => 
     expect(alive(first.pid)).toBe(false);
   });
 
-  it('polls after a restart deliver only what no poll returned before, once, in order; log keeps all', async () => {
-    const dir = stateDir();
-    const script =
-      'i=1; while [ $i -le 40 ]; do echo "line-$i"; i=$((i+1)); sleep 0.1; done; sleep 0.3; exit 3';
-    const host = await startHost<{ id: string; pid: number }>('poll-host.mjs', [dir, script]);
-    const before: string[] = [];
-    let answered = 1;
-    while (before.length < 8) {
-      host.child.stdin!.write('poll\n');
-      answered += 1;
-      await expect.poll(() => host.lines.length, { timeout: 10_000 }).toBe(answered);
-      before.push(...numbered((JSON.parse(host.lines[answered - 1]!) as { stdout: string }).stdout));
-      await sleep(100);
-    }
-    // The acknowledged offset is written throttled (250 ms): wait for it, then kill the host.
-    await expect
-      .poll(async () => (await readRecord(dir, host.first.id))?.deliveredBytes, { timeout: 5_000 })
-      .toBeGreaterThanOrEqual(before.length * 'line-N\r\n'.length);
-    await sleep(400);
-    await sigkill(host.child);
-    // The program goes on printing while no host is attached.
-    await sleep(800);
+  it.each(['sigkill', 'dispose'] as const)(
+    'polls after a restart (%s) deliver only what no poll returned before, once, in order; log keeps all',
+    async (stop) => {
+      const dir = stateDir();
+      const script =
+        'i=1; while [ $i -le 40 ]; do echo "line-$i"; i=$((i+1)); sleep 0.1; done; sleep 0.3; exit 3';
+      const host = await startHost<{ id: string; pid: number }>('poll-host.mjs', [dir, script]);
+      const before: string[] = [];
+      let answered = 1;
+      while (before.length < 8) {
+        host.child.stdin!.write('poll\n');
+        answered += 1;
+        await expect.poll(() => host.lines.length, { timeout: 10_000 }).toBe(answered);
+        before.push(...numbered((JSON.parse(host.lines[answered - 1]!) as { stdout: string }).stdout));
+        await sleep(100);
+      }
+      if (stop === 'sigkill') {
+        // The acknowledged offset is written throttled (250 ms): wait for it, then kill the host.
+        await expect
+          .poll(async () => (await readRecord(dir, host.first.id))?.deliveredBytes, { timeout: 5_000 })
+          .toBeGreaterThanOrEqual(before.length * 'line-N\r\n'.length);
+        await sleep(400);
+        await sigkill(host.child);
+      } else {
+        // At once after the last poll: dispose() writes what the throttle still held.
+        host.child.stdin!.write('dispose\n');
+        await expect.poll(() => host.lines.at(-1), { timeout: 10_000 }).toBe('{"disposed":true}');
+      }
+      // The program goes on printing while no host is attached.
+      await sleep(800);
 
-    const { sessions } = newHost(dir);
-    const report = await sessions.recover();
-    expect(report.outcomes).toMatchObject([{ id: host.first.id, outcome: 'reattached' }]);
-    const session = sessions.get(host.first.id);
-    const after: string[] = [];
-    for (;;) {
-      const polled = await session.poll({ timeoutMs: 500 });
-      after.push(...numbered(polled.stdout));
-      if (polled.state !== 'running' && polled.stdout === '') break;
-    }
-    expect(await session.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 3 });
-    const all = Array.from({ length: 40 }, (_, i) => `line-${i + 1}`);
-    expect(before.length).toBeGreaterThanOrEqual(8);
-    expect([...before, ...after]).toEqual(all);
-    expect(numbered((await session.log({ limit: 1000 })).text)).toEqual(all);
-  });
+      const { sessions } = newHost(dir);
+      const report = await sessions.recover();
+      expect(report.outcomes).toMatchObject([{ id: host.first.id, outcome: 'reattached' }]);
+      const session = sessions.get(host.first.id);
+      const after: string[] = [];
+      for (;;) {
+        const polled = await session.poll({ timeoutMs: 500 });
+        after.push(...numbered(polled.stdout));
+        if (polled.state !== 'running' && polled.stdout === '') break;
+      }
+      expect(await session.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 3 });
+      const all = Array.from({ length: 40 }, (_, i) => `line-${i + 1}`);
+      expect(before.length).toBeGreaterThanOrEqual(8);
+      expect([...before, ...after]).toEqual(all);
+      expect(numbered((await session.log({ limit: 1000 })).text)).toEqual(all);
+    },
+  );
 });
