@@ -66,11 +66,23 @@ export async function reattachSession(
   const adapter = new BackendAdapter(handle, record.stdioMode, deps.canResize);
   let run: ManagedRun;
   try {
+    // The screen is fed here, not given to the supervisor: its replies (device attributes and
+    // the like) would answer again, from the replayed history, queries the backend's own
+    // terminal (tmux) answered when they were printed.
+    const feed = (chunk: string) => {
+      try {
+        screen?.feed(chunk);
+      } catch {
+        // Disposed once the session ended and kept its final screen.
+      }
+    };
     run = await deps.supervisor.spawn({
       stdin: 'open',
       maxCaptureBytes: 0,
-      ...(screen ? { screen } : {}),
-      onStdout: (chunk) => session.onOutput('stdout', chunk),
+      onStdout: (chunk) => {
+        feed(chunk);
+        session.onOutput('stdout', chunk);
+      },
       onStderr: (chunk) => session.onOutput('stderr', chunk),
       adapterFactory: async () => adapter,
     });
