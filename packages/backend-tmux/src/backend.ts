@@ -1,6 +1,7 @@
 // The tmux backend: a host PTY backend (persistent) and a recovery backend on one private
 // tmux server whose socket and per-session files live under one directory.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   createTreeMarker,
   type ProcessRecoveryBackend,
@@ -12,19 +13,19 @@ import {
 import { killProcessTree } from '@procmux/kill-posix';
 import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
 import { HostWatchdog } from '@procmux/supervisor';
-import { decodeRef, envScript, type Layout, layoutOf, newSessionName, parseExitFile } from './layout.js';
+import {
+  decodeRef,
+  envScript,
+  type Layout,
+  layoutOf,
+  newSessionName,
+  parseExitFile,
+  type SessionFiles,
+} from './layout.js';
+import { resolveTmuxOptions, type TmuxBackendOptions } from './options.js';
 import { TmuxPane } from './pane.js';
 import { startCommands } from './start-commands.js';
 import { locateTmux, type TmuxBinary, TmuxServer } from './tmux-cli.js';
-
-export interface TmuxBackendOptions {
-  /** Directory of the socket (`tmux.sock`) and session logs; created 0700 when missing. */
-  dir: string;
-  /** SIGTERM-to-SIGKILL grace of kill() and of the host-death kill (default 3000 ms). */
-  killGraceMs?: number;
-  /** A tmux already located (tests); found on PATH and version-checked by default. */
-  tmux?: TmuxBinary;
-}
 
 export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   readonly persistent: true;
@@ -44,7 +45,43 @@ export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   dispose(): Promise<void>;
 }
 
-const DEFAULT_GRACE_MS = 3_000;
+/** How long killServer() waits for the log writers of a killed server to finish. */
+const WRITERS_WAIT_MS = 10_000;
+/** How long killServer() gives the pane-died hooks of the panes it killed. */
+const HOOKS_WAIT_MS = 3_000;
+
+/** Waits until every session's log writer has set down its end mark (bounded). */
+function settleWriters(sessions: readonly SessionFiles[]): Promise<void> {
+  return waitFor(
+    sessions.filter((f) => existsSync(f.log)).map((f) => f.eof),
+    WRITERS_WAIT_MS,
+  );
+}
+
+/** Resolves once every path exists, or after `ms`. */
+async function waitFor(paths: readonly string[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  let left = paths.filter((p) => !existsSync(p));
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    left = left.filter((p) => !existsSync(p));
+  }
+}
+
+/**
+ * Removes the files in the sessions directory, not the directory: a straggler (a pane-died
+ * hook tmux started just before it went) may still create one, and must not make this fail.
+ */
+function clearSessionFiles(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return;
+  }
+  for (const name of names) rmSync(join(dir, name), { recursive: true, force: true });
+}
 
 /**
  * A persistent PTY backend on a private tmux server under `dir`. Throws ERR_PROCESS_UNSUPPORTED
@@ -55,9 +92,10 @@ const DEFAULT_GRACE_MS = 3_000;
  * const sessions = createProcessSessions({ cwd, ptyBackend: tmux });
  */
 export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
-  const binary = options.tmux ?? locateTmux();
-  const layout = layoutOf(options.dir);
-  const graceMs = options.killGraceMs ?? DEFAULT_GRACE_MS;
+  const resolved = resolveTmuxOptions(options);
+  const layout = layoutOf(resolved.dir);
+  const binary = resolved.tmux ?? locateTmux();
+  const graceMs = resolved.killGraceMs;
   mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
   // The server inherits the first client's environment. It must carry no tree marker: a tree
   // kill sweeps every process bearing its root's marker, and the host's own (or one shared by
@@ -166,19 +204,32 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
     },
     async killServer() {
       // Every pane's tree (escapees by marker), whoever started it, then the server.
-      const out = await server.run(['list-panes', '-a', '-F', '#{pane_dead} #{pane_pid} #{@procmux_marker}']);
-      const trees = out.stdout
+      const out = await server.run([
+        'list-panes',
+        '-a',
+        '-F',
+        '#{session_name} #{pane_dead} #{pane_pid} #{@procmux_marker}',
+      ]);
+      const panes = out.stdout
         .split('\n')
         .map((line) => line.split(' '))
-        .filter(([dead, pid]) => dead === '0' && Number(pid) > 0);
+        .filter(([name]) => name !== undefined && name !== '');
+      const trees = panes.filter(([, dead, pid]) => dead === '0' && Number(pid) > 0);
       await Promise.all(
-        trees.map(([, pid, marker]) =>
+        trees.map(([, , pid, marker]) =>
           killProcessTree(Number(pid), { graceMs, ...(marker ? { marker } : {}) }).catch(() => {}),
         ),
       );
+      // Their pane-died hooks write the exit files; let them (bounded) before the server goes.
+      await waitFor(
+        trees.map(([name]) => layout.files(name!).exit),
+        HOOKS_WAIT_MS,
+      );
       await server.run(['kill-server']);
-      rmSync(layout.sessions, { recursive: true, force: true });
-      mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
+      // The panes' log writers outlive the server by a moment (they set down the last bytes,
+      // then the end mark); removing files under them raced (ENOTEMPTY in the bench).
+      await settleWriters(panes.map(([name]) => layout.files(name!)));
+      clearSessionFiles(layout.sessions);
       await watchdog?.dispose();
       watchdog = undefined;
     },

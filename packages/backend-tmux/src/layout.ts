@@ -1,7 +1,7 @@
 // Where a backend keeps its socket and per-session files, and the ref a record stores.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { describe, ProcmuxError } from '@procmux/core-types';
+import { invalidOption } from '@procmux/core-types';
 
 // Paths go into tmux hook and pipe commands run by sh: only characters that need no quoting.
 const SAFE_PATH = /^[A-Za-z0-9_./@+,:~-]+$/;
@@ -30,18 +30,16 @@ export interface Layout {
 /** The layout under `dir`; ERR_INVALID_OPTION for a path sh or a socket could not take. */
 export function layoutOf(dir: unknown): Layout {
   if (typeof dir !== 'string' || !dir.startsWith('/') || !SAFE_PATH.test(dir)) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `the tmux backend's directory must be an absolute path of letters, digits and _ . / @ + , : ~ - (got ${describe(dir)})`,
-      { details: { option: 'dir' } },
-    );
+    throw invalidOption('dir', 'an absolute path of letters, digits and _ . / @ + , : ~ -', { value: dir });
   }
   const socket = join(dir, 'tmux.sock');
-  if (Buffer.byteLength(socket) > MAX_SOCKET_BYTES) {
-    throw new ProcmuxError(
-      'ERR_INVALID_OPTION',
-      `the tmux socket path ${socket} is over ${MAX_SOCKET_BYTES} bytes (a Unix socket limit); choose a shorter directory`,
-      { details: { option: 'dir' } },
+  const bytes = Buffer.byteLength(socket);
+  if (bytes > MAX_SOCKET_BYTES) {
+    // `max` bounds the socket path; the directory may take 10 bytes less ("/tmux.sock").
+    throw invalidOption(
+      'dir',
+      `a directory whose socket path (dir/tmux.sock) fits a Unix socket, at most ${MAX_SOCKET_BYTES} bytes (${socket} is ${bytes}); choose a shorter directory`,
+      { max: MAX_SOCKET_BYTES },
     );
   }
   const sessions = join(dir, 'sessions');

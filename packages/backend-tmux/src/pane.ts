@@ -40,6 +40,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class TmuxPane {
   readonly pid: number | undefined;
   readonly ref: string;
+  /** The stream starts at this byte of the log (0: the whole history is replayed). */
+  readonly replayFrom: number;
   readonly metadata: Record<string, unknown>;
   readonly #follower: LogFollower;
   readonly #exit: Promise<RecoveredProcessExit>;
@@ -51,6 +53,7 @@ export class TmuxPane {
 
   constructor(private readonly options: PaneOptions) {
     this.pid = options.pid;
+    this.replayFrom = options.offset;
     this.ref = encodeRef({
       v: 1,
       socket: options.server.socket,

@@ -1,6 +1,8 @@
 // Pure parts: tmux discovery and version, paths, refs, exit files, the start script.
 import { describe, expect, it } from 'vitest';
+import { createTmuxBackend } from '../src/backend.js';
 import { decodeRef, encodeRef, envScript, layoutOf, parseExitFile } from '../src/layout.js';
+import { resolveTmuxOptions } from '../src/options.js';
 import { escapeSeparator } from '../src/start-commands.js';
 import { locateTmux, parseTmuxVersion, versionSupported } from '../src/tmux-cli.js';
 
@@ -46,12 +48,60 @@ describe('locateTmux', () => {
   });
 });
 
+describe('createTmuxBackend options (the core-types toolkit: ERR_INVALID_OPTION, details.option)', () => {
+  const tmux = { path: '/usr/bin/tmux', version: 'tmux 3.3a' };
+  const refused = (options: unknown, option: string, message: RegExp) => {
+    expect(() => resolveTmuxOptions(options)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION', details: expect.objectContaining({ option }) }),
+    );
+    expect(() => resolveTmuxOptions(options)).toThrow(message);
+  };
+  it('takes dir, killGraceMs and tmux, with the 3000 ms default grace', () => {
+    expect(resolveTmuxOptions({ dir: '/tmp/pm', tmux })).toEqual({
+      dir: '/tmp/pm',
+      killGraceMs: 3_000,
+      tmux,
+    });
+    expect(resolveTmuxOptions({ dir: '/tmp/pm', killGraceMs: 0 }).killGraceMs).toBe(0);
+  });
+  it('refuses what it cannot use, saying what is allowed', () => {
+    refused(undefined, 'dir', /dir must be a non-empty string/);
+    refused('/tmp/pm', 'options', /options must be an object/);
+    refused({ dir: '' }, 'dir', /dir must be a non-empty string/);
+    refused(
+      { dir: '/tmp/pm', killGraceMs: -1 },
+      'killGraceMs',
+      /killGraceMs must be an integer from 0 to 60000/,
+    );
+    refused({ dir: '/tmp/pm', killGraceMs: 1.5 }, 'killGraceMs', /killGraceMs must be an integer/);
+    refused({ dir: '/tmp/pm', killGraceMs: 600_000 }, 'killGraceMs', /from 0 to 60000 \(got 600000\)/);
+    refused({ dir: '/tmp/pm', tmux: 'tmux' }, 'tmux', /tmux must be a located tmux \{ path, version \}/);
+    refused(
+      { dir: '/tmp/pm', graceMs: 10 },
+      'options.graceMs',
+      /one of the known options: dir, killGraceMs, tmux/,
+    );
+  });
+  it('createTmuxBackend refuses a bad option before it touches tmux or the disk', () => {
+    expect(() => createTmuxBackend({ dir: 'relative', tmux })).toThrow(/dir must be an absolute path/);
+  });
+});
+
 describe('layout and refs', () => {
   it('refuses directories sh would need quoting for, relative ones, and over-long sockets', () => {
     expect(() => layoutOf('relative/dir')).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
     expect(() => layoutOf('/tmp/with space')).toThrow(/absolute path of letters/);
     expect(() => layoutOf("/tmp/quote'd")).toThrow(/absolute path of letters/);
-    expect(() => layoutOf(`/tmp/${'x'.repeat(100)}`)).toThrow(/over 103 bytes/);
+    expect(() => layoutOf(`/tmp/${'x'.repeat(100)}`)).toThrow(/at most 103 bytes/);
+    expect(() => layoutOf(`/tmp/${'x'.repeat(100)}`)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION', details: { option: 'dir', max: 103 } }),
+    );
+    expect(() => layoutOf('relative/dir')).toThrow(
+      expect.objectContaining({
+        details: { option: 'dir' },
+        message: expect.stringMatching(/^dir must be an absolute path of letters.*\(got /),
+      }),
+    );
     expect(layoutOf('/tmp/pm').socket).toBe('/tmp/pm/tmux.sock');
   });
   it('round-trips a ref and refuses one that points elsewhere', () => {

@@ -51,6 +51,18 @@ export interface ProcessRecord {
   exitCode: number | null;
   signal: SignalName | null;
   reason: string | null;
+  /**
+   * The size of a PTY session's terminal screen when the record was written (a re-attached
+   * session's screen starts at it); null when it has none (pipes, `screen: false`). Absent in
+   * records written before it existed: a PTY session then gets a screen of the default size.
+   */
+  terminal?: { columns: number; rows: number } | null;
+  /**
+   * Bytes of output a caller has been given (by poll), counted from the process's first byte:
+   * a re-attached session whose backend replays history delivers only what comes after.
+   * Written throttled, not per chunk. Absent in older records: read as 0.
+   */
+  deliveredBytes?: number;
 }
 
 /** One stored checkpoint: opaque serialized data with its compare-and-set version and fence. */
@@ -132,6 +144,15 @@ export interface RecoveredProcessHandle {
   pid?: number;
   /** Keep the reference stable; a changed one is recorded on the next write. */
   ref?: string;
+  /**
+   * Where the output stream of this handle starts, in bytes of the process's output counted
+   * from its first byte: 0 when the backend replays the whole history (the session's log and
+   * screen are rebuilt from it, and what the record says was delivered is not delivered
+   * again). Omitted: the stream starts now; history before the restart is not replayed.
+   */
+  replayFrom?: number;
+  /** Small, non-secret facts (e.g. how a person attaches), as a host PTY handle's metadata. */
+  metadata?: Record<string, unknown>;
   write(data: string): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;
@@ -149,7 +170,7 @@ export interface RecoveryAttachRequest {
   /** Lets the backend check that the process behind `ref` runs what the record says. */
   fingerprint: string;
   stdioMode: StdioMode;
-  /** Output from now on, if the backend can stream it; history before the restart is gone. */
+  /** Output from now on, if the backend can stream it, or from `replayFrom` (see the handle). */
   onStdout(data: string): void;
   onStderr(data: string): void;
 }

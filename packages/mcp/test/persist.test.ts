@@ -137,6 +137,46 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     expect(log).toContain('got-hello');
   });
 
+  it('a recovered terminal session has its screen back: polls go on from what was delivered, input shows', async () => {
+    const root = dir('pm-root-');
+    const state = dir('pm-state-');
+    const a = await serve(root, state);
+    const started = await call(a, 'exec', {
+      command: "echo before-$((6*7)); PS1='pm$ ' exec bash --norc --noprofile -i",
+      mode: 'session',
+      persist: true,
+    });
+    const id: string = started.data.session.id;
+    let seen = started.text;
+    while (!/pm\$/.test(seen)) {
+      seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+    }
+    expect(seen).toContain('before-42');
+    // The delivered offset is written within 250 ms; then the server dies.
+    await new Promise((r) => setTimeout(r, 800));
+    await sigkill(a);
+
+    const b = await serve(root, state);
+    expect(b.stderr()).toMatch(/recovered 1 persisted session/);
+    const list = await call(b, 'process', { action: 'list' });
+    expect(list.data.sessions).toMatchObject([{ id, emulated: true, stdioMode: 'pty' }]);
+    // Nothing new since the last poll of the dead server: the replay is not delivered twice.
+    const first = await call(b, 'process', { action: 'poll', session_id: id, timeout: 500 });
+    expect(first.text).not.toContain('before-42');
+    await call(b, 'process', { action: 'paste', session_id: id, text: 'echo after-$((7*8))' });
+    await call(b, 'process', { action: 'submit', session_id: id });
+    let after = '';
+    while (!/after-56[\s\S]*pm\$/.test(after)) {
+      after += (await call(b, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+    }
+    expect(after).not.toContain('before-42');
+    // log still has the whole history.
+    const log = (await call(b, 'process', { action: 'log', session_id: id, limit: 200 })).text;
+    expect(log).toContain('before-42');
+    expect(log).toContain('after-56');
+    await call(b, 'process', { action: 'kill', session_id: id });
+  });
+
   it('a persisted session that ended while no server ran reports its real exit code', async () => {
     const root = dir('pm-root-');
     const state = dir('pm-state-');

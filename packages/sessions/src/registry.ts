@@ -206,6 +206,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
             }
           }),
       );
+      // What the detached ones' polls delivered is recorded before the store is let go.
+      await Promise.all([...sessions.values()].filter(released).map((s) => s.flushRecord().catch(() => {})));
       // Released sessions keep their process by contract, so no supervisor-wide cancel here;
       // the watchdog exits without killing them.
       await supervisor.dispose();

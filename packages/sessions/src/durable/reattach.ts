@@ -1,28 +1,11 @@
 import type { ProcessRecord, RecoveredProcessHandle } from '@procmux/core-types';
 import type { SessionMetadata } from '../types.js';
-import type { OutputSink } from './attach.js';
+import type { ReplaySink } from './replay.js';
 
-/** Where held output goes once the re-attached process has its adapter: its two channels. */
+/** Where a re-attached process's output goes once its adapter listens: its two channels. */
 export interface OutputTarget {
   readonly stdout: { emit(data: string): void };
   readonly stderr: { emit(data: string): void };
-}
-
-/** Output that may arrive while attach() is still pending: held, then handed to the adapter. */
-export function bufferedSink(): { sink: OutputSink; connect(target: OutputTarget): void } {
-  const early: ['stdout' | 'stderr', string][] = [];
-  let target: OutputTarget | undefined;
-  const push = (stream: 'stdout' | 'stderr', data: string) => {
-    if (target) target[stream].emit(data);
-    else early.push([stream, data]);
-  };
-  return {
-    sink: { stdout: (data) => push('stdout', data), stderr: (data) => push('stderr', data) },
-    connect(adapter) {
-      target = adapter;
-      for (const [stream, data] of early.splice(0)) adapter[stream].emit(data);
-    },
-  };
 }
 
 /** A session of the registry, as recovery sees it. */
@@ -49,5 +32,5 @@ export interface ReattachedSession {
 export type ReattachSession = (
   record: ProcessRecord,
   handle: RecoveredProcessHandle,
-  options: { canResize: boolean; connect(target: OutputTarget): void },
+  options: { canResize: boolean; replay: ReplaySink },
 ) => Promise<ReattachedSession>;

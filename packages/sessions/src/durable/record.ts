@@ -18,6 +18,10 @@ export interface RecordSource {
   releaseOnCancel: boolean;
   expiresAt: number;
   reason: string | undefined;
+  /** The size of the session's terminal screen now; undefined without one (pipes, `screen: false`). */
+  terminal: { columns: number; rows: number } | undefined;
+  /** Bytes of output poll has handed to a caller, from the process's first byte. */
+  deliveredBytes: number;
 }
 
 const STATES: readonly SessionState[] = [
@@ -63,6 +67,8 @@ export function buildRecord(source: RecordSource, ownerId: string, tenant: strin
     exitCode: m.state === 'exited' ? m.exitCode : null,
     signal: m.signal,
     reason: source.reason ?? null,
+    terminal: source.terminal ? { columns: source.terminal.columns, rows: source.terminal.rows } : null,
+    deliveredBytes: source.deliveredBytes,
   };
 }
 
@@ -82,7 +88,22 @@ const int: Check = (v) => typeof v === 'number' && Number.isSafeInteger(v);
 const intOrNull: Check = (v) => v === null || int(v);
 const bool: Check = (v) => typeof v === 'boolean';
 
-const SHAPE: Record<keyof ProcessRecord, Check> = {
+type Optional = 'terminal' | 'deliveredBytes';
+
+const size: Check = (v) => int(v) && (v as number) >= 1 && (v as number) <= 65_535;
+
+/** Fields added later: checked when present, read with their default when absent (older records). */
+const OPTIONAL: Record<Optional, Check> = {
+  terminal: (v) => {
+    if (v === null) return true;
+    if (typeof v !== 'object' || Array.isArray(v)) return false;
+    const t = v as Record<string, unknown>;
+    return Object.keys(t).length === 2 && size(t.columns) && size(t.rows);
+  },
+  deliveredBytes: (v) => int(v) && (v as number) >= 0,
+};
+
+const SHAPE: Record<Exclude<keyof ProcessRecord, Optional>, Check> = {
   schemaVersion: (v) => v === RECOVERY_SCHEMA_VERSION,
   namespace: (v) => v === RECOVERY_NAMESPACE,
   id: str,
@@ -131,6 +152,12 @@ export function parseEntry(entry: CheckpointEntry, tenant: string | null): Parse
   const fields = value as Record<string, unknown>;
   for (const name of Object.keys(fields)) {
     if (name in SHAPE) continue;
+    if (name in OPTIONAL) {
+      if (!OPTIONAL[name as Optional](fields[name])) {
+        return drop('ERR_RECOVERY_UNTRUSTED', `record field "${name}" is malformed`);
+      }
+      continue;
+    }
     if (FORBIDDEN.test(name))
       return drop('ERR_RECOVERY_UNTRUSTED', `record holds a forbidden field "${name}"`);
     return drop('ERR_RECOVERY_UNTRUSTED', `record holds an unexpected field "${name}"`);
@@ -140,7 +167,7 @@ export function parseEntry(entry: CheckpointEntry, tenant: string | null): Parse
       return drop('ERR_RECOVERY_UNTRUSTED', `record field "${name}" is missing or malformed`);
     }
   }
-  const record = fields as unknown as ProcessRecord;
+  const record = { deliveredBytes: 0, ...fields } as unknown as ProcessRecord;
   if (record.id !== entry.key) return drop('ERR_RECOVERY_UNTRUSTED', 'record id does not match its key');
   if ((record.exitCode !== null) !== (record.state === 'exited')) {
     return drop('ERR_RECOVERY_UNTRUSTED', 'record has an exit code in a state other than exited');

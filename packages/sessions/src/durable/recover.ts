@@ -12,8 +12,9 @@ import type { SessionMetadata } from '../types.js';
 import { attachWithin } from './attach.js';
 import type { DurableJournal } from './journal.js';
 import type { ResolvedDurability } from './options.js';
-import { bufferedSink, type ReattachSession, type RecoveredSession } from './reattach.js';
+import type { ReattachSession, RecoveredSession } from './reattach.js';
 import { parseEntry, serializeRecord } from './record.js';
+import { replaySink } from './replay.js';
 import type { RecoveryOutcome, RecoveryReport } from './report.js';
 import { storeCall } from './store-call.js';
 
@@ -182,17 +183,17 @@ async function tryReattach(
     };
   }
   try {
-    const { sink, connect } = bufferedSink();
+    const replay = replaySink();
     const handle = await attachWithin(
       backend,
       { ...record, backendRef: ref },
       host.config.limits.attachTimeoutMs,
-      sink,
+      replay.sink,
     );
     try {
       const { session, start } = await host.reattach(record, handle, {
         canResize: backend.capabilities?.resize === true,
-        connect,
+        replay,
       });
       host.journal.adopt(record.id, lease.token, entry.version);
       start();

@@ -37,6 +37,15 @@ export interface SessionInit {
   screenGate?: ScreenGate;
   /** The terminal's size at the start (PTY sessions). */
   terminal?: { columns: number; rows: number } | undefined;
+  /**
+   * Byte of the process's output where this session's log starts (0: its first byte; a
+   * re-attached session's backend may replay from elsewhere); undefined when not known.
+   */
+  outputBase?: number | undefined;
+  /** A re-attached session replaying output an earlier host's poll already returned. */
+  replaying?: boolean;
+  /** What the durable record says a poll returned already (a re-attached session). */
+  deliveredBytes?: number;
 }
 
 /** A person's hold on the keyboard, with the function that ends it. */
@@ -85,6 +94,14 @@ export class SessionCore {
   retiring: Promise<void> | undefined;
   terminal: { columns: number; rows: number } | undefined;
   control: ControlHold | undefined;
+  /** Output bytes (from the process's first byte) a poll returned, and its throttled durable write. */
+  readonly delivered: { bytes: number; writtenAt: number; timer: NodeJS.Timeout | undefined };
+  readonly outputBase: number | undefined;
+  /** Polls return nothing new until the replay of already-delivered output is behind (see durable/replay.ts). */
+  replaying: boolean;
+  /** Resolves once `replaying` is false. */
+  readonly replayed: Promise<void>;
+  resolveReplayed!: () => void;
   readonly timeline = new OutputTimeline();
   readonly index: TranscriptIndex;
   readonly watchers = new SessionWatchers();
@@ -115,6 +132,13 @@ export class SessionCore {
     this.ctx = ctx;
     this.terminal = init.terminal ? { ...init.terminal } : undefined;
     this.initialTerminal = this.terminal;
+    this.outputBase = 'outputBase' in init ? init.outputBase : 0;
+    this.delivered = { bytes: init.deliveredBytes ?? 0, writtenAt: 0, timer: undefined };
+    this.replaying = init.replaying === true;
+    this.replayed = new Promise((resolve) => {
+      this.resolveReplayed = resolve;
+    });
+    if (!this.replaying) this.resolveReplayed();
     this.index = new TranscriptIndex({
       terminal: init.pty ? init.terminal : undefined,
       foreground: () => (this.adapter ? undefined : foregroundProgram(this.pid)),

@@ -5,6 +5,7 @@ import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
 import { humanControlError } from '../human-control.js';
 import type { PolicyAction } from '../policy.js';
 import type { SessionCore } from './core.js';
+import { scheduleRecordWrite } from './delivered.js';
 import { writable } from './guards.js';
 
 /** Writes `data` to stdin after the checks; `keys` allows a NUL typed as a key, `human` is a person. */
@@ -107,4 +108,5 @@ export async function resize(s: SessionCore, size: { columns: number; rows: numb
   s.terminal = { columns: size.columns, rows: size.rows };
   s.timeline.resized(now, size.columns, size.rows);
   s.watchers.emit({ type: 'resize', columns: size.columns, rows: size.rows });
+  scheduleRecordWrite(s);
 }

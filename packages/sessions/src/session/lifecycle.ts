@@ -127,7 +127,7 @@ export function settle(
 }
 
 /** Hands the current state to the durable journal, if the registry has one. */
-function persist(s: SessionCore, reason: string | undefined): Promise<void> {
+export function persist(s: SessionCore, reason: string | undefined): Promise<void> {
   const write = s.ctx.persist;
   if (!write) return s.persisted;
   s.persisted = write(recordSource(s, reason));
@@ -143,6 +143,8 @@ export function recordSource(s: SessionCore, reason?: string): RecordSource {
     releaseOnCancel: s.releaseOnCancel,
     expiresAt: s.expiresAt,
     reason,
+    terminal: s.stdioMode === 'pty' && s.emulated ? s.terminal : undefined,
+    deliveredBytes: s.delivered.bytes,
   };
 }
 

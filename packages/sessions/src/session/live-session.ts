@@ -11,6 +11,7 @@ import type { SessionWatcher } from '../session-watch.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from '../types.js';
 import * as control from './control.js';
 import { SessionCore, type SessionInit } from './core.js';
+import * as delivered from './delivered.js';
 import { sessionEvent } from './events.js';
 import * as input from './input.js';
 import { checkInput } from './input-state.js';
@@ -170,6 +171,14 @@ export class LiveSession implements ProcessSession {
   }
   attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
     lifecycle.attach(this.#s, run, adapter, metadata);
+  }
+  /** Writes now what a throttled record write was waiting to write (delivered bytes, size). */
+  flushRecord(): Promise<void> {
+    return delivered.flushRecordWrite(this.#s);
+  }
+  /** A re-attached session's replay reached what an earlier host delivered (durable/replay.ts). */
+  skipDelivered(): Promise<void> {
+    return delivered.skipDelivered(this.#s);
   }
   /** Ends the record without a process (failed attach, backend lost before start). */
   failUnknown(reason: string): void {

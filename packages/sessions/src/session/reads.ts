@@ -3,6 +3,7 @@
 import { integerOption, ProcmuxError } from '@procmux/core-types';
 import type { LogResult, OutputPage, PollResult, WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
+import { noteDelivered } from './delivered.js';
 import { access } from './guards.js';
 
 export async function output(
@@ -31,11 +32,15 @@ export async function poll(s: SessionCore, options: { timeoutMs?: number } = {})
     max: s.ctx.limits.maxLifetimeMs,
     default: 0,
   });
-  if (!s.pending && s.live && timeoutMs > 0) {
+  const deadline = Date.now() + timeoutMs;
+  // A re-attached session replaying what an earlier host delivered has nothing new until it is through.
+  if (s.replaying && timeoutMs > 0) await within(s.replayed, timeoutMs);
+  const left = Math.max(0, deadline - Date.now());
+  if (!s.pending && s.live && left > 0) {
     // A poll wants to hear when the program starts waiting for input, so checks run meanwhile.
     const release = s.input.want();
     try {
-      await s.waiters.next(timeoutMs);
+      await s.waiters.next(left);
     } finally {
       release();
     }
@@ -43,9 +48,46 @@ export async function poll(s: SessionCore, options: { timeoutMs?: number } = {})
   return collect(s);
 }
 
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(
+    () => clearTimeout(timer),
+  );
+}
+
+/**
+ * Lets the screen parse everything fed so far, again while output keeps arriving (at most 3
+ * rounds): the delta rendered next then covers exactly the bytes recorded as delivered, so a
+ * re-attaching host repeats none of it. Only for sessions a backend can re-attach.
+ */
+async function parsedAll(s: SessionCore): Promise<void> {
+  for (let round = 0; round < 3 && s.screen; round++) {
+    const before = s.log.totalBytes;
+    await s.screen.flush().catch(() => {});
+    if (s.log.totalBytes === before) return;
+  }
+}
+
 async function collect(s: SessionCore): Promise<PollResult> {
+  if (s.replaying) {
+    // Output an earlier host's poll returned is being replayed: nothing new yet.
+    return {
+      stdout: '',
+      stderr: '',
+      state: s.state,
+      exitCode: s.exitCode,
+      signal: s.signal,
+      droppedBytes: 0,
+    };
+  }
+  if (s.emulated && s.screen && s.ctx.persist && s.adapter?.handle.ref !== undefined) {
+    await parsedAll(s);
+  }
   s.pending = false;
   const drained = s.log.drain();
+  // The screen's delta below covers at least this much (it renders once all of it is parsed);
+  // exactly this much when parsedAll() found the screen caught up (nothing can arrive between).
+  const deliveredTo = s.log.totalBytes;
   const ended = !s.live;
   let stdout: string;
   let stderr: string;
@@ -63,6 +105,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
     stdout = s.text.stdout.read(drained.stdout, ended);
     stderr = s.text.stderr.read(drained.stderr, ended);
   }
+  noteDelivered(s, deliveredTo);
   return {
     stdout,
     stderr,

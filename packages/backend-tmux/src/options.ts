@@ -1,0 +1,57 @@
+// createTmuxBackend's options, checked with the core-types toolkit: one error shape
+// (ERR_INVALID_OPTION, "<option> must be <allowed> (got <value>)", details.option) as in
+// every other package; nothing clamped, no unknown key ignored.
+import {
+  DEFAULT_KILL_GRACE_MS,
+  integerOption,
+  invalidOption,
+  knownKeys,
+  MAX_KILL_GRACE_MS,
+  nonEmptyString,
+  optionsObject,
+} from '@procmux/core-types';
+import type { TmuxBinary } from './tmux-cli.js';
+
+export interface TmuxBackendOptions {
+  /** Directory of the socket (`tmux.sock`) and session logs; created 0700 when missing. */
+  dir: string;
+  /** SIGTERM-to-SIGKILL grace of kill() and of the host-death kill: 0 to 60000 ms (default 3000). */
+  killGraceMs?: number;
+  /** A tmux already located (tests); found on PATH and version-checked by default. */
+  tmux?: TmuxBinary;
+}
+
+export interface ResolvedTmuxOptions {
+  dir: string;
+  killGraceMs: number;
+  tmux: TmuxBinary | undefined;
+}
+
+const KEYS = ['dir', 'killGraceMs', 'tmux'] as const;
+
+export function resolveTmuxOptions(value: unknown): ResolvedTmuxOptions {
+  const options = optionsObject<TmuxBackendOptions>(value);
+  knownKeys('options', options, KEYS);
+  const dir = nonEmptyString('dir', options.dir, { required: true });
+  const killGraceMs = integerOption('killGraceMs', options.killGraceMs, {
+    min: 0,
+    max: MAX_KILL_GRACE_MS,
+    default: DEFAULT_KILL_GRACE_MS,
+  });
+  return { dir, killGraceMs, tmux: tmuxOption(options.tmux) };
+}
+
+function tmuxOption(value: unknown): TmuxBinary | undefined {
+  if (value === undefined) return undefined;
+  const t = value as Partial<TmuxBinary> | null;
+  if (
+    typeof t === 'object' &&
+    t !== null &&
+    typeof t.path === 'string' &&
+    t.path !== '' &&
+    typeof t.version === 'string'
+  ) {
+    return { path: t.path, version: t.version };
+  }
+  throw invalidOption('tmux', 'a located tmux { path, version } (what locateTmux() returns)', { value });
+}
