@@ -1,7 +1,7 @@
 // hangUp(): what closing a terminal window does, from the adapter that owns the terminal.
 import { checkLeaksAfterAll, isAlive, processTable, waitFor } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { foregroundGroup, type HangUpEffects, hangUpTerminal } from '../src/hang-up.js';
+import { foregroundGroup, type HangUpEffects, hangUpTerminal, systemHangUpEffects } from '../src/hang-up.js';
 import { start } from './helpers.js';
 
 checkLeaksAfterAll();
@@ -27,6 +27,31 @@ describe('PtyAdapter.hangUp', () => {
     expect((await pty.wait()).signal).toBe('SIGHUP');
     await waitFor(() => !isAlive(cat.pid), 5_000, 'cat gone');
     pty.dispose();
+  });
+});
+
+describe('the system effects', () => {
+  it.skipIf(process.platform !== 'linux')(
+    "ps (macOS's path) names the same foreground group as /proc (Linux's) for a live terminal",
+    async () => {
+      const { pty, until } = await start({ file: 'bash', args: ['--norc', '--noprofile', '-i'] });
+      await until(/[$#] *$/, 'a bash prompt');
+      const fromProc = foregroundGroup(pty.pid, systemHangUpEffects);
+      const fromPs = foregroundGroup(pty.pid, { ...systemHangUpEffects, platform: 'darwin' });
+      expect(fromProc).toBe(pty.pid);
+      expect(fromPs).toBe(fromProc);
+      pty.kill('force');
+      await pty.wait();
+      pty.dispose();
+      // Gone: neither source answers, and a hang-up of it is not an error.
+      expect(systemHangUpEffects.readStat(pty.pid)).toBeUndefined();
+      expect(systemHangUpEffects.psTpgid(pty.pid)).toBeUndefined();
+      expect(() => systemHangUpEffects.kill(pty.pid, 'SIGHUP')).not.toThrow();
+    },
+  );
+
+  it('passes on a kill error other than "no such process"', () => {
+    expect(() => systemHangUpEffects.kill(Number.NaN, 'SIGHUP')).toThrow();
   });
 });
 

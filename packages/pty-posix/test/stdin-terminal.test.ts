@@ -1,5 +1,5 @@
 // openStdinTerminal: a pair opened without a child; both ends closed again by close().
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { fstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { isProcmuxError } from '@procmux/core-types';
 import { describe, expect, it } from 'vitest';
 import { openStdinTerminal } from '../src/index.js';
@@ -41,5 +41,28 @@ describe('openStdinTerminal', () => {
       (e: unknown) => e,
     );
     expect(isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')).toBe(true);
+  });
+
+  it('a slave that cannot be opened is ERR_PROCESS_PTY_BACKEND, and both ends of the pair are closed', async () => {
+    const master = openSync('/dev/null', 'r');
+    const slave = openSync('/dev/null', 'r');
+    const error = await openStdinTerminal({
+      open: () => ({ master, slave, pty: '/nonexistent/pts/99' }),
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')).toBe(true);
+    expect((error as Error).message).toContain('/nonexistent/pts/99');
+    expect(() => fstatSync(master)).toThrow(/EBADF/);
+    expect(() => fstatSync(slave)).toThrow(/EBADF/);
+  });
+
+  it('drops input written after close() instead of throwing', async () => {
+    const terminal = await openStdinTerminal();
+    terminal.spawned();
+    terminal.close();
+    expect(() => terminal.write('late\n')).not.toThrow();
+    expect(() => terminal.endInput()).not.toThrow();
   });
 });
