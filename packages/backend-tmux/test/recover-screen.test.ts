@@ -5,37 +5,14 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
-import { createProcessSessions, type ProcessSession, type ProcessSessions } from '@procmux/sessions';
-import { openSqliteRecoveryStore, type SqliteRecoveryStore } from '@procmux/store-sqlite';
+import type { ProcessSession } from '@procmux/sessions';
+import { openSqliteRecoveryStore } from '@procmux/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
+import { disposeHosts, newHost } from './durable-hosts.js';
 import { alive, sigkill, startHost, stateDir, teardown } from './helpers.js';
 
-let open: { sessions: ProcessSessions; store: SqliteRecoveryStore; tmux: TmuxBackend }[] = [];
-
-function newHost(dir: string) {
-  const store = openSqliteRecoveryStore({ path: join(dir, 'state.sqlite') });
-  const tmux = createTmuxBackend({ dir: join(dir, 'tmux') });
-  const sessions = createProcessSessions({
-    cwd: process.cwd(),
-    ptyBackend: tmux,
-    recoveryBackend: tmux,
-    ownerId: 'host-1',
-    checkpoints: store.checkpoints,
-    leases: store.leases,
-  });
-  const host = { sessions, store, tmux };
-  open.push(host);
-  return host;
-}
-
 afterEach(async () => {
-  for (const host of open) {
-    await host.sessions.dispose();
-    await host.tmux.dispose();
-    host.store.close();
-  }
-  open = [];
+  await disposeHosts();
   await teardown();
 });
 

@@ -3,41 +3,16 @@
 // a vanished tmux session, and fencing between two live hosts.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { openSqliteRecoveryStore, type SqliteRecoveryStore } from '@procmux/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
+import { disposeHosts, newHost } from './durable-hosts.js';
 import { alive, markedBy, sigkill, startHost, stateDir, teardown } from './helpers.js';
 
 // 40 numbered lines over 4 s, then one line of input, then a distinctive exit code.
 const PRINTER =
   'i=1; while [ $i -le 40 ]; do echo "line-$i"; i=$((i+1)); sleep 0.1; done; read x; echo "got-$x"; exit 7';
 
-let open: { sessions: ProcessSessions; store: SqliteRecoveryStore; tmux: TmuxBackend }[] = [];
-
-function newHost(dir: string, ownerId = 'host-1') {
-  const store = openSqliteRecoveryStore({ path: join(dir, 'state.sqlite') });
-  const tmux = createTmuxBackend({ dir: join(dir, 'tmux') });
-  const sessions = createProcessSessions({
-    cwd: process.cwd(),
-    ptyBackend: tmux,
-    recoveryBackend: tmux,
-    ownerId,
-    checkpoints: store.checkpoints,
-    leases: store.leases,
-  });
-  const host = { sessions, store, tmux };
-  open.push(host);
-  return host;
-}
-
 afterEach(async () => {
-  for (const host of open) {
-    await host.sessions.dispose();
-    await host.tmux.dispose();
-    host.store.close();
-  }
-  open = [];
+  await disposeHosts();
   await teardown();
 });
 

@@ -7,6 +7,20 @@ import { TerminalScreen } from '../src/index.js';
 const lines = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}\r\n`).join('');
 
+/**
+ * A 20×5 screen that rendered l1–l10, then got l11–l20 and went to the alternate screen
+ * showing ALT, rendered too (the first test below checks what those renders return).
+ */
+async function onTheAlternateScreen(): Promise<TerminalScreen> {
+  const screen = new TerminalScreen({ cols: 20, rows: 5 });
+  screen.feed(lines(1, 10));
+  await screen.renderNew();
+  screen.feed(lines(11, 20));
+  screen.feed('\x1b[?1049hALT');
+  await screen.renderNew();
+  return screen;
+}
+
 describe('renderNew across the alternate screen', () => {
   it('neither repeats the scrollback it returned there nor loses the normal lines it covered', async () => {
     const screen = new TerminalScreen({ cols: 20, rows: 5 });
@@ -31,13 +45,8 @@ describe('renderNew across the alternate screen', () => {
   });
 
   it('after a reset on the alternate screen, everything on the new normal buffer is new, once', async () => {
-    const screen = new TerminalScreen({ cols: 20, rows: 5 });
+    const screen = await onTheAlternateScreen();
     try {
-      screen.feed(lines(1, 10));
-      await screen.renderNew();
-      screen.feed(lines(11, 20));
-      screen.feed('\x1b[?1049hALT');
-      await screen.renderNew();
       screen.feed('\x1bc'); // RIS: both buffers replaced, the normal one active and empty
       screen.feed(lines(30, 31));
       expect(await screen.renderNew()).toBe('\nl30\nl31');
@@ -49,13 +58,8 @@ describe('renderNew across the alternate screen', () => {
   });
 
   it('keeps its place when the terminal is resized right after the alternate screen closes', async () => {
-    const screen = new TerminalScreen({ cols: 20, rows: 5 });
+    const screen = await onTheAlternateScreen();
     try {
-      screen.feed(lines(1, 10));
-      await screen.renderNew();
-      screen.feed(lines(11, 20));
-      screen.feed('\x1b[?1049hALT');
-      await screen.renderNew();
       screen.feed('\x1b[?1049l');
       await screen.flush();
       screen.resize(20, 6);
