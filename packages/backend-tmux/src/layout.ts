@@ -1,7 +1,7 @@
 // Where a backend keeps its socket and per-session files, and the ref a record stores.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { invalidOption } from '@procmux/core-types';
+import { invalidOption, TREE_MARKER_ENV } from '@procmux/core-types';
 
 // Paths go into tmux hook and pipe commands run by sh: only characters that need no quoting.
 const SAFE_PATH = /^[A-Za-z0-9_./@+,:~-]+$/;
@@ -129,10 +129,12 @@ export function envScript(path: string, env: Readonly<Record<string, string>>): 
     // unreaped.ts). A detached helper (no terminal, deaf to the hangup of this shell's exit)
     // sends the server one more SIGCHLD 0.2 s and 1 s later, so tmux reaps this shell and
     // runs the pane-died hook even when no host is watching; a SIGCHLD it does not need is a
-    // no-op for tmux.
+    // no-op for tmux. It execs a shell without the session's tree marker: it outlives the
+    // session by up to 1.2 s, and a check by marker once the session has ended must find
+    // nothing of it.
     // (HUP is ignored before the fork: set inside, the helper could die first.)
     "trap '' HUP",
-    '(sleep 0.2; kill -CHLD $PPID; sleep 1; kill -CHLD $PPID) </dev/null >/dev/null 2>&1 &',
+    `env -u ${TREE_MARKER_ENV} sh -c 'sleep 0.2; kill -CHLD "$1"; sleep 1; kill -CHLD "$1"' procmux-reap-nudge $PPID </dev/null >/dev/null 2>&1 &`,
     'if [ "$st" -gt 128 ] && [ "$st" -lt 160 ]; then n=$((st - 128)); trap - "$n" 2>/dev/null; kill -"$n" $$; fi',
     'exit "$st"',
     '',

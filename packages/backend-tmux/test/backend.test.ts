@@ -2,7 +2,7 @@
 // an escapee, the environment, the attach command, and a person typing through tmux.
 import { execFileSync } from 'node:child_process';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { isAlive } from '@procmux/test-utils';
+import { isAlive, processTable } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
 import { stateDir, teardown } from './helpers.js';
@@ -55,6 +55,20 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
     expect(text).toMatch(/^ONLY_THIS=yes\r?$/m);
     expect(text).toMatch(/^PROCMUX_TREE=/m);
     expect(text).not.toMatch(/^TMUX/m);
+  });
+
+  it('nothing carries a session tree marker once its end is reported', async () => {
+    setup();
+    const s = await sessions.start({
+      command: 'sh',
+      args: ['-c', 'echo "m=$PROCMUX_TREE"; exit 3'],
+      pty: true,
+    });
+    expect((await s.wait({ timeoutMs: 10_000 })).exitCode).toBe(3);
+    const marker = /m=(\S+)/.exec((await s.output({ cursor: 0 })).data)?.[1];
+    expect(marker).toMatch(/^\d+-/);
+    // The pane's reap nudge (layout.ts) lives on for 1.2 s: it must not look like the session.
+    expect(processTable().filter((p) => p.state !== 'Z' && p.marker === marker)).toEqual([]);
   });
 
   it('a signal death is reported as the signal; kill takes a setsid escapee too', async () => {
