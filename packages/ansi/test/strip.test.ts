@@ -70,6 +70,8 @@ describe('stripAnsi resolves a line as a terminal shows it', () => {
 
   it('turns CRLF into LF, however many CRs precede it', () => {
     expect(stripAnsi('one\r\ntwo\r\r\n')).toBe('one\ntwo\n');
+    // after complete lines in the same chunk
+    expect(stripAnsi('one\ntwo\r\nthree\n')).toBe('one\ntwo\nthree\n');
   });
 
   it('keeps a line whose trailing CR was never followed by text', () => {
@@ -80,6 +82,7 @@ describe('stripAnsi resolves a line as a terminal shows it', () => {
     expect(stripAnsi('abc\b\bX')).toBe('aXc');
     expect(stripAnsi('|\b/\b-\b\\\bdone\n')).toBe('done\n');
     expect(stripAnsi('\b\bab')).toBe('ab');
+    expect(stripAnsi('ab\r\bX')).toBe('Xb');
     // nroff bold and underline overstrikes read as the plain letter
     expect(stripAnsi('B\bBo\bol\bld _\bu')).toBe('Bold u');
     // past the end of the text, over blank cells
@@ -240,6 +243,8 @@ describe('maxLineLength', () => {
     expect(stripAnsi('ab\u{10ffff}c\rX', { maxLineLength: 3 })).toBe('ab\u{10ffff}X');
     // a BMP character above the surrogates is one unit like any other
     expect(stripAnsi('ab\uff01c\rX', { maxLineLength: 3 })).toBe('ab\uff01X');
+    // a pair written over one unit just before the margin: the row holds a unit more than the width
+    expect(stripAnsi('abcd\b😀e\rX', { maxLineLength: 4 })).toBe('ab😀dX');
   });
 
   it('stops a cursor move before a pair that the margin falls inside', () => {
