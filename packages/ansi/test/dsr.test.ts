@@ -119,6 +119,7 @@ describe('cursorPositionReport', () => {
     ['row', Number.POSITIVE_INFINITY, 1],
     ['row', 2 ** 53, 1],
     ['col', 1, '2' as unknown as number],
+    ['row', undefined as unknown as number, 1],
   ])('rejects %s = %s with ERR_INVALID_OPTION', (name, row, col) => {
     const error = throwsWith(() => cursorPositionReport(row, col), 'ERR_INVALID_OPTION');
     expect(error.message).toMatch(

@@ -46,6 +46,10 @@ const ALPHABET = [
   'é',
   '日',
   '😀',
+  // halves of a pair on their own, and a BMP character above the surrogates
+  '\ud83d',
+  '\ude00',
+  '\uff01',
 ];
 
 const input = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 120 }).map((parts) => parts.join(''));

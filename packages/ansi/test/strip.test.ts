@@ -26,6 +26,11 @@ describe('stripAnsi removes escape sequences', () => {
     ['two-byte escapes', `a${ESC}=b${ESC}>c${ESC}7d${ESC}8e${ESC}Mf${ESC}cg`, 'abcdefg'],
     ['charset designations', `a${ESC}(Bb${ESC})0c${ESC}#8d`, 'abcd'],
     ['C1 CSI, OSC, DCS and SS3', `a\x9b31mb\x9d0;t\x07c\x90q\x9cd\x8fAe`, 'abcde'],
+    ['C1 DCS, SOS, PM and APC strings', 'a\x90q#0;2\x9cb\x98sos\x9cc\x9epm\x9cd\x9f_Gf=1\x9ce', 'abcde'],
+    ['SS3 arrows that would move the cursor as CSI', `ab${ESC}OCc${ESC}ODd${ESC}O1e${ESC}O f`, 'abcdef'],
+    ['escapes with two intermediates (ISO 2022 designations)', `a${ESC}$(Bb${ESC}$)Cc`, 'abc'],
+    ['two-byte escapes whose final is a digit', `a${ESC}0b${ESC}9c`, 'abc'],
+    ['CSI ending in @ (insert characters)', `a${ESC}[2@b${ESC}[@c`, 'abc'],
     ['other C1 controls', 'a\x85b\x84c\x9ad', 'abcd'],
   ])('%s', (_name, input, expected) => {
     expect(stripAnsi(input)).toBe(expected);
@@ -65,6 +70,8 @@ describe('stripAnsi resolves a line as a terminal shows it', () => {
 
   it('turns CRLF into LF, however many CRs precede it', () => {
     expect(stripAnsi('one\r\ntwo\r\r\n')).toBe('one\ntwo\n');
+    // after complete lines in the same chunk
+    expect(stripAnsi('one\ntwo\r\nthree\n')).toBe('one\ntwo\nthree\n');
   });
 
   it('keeps a line whose trailing CR was never followed by text', () => {
@@ -75,8 +82,11 @@ describe('stripAnsi resolves a line as a terminal shows it', () => {
     expect(stripAnsi('abc\b\bX')).toBe('aXc');
     expect(stripAnsi('|\b/\b-\b\\\bdone\n')).toBe('done\n');
     expect(stripAnsi('\b\bab')).toBe('ab');
+    expect(stripAnsi('ab\r\bX')).toBe('Xb');
     // nroff bold and underline overstrikes read as the plain letter
     expect(stripAnsi('B\bBo\bol\bld _\bu')).toBe('Bold u');
+    // past the end of the text, over blank cells
+    expect(stripAnsi('ab\x1b[3C\bX')).toBe('ab  X');
   });
 
   it('applies erase-in-line, the usual partner of a carriage return', () => {
@@ -86,6 +96,10 @@ describe('stripAnsi resolves a line as a terminal shows it', () => {
     expect(stripAnsi('hello\x1b[2KX\n')).toBe('     X\n');
     expect(stripAnsi('hello\x1b[2K\rX\n')).toBe('X\n');
     expect(stripAnsi('hello\x1b[5KX\n')).toBe('helloX\n');
+    // EL 2 before the end of the text erases all of it; erased cells at the end are nothing
+    expect(stripAnsi('hello\x1b[3D\x1b[2KX\n')).toBe('  X\n');
+    expect(stripAnsi('hello\x1b[1K\n')).toBe('\n');
+    expect(stripAnsi('hello\x1b[1K')).toBe('');
   });
 
   it('applies cursor column moves as Node readline emits them', () => {
@@ -99,6 +113,15 @@ describe('stripAnsi resolves a line as a terminal shows it', () => {
     expect(stripAnsi('hi\x1b[3CX')).toBe('hi   X');
     expect(stripAnsi('hi\x1b[CX')).toBe('hi X');
     expect(stripAnsi('hi\x1b[9DX')).toBe('Xi');
+    // from blank cells past the end of the text
+    expect(stripAnsi('ab\x1b[3C\x1b[DX')).toBe('ab  X');
+    expect(stripAnsi('ab\x1b[3C\x1b[2GX')).toBe('aX');
+  });
+
+  it('moves by the first parameter only', () => {
+    expect(stripAnsi('hello\x1b[2;3DX')).toBe('helXo');
+    expect(stripAnsi('hello\x1b[2:3DX')).toBe('helXo');
+    expect(stripAnsi('hello\x1b[;3DX')).toBe('hellX');
   });
 
   it('ignores line edits that are private or carry intermediates', () => {
@@ -113,6 +136,21 @@ describe('stripAnsi resolves a line as a terminal shows it', () => {
     expect(stripAnsi('😀bc\x1b[2GX')).toBe('😀Xc');
     expect(stripAnsi('😀bc\x1b[2D\x1b[1KX')).toBe(' Xc');
     expect(stripAnsi('😀bc\x1b[1KX')).toBe('   X');
+    expect(stripAnsi('😀\bX')).toBe('X');
+    expect(stripAnsi('a😀b\x1b[2GX')).toBe('aXb');
+    expect(stripAnsi('a😀b\r\x1b[CX')).toBe('aXb');
+    // the first and last astral code points (U+10000 and U+10FFFF)
+    expect(stripAnsi('\u{10000}b\rX')).toBe('Xb');
+    expect(stripAnsi('\u{10ffff}b\rX')).toBe('Xb');
+  });
+
+  it('treats a lone surrogate as one column, keeping what is around it', () => {
+    expect(stripAnsi('\ud83dab\rXY')).toBe('XYb');
+    expect(stripAnsi('\ud83d\uff01b\rXY')).toBe('XYb');
+    expect(stripAnsi('a\ude00b\rX')).toBe('X\ude00b');
+    expect(stripAnsi('\ud83da\bX')).toBe('\ud83dX');
+    expect(stripAnsi('a\ud83d\rX')).toBe('X\ud83d');
+    expect(stripAnsi('a\ud83d\x1b[31mb')).toBe('a\ud83db');
   });
 
   it('treats a tab as one column when a line is overwritten', () => {
@@ -129,6 +167,9 @@ describe('stripAnsi on malformed input', () => {
 
   it('executes line feeds inside a sequence, as a terminal does', () => {
     expect(stripAnsi(`a${ESC}[3\n1mb`)).toBe('a\nb');
+    expect(stripAnsi(`a${ESC}[3\t1mb`)).toBe('a\tb');
+    // SS3 takes a printable character only: a control after it is executed
+    expect(stripAnsi(`a${ESC}O\nb`)).toBe('a\nb');
   });
 
   it('ends a sequence at CAN or SUB, printing what follows', () => {
@@ -198,6 +239,16 @@ describe('maxLineLength', () => {
 
   it('keeps a surrogate pair on one row when the margin falls inside it', () => {
     expect(stripAnsi('abc😀de\rX', { maxLineLength: 4 })).toBe('abc😀Xe');
+    expect(stripAnsi('ab\u{10000}c\rX', { maxLineLength: 3 })).toBe('ab\u{10000}X');
+    expect(stripAnsi('ab\u{10ffff}c\rX', { maxLineLength: 3 })).toBe('ab\u{10ffff}X');
+    // a BMP character above the surrogates is one unit like any other
+    expect(stripAnsi('ab\uff01c\rX', { maxLineLength: 3 })).toBe('ab\uff01X');
+    // a pair written over one unit just before the margin: the row holds a unit more than the width
+    expect(stripAnsi('abcd\b😀e\rX', { maxLineLength: 4 })).toBe('ab😀dX');
+  });
+
+  it('stops a cursor move before a pair that the margin falls inside', () => {
+    expect(stripAnsi('abcdefgh😀\x1b[10GX', { maxLineLength: 10 })).toBe('abcdefghX');
   });
 
   it('rejects values outside 1..1,048,576 with ERR_INVALID_OPTION', () => {

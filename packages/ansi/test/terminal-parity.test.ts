@@ -193,6 +193,10 @@ const MODE_EDGES = [
   '\x1b[?2004h\x1b[?2004;$p\x1b[!p', // soft reset after a DECRQM
   '\x1b[?2004h\x1b[?!p\x1b[?1h\x1b[>!p', // not soft resets
   '\x1b[?1h\x1b[1!p', // a parameter before the intermediate still resets
+  '\x1b[?1;2004h\x1b[!q\x1b[4$p\x1b[p\x1b[61"p', // other finals after !, other p sequences
+  '\x1b[?1;2004h\x1b[ !p\x1b[$!p\x1b[!!p', // two intermediates: not DECSTR
+  '\x1b[?1;2004h\x1b[!1p\x1b[!;p', // a parameter after the intermediate: not DECSTR
+  '\x1b[?1h\x85?2004h\x1b[?20\x90?2004h', // C1 controls other than CSI end a sequence
   '\x1b[?2004:1h\x1b[?1:2004h', // sub-parameters
   '\x1b[?2004h\x1b[2004l\x1b[>1h\x1b[?>2004l', // no ? or two prefixes: not DECRST
   '\x1b[?1;2004h\x1b[?2004\x1a\x1b[?1\x18l', // SUB and CAN abort
