@@ -215,7 +215,8 @@ export class TerminalScreen implements ScreenLike {
   private lineStart(row: number): number {
     const normal = this.terminal.buffer.normal;
     let start = row;
-    while (start > 0 && row - start < MAX_WRAP_LOOKBACK && normal.getLine(start)?.isWrapped) start--;
+    // `row` is the top of the screen, so rows 0..row are all held.
+    while (start > 0 && row - start < MAX_WRAP_LOOKBACK && normal.getLine(start)!.isWrapped) start--;
     return start;
   }
 

@@ -95,4 +95,40 @@ describe('renderNew across the alternate screen', () => {
       screen.dispose();
     }
   });
+
+  it('re-reads from the right row when its place scrolled out of the scrollback before the alternate screen', async () => {
+    const screen = new TerminalScreen({ cols: 20, rows: 3, scrollback: 5 });
+    try {
+      screen.feed(lines(1, 3));
+      expect(await screen.renderNew()).toBe('l1\nl2\nl3');
+      // l1-l13 go out of the 5-line scrollback, and the place of the next render with them (the
+      // alternate screen starts on the cursor's row, the bottom one).
+      screen.feed(lines(4, 20));
+      screen.feed('\x1b[?1049hALT');
+      expect(await screen.renderNew()).toBe('\nl14\nl15\nl16\nl17\nl18\n\n\nALT');
+      screen.feed('\x1b[?1049l');
+      screen.feed(lines(21, 21));
+      // The rows the alternate screen covered, then l21: not the scrollback again.
+      expect(await screen.renderNew()).toBe('\nl19\nl20\nl21');
+    } finally {
+      screen.dispose();
+    }
+  });
+
+  it('after a reset on the alternate screen, loses nothing when the previous render started at the top', async () => {
+    // A line of 95 characters on 10 columns: its first two rows go out of the scrollback, and the
+    // render after that starts at row 0, the middle of the line.
+    const screen = new TerminalScreen({ cols: 10, rows: 3, scrollback: 5 });
+    try {
+      screen.feed('x'.repeat(95));
+      expect(await screen.renderNew()).toBe('x'.repeat(75));
+      screen.feed('\x1b[?1049hALT');
+      await screen.renderNew();
+      screen.feed('\x1bc');
+      screen.feed(lines(30, 34));
+      expect(await screen.renderNew()).toBe('\nl30\nl31\nl32\nl33\nl34');
+    } finally {
+      screen.dispose();
+    }
+  });
 });

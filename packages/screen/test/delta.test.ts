@@ -9,6 +9,10 @@ const state = (lines: string[], started = true, endsOnLast = true, blankLines = 
 });
 
 describe('computeDelta', () => {
+  it('starts from a state where nothing has been returned', () => {
+    expect(INITIAL_DELTA_STATE).toEqual({ lines: [], started: false, endsOnLast: false, blankLines: 0 });
+  });
+
   it('returns the first render whole, without a leading line break', () => {
     expect(computeDelta(INITIAL_DELTA_STATE, ['a', '', 'b'])).toEqual({
       text: 'a\n\nb',
@@ -44,6 +48,11 @@ describe('computeDelta', () => {
   it('returns empty lines that scrolled away unreturned before the next line', () => {
     expect(computeDelta(state([], true, true, 2), ['x']).text).toBe('\n\n\nx');
     expect(computeDelta({ ...INITIAL_DELTA_STATE, blankLines: 2 }, ['x']).text).toBe('\n\nx');
+  });
+
+  it('does not grow the last line while empty lines after it are still to be returned', () => {
+    // The text ends with '>>>' and an empty line not returned yet: the next characters go after it.
+    expect(computeDelta(state(['a', '>>>'], true, true, 1), ['a', '>>> x']).text).toBe('\n\n>>> x');
   });
 
   it('does not grow a line the text no longer ends on', () => {

@@ -64,6 +64,7 @@ describe('ParseQueue', () => {
     parser.parseOne();
     // A chunk above the mark goes alone once nothing else is in flight.
     expect(parser.inFlight()).toEqual(['cccc']);
+    expect(queue.backlogLength).toBe(2);
     parser.parseOne();
     expect(parser.inFlight()).toEqual(['dddddddd']);
     parser.parseOne();
@@ -73,6 +74,19 @@ describe('ParseQueue', () => {
     expect(parser.parsed).toEqual(['aaa', 'bb', 'cccc', 'dddddddd', 'e']);
     expect(queue.backlogLength).toBe(0);
     expect(await settled(idle)).toBe('resolved');
+  });
+
+  it('says whether every chunk accepted so far has been parsed', () => {
+    const parser = fakeParser();
+    const queue = new ParseQueue(parser.write, 1);
+    expect(queue.isIdle).toBe(true);
+    queue.push('a');
+    queue.push('b');
+    expect(queue.isIdle).toBe(false);
+    parser.parseOne();
+    expect(queue.isIdle).toBe(false);
+    parser.parseOne();
+    expect(queue.isIdle).toBe(true);
   });
 
   it('rejects waiting and later idle() calls once closed, and ignores late parses', async () => {

@@ -104,6 +104,48 @@ describe('renderNew', () => {
     screen.dispose();
   });
 
+  it('brings a redrawn line back from at most 100 rows above the screen', async () => {
+    // One line of 151 rows on a 3-row screen: its first 148 rows are in the scrollback.
+    const screen = new TerminalScreen({ cols: 10, rows: 3, scrollback: 1_000 });
+    const line = `$ ${Array.from({ length: 150 }, (_, i) => String(i % 10).repeat(10)).join('')}`;
+    screen.feed(line);
+    expect(await screen.renderNew()).toBe(line);
+    // A redraw of the screen's top row (row 148 of the line) brings the line back from row 48.
+    screen.feed(`${ESC}[1;1HX`);
+    const redrawn = `${line.slice(0, 1480)}X${line.slice(1481)}`;
+    expect(await screen.renderNew()).toBe(`\n${redrawn.slice(480)}`);
+    expect(await screen.renderFull()).toBe(redrawn);
+    screen.dispose();
+  });
+
+  it('starts a line at the first row kept when the start of a long line was trimmed away', async () => {
+    const screen = new TerminalScreen({ cols: 10, rows: 3, scrollback: 5 });
+    // 95 characters, 10 rows: only the last 8 are kept, the first of them a continuation.
+    const line = [...'abcdefghi'].map((c) => c.repeat(10)).join('') + 'j'.repeat(5);
+    screen.feed(line);
+    expect(await screen.renderNew()).toBe(line.slice(20));
+    expect(await screen.renderFull()).toBe(line.slice(20));
+    screen.feed('!');
+    expect(await screen.renderNew()).toBe('!');
+    screen.dispose();
+  });
+
+  it('returns nothing again when a resize brings lines back from the scrollback', async () => {
+    const screen = new TerminalScreen({ cols: 20, rows: 3 });
+    for (let i = 1; i <= 10; i++) screen.feed(`l${i}\r\n`);
+    screen.feed('$ ');
+    expect(await screen.renderNew()).toBe('l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\n$');
+    // Five more rows: l6-l10 come back onto the screen from the scrollback.
+    screen.resize(20, 8);
+    expect(await screen.renderNew()).toBe('');
+    screen.feed('ls\r\nout');
+    expect(await screen.renderNew()).toBe(' ls\nout');
+    // The screen shows l5-l10, '$ ls' and 'out': a redraw of its second row comes back from there.
+    screen.feed(`${ESC}[2;1Hl6 changed`);
+    expect(await screen.renderNew()).toBe('\nl6 changed\nl7\nl8\nl9\nl10\n$ ls\nout');
+    screen.dispose();
+  });
+
   it('keeps empty lines that scrolled away before any text followed them', async () => {
     const screen = new TerminalScreen({ cols: 20, rows: 3 });
     screen.feed('top\r\n\r\n\r\n\r\n');
@@ -113,6 +155,12 @@ describe('renderNew', () => {
     screen.feed('text');
     expect(await screen.renderNew()).toBe('\n\n\n\n\n\ntext');
     expect(await screen.renderFull()).toBe('top\n\n\n\n\n\ntext');
+    // Returned once: the line after them grows in place, with no empty line again.
+    screen.feed(' more');
+    expect(await screen.renderNew()).toBe(' more');
+    screen.feed('\r\nnext');
+    expect(await screen.renderNew()).toBe('\nnext');
+    expect(await screen.renderFull()).toBe('top\n\n\n\n\n\ntext more\nnext');
     screen.dispose();
   });
 
@@ -176,6 +224,16 @@ describe('renderNew', () => {
     screen.feed('$ echo after\r\nafter\r\n$ ');
     expect(await screen.renderNew()).toBe('\n$ echo after\nafter\n$');
     expect(await screen.renderFull()).toBe('$ run\nout 1\nout 2\nout 3\n$ echo after\nafter\n$');
+    screen.dispose();
+  });
+
+  it('starts the full-screen program on a line of its own when its top row continues a line', async () => {
+    const screen = new TerminalScreen({ cols: 10, rows: 3 });
+    screen.feed('a\r\nb\r\nc\r\nlast');
+    // On the alternate screen a 15-character line wraps at the bottom, then scrolls up until
+    // its second half is the top row, still marked as continuing the row that scrolled away.
+    screen.feed(`${ESC}[?1049h${ESC}[3;1H0123456789abcde\r\n\r\n`);
+    expect(await screen.renderFull()).toBe('a\nabcde');
     screen.dispose();
   });
 
@@ -284,6 +342,19 @@ describe('cursor, modes and replies', () => {
     screen.dispose();
   });
 
+  it('stops calling a reply listener once its disposer ran', async () => {
+    const screen = new TerminalScreen();
+    const replies: string[] = [];
+    const stop = screen.onReply((data) => replies.push(data));
+    screen.feed(`${ESC}[6n`);
+    await screen.flush();
+    stop();
+    screen.feed(`${ESC}[5n`);
+    await screen.flush();
+    expect(replies).toEqual([`${ESC}[1;1R`]);
+    screen.dispose();
+  });
+
   it('answers terminal queries through onReply, in order, until disposed of', async () => {
     const screen = new TerminalScreen();
     const replies: string[] = [];
@@ -320,6 +391,7 @@ describe('dispose', () => {
     for (const [name, call] of calls) {
       const caught = throwsWith(() => call(), 'ERR_PROCESS_STATE');
       expect(caught.message).toBe(`cannot ${name}: the TerminalScreen was disposed`);
+      expect(caught.details).toEqual({ operation: name });
     }
     const renders: [string, () => Promise<unknown>][] = [
       ['renderFull', () => screen.renderFull()],
@@ -330,6 +402,7 @@ describe('dispose', () => {
       await expect(render()).rejects.toMatchObject({
         code: 'ERR_PROCESS_STATE',
         message: `cannot ${name}: the TerminalScreen was disposed`,
+        details: { operation: name },
       });
     }
   });

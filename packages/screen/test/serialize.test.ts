@@ -34,7 +34,10 @@ describe('TerminalScreen.serialize', () => {
   it('refuses once disposed', async () => {
     const screen = new TerminalScreen();
     screen.dispose();
-    await expect(screen.serialize()).rejects.toMatchObject({ code: 'ERR_PROCESS_STATE' });
-    expect(() => screen.size).toThrow(/disposed/);
+    await expect(screen.serialize()).rejects.toMatchObject({
+      code: 'ERR_PROCESS_STATE',
+      message: 'cannot serialize: the TerminalScreen was disposed',
+    });
+    expect(() => screen.size).toThrow('cannot size: the TerminalScreen was disposed');
   });
 });
