@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
 import { EXEC_PARAMETERS, PROCESS_PARAMETERS } from '@procmux/tools';
 import { afterAll, expect, it } from 'vitest';
-import { startRaw, startSdk, workspace } from './server.js';
+import { endStateDirs, startRaw, startSdk, workspace } from './server.js';
 
 const SEED = Number(process.env.PROCMUX_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CALLS = Number(process.env.PROCMUX_FUZZ_CALLS ?? 150);
@@ -137,6 +137,7 @@ function waitOf(tool: string, a: Record<string, unknown>): number {
 const root = workspace();
 afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
+  endStateDirs();
   await assertNoLeakedProcesses();
 });
 

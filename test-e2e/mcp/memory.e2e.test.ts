@@ -4,13 +4,14 @@
 import { rmSync } from 'node:fs';
 import { assertNoLeakedProcesses } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
-import { memoryMb, startSdk, workspace } from './server.js';
+import { endStateDirs, memoryMb, startSdk, workspace } from './server.js';
 
 const RETAINED_CAP_MB = 64 * 1.048576; // the default maxOutputBytes, 64 MiB, in MB
 const root = workspace();
 
 afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
+  endStateDirs();
   await assertNoLeakedProcesses();
 });
 

@@ -1,7 +1,7 @@
 // The built `procmux mcp` as a host runs it: through the SDK's own client, or raw over its
 // stdio for frames no SDK client would send.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +17,30 @@ export function workspace(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), 'procmux-stress-')));
 }
 
+const stateDirs: string[] = [];
+
+// Each server gets a state directory of its own, never the user's ~/.local/state: a random
+// `persist: true` (the fuzz) starts a tmux-held session that outlives its server by design.
+function withStateDir(extraArgs: string[]): string[] {
+  if (extraArgs.some((arg) => arg.startsWith('--state-dir'))) return extraArgs;
+  const dir = mkdtempSync(join(tmpdir(), 'pm-state-'));
+  stateDirs.push(dir);
+  return [...extraArgs, '--state-dir', dir];
+}
+
+/**
+ * Ends what the servers left on purpose (persisted sessions: their private tmux server) and
+ * deletes their state directories. Call it before the leak check.
+ */
+export function endStateDirs(): void {
+  for (const dir of stateDirs.splice(0)) {
+    try {
+      execFileSync('tmux', ['-S', join(dir, 'tmux', 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
+    } catch {}
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export interface SdkServer {
   client: Client;
   pid: number;
@@ -29,7 +53,7 @@ export interface SdkServer {
 export async function startSdk(cwd: string, extraArgs: string[] = []): Promise<SdkServer> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--cwd', cwd, ...extraArgs],
+    args: [CLI, 'mcp', '--cwd', cwd, ...withStateDir(extraArgs)],
     stderr: 'pipe',
   });
   let stderr = '';
@@ -76,7 +100,9 @@ export interface RawServer {
 
 /** The server on raw pipes, initialized, for frames an SDK client would never send. */
 export async function startRaw(cwd: string, extraArgs: string[] = []): Promise<RawServer> {
-  const child = spawn(process.execPath, [CLI, 'mcp', '--cwd', cwd, ...extraArgs], { stdio: 'pipe' });
+  const child = spawn(process.execPath, [CLI, 'mcp', '--cwd', cwd, ...withStateDir(extraArgs)], {
+    stdio: 'pipe',
+  });
   trackPid(child.pid);
   const replies: RawReply[] = [];
   const waiters = new Set<() => void>();

@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type RawServer, type SdkServer, startRaw, startSdk, workspace } from './server.js';
+import { endStateDirs, type RawServer, type SdkServer, startRaw, startSdk, workspace } from './server.js';
 
 const BUDGET = 30_000;
 const roots: string[] = [];
@@ -33,6 +33,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   for (const dir of roots) rmSync(dir, { recursive: true, force: true });
+  endStateDirs();
   await assertNoLeakedProcesses();
 });
 

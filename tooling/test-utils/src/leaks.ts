@@ -11,16 +11,21 @@ export function trackPid(pid: number | undefined): void {
 
 /**
  * Processes this test worker is responsible for: its live descendants, any process carrying a
- * PROCMUX_TREE marker minted by this worker (which catches setsid escapees reparented to init),
- * and every pid passed to trackPid().
+ * PROCMUX_TREE marker minted by this worker or by a tracked process (which catches setsid
+ * escapees reparented to init, and sessions a tracked host left in tmux), and every pid passed
+ * to trackPid().
  */
 export function leakedProcesses(): ProcessInfo[] {
   const table = processTable();
   const byPid = new Map<number, ProcessInfo>();
   for (const info of descendantsOf(process.pid, table)) byPid.set(info.pid, info);
-  const prefix = `${process.pid}-`;
+  // Markers minted by a tracked process too: a host this worker started (procmux mcp, a
+  // child registry) marks its sessions with its own pid, and a tmux-held one is no descendant.
+  const prefixes = [process.pid, ...tracked].map((pid) => `${pid}-`);
   for (const info of table) {
-    if (info.state !== 'Z' && info.marker?.startsWith(prefix)) byPid.set(info.pid, info);
+    const marker = info.marker;
+    if (info.state !== 'Z' && marker !== undefined && prefixes.some((p) => marker.startsWith(p)))
+      byPid.set(info.pid, info);
   }
   for (const pid of tracked) {
     if (!isAlive(pid)) continue;
