@@ -5,7 +5,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import type { ProcessAdapter } from '@procmux/core-types';
 import { createPtyAdapter, type PtyAdapter } from '@procmux/pty-posix';
 import { ChildAdapter } from '@procmux/supervisor';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, waitForSleep } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const started: ProcessAdapter[] = [];
@@ -39,21 +39,6 @@ async function started_(adapter: Promise<ProcessAdapter>): Promise<ProcessAdapte
   return a;
 }
 
-// Holds until the program (not the wrapping shell) runs: its own argv is in /proc.
-async function programRunning(pid: number, program: string): Promise<void> {
-  await waitFor(
-    () => {
-      try {
-        return readdirSync(`/proc/${pid}`).length > 0 && readlinkSync(`/proc/${pid}/exe`).endsWith(program);
-      } catch {
-        return false;
-      }
-    },
-    10_000,
-    `${program} running as pid ${pid}`,
-  );
-}
-
 const backends = ['node-pty', 'homebridge'] as const;
 
 describe.skipIf(process.platform !== 'linux')('no descriptor crosses sessions (Linux /proc)', () => {
@@ -72,8 +57,8 @@ describe.skipIf(process.platform !== 'linux')('no descriptor crosses sessions (L
 
       const pipeChild = await started_(ChildAdapter.create({ ...target, stdin: 'open' }));
       const ptyChild = await pty(target);
-      await programRunning(pipeChild.pid!, 'sleep');
-      await programRunning(ptyChild.pid!, 'sleep');
+      await waitForSleep(pipeChild.pid!);
+      await waitForSleep(ptyChild.pid!);
 
       expect(foreignTerminals(pipeChild.pid!)).toEqual([]);
       const own = readlinkSync(`/proc/${ptyChild.pid}/fd/0`);

@@ -5,7 +5,7 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, waitFor, waitForSleep } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SdkServer, startSdk, workspace } from '../mcp/server.js';
@@ -126,7 +126,7 @@ describe.skipIf(!linux)('one_shot with a terminal stdin (Linux, kernel detection
     const oneShot = await tools.exec.run({ command: 'exec sleep 300', yield_ms: 300 });
     expect(oneShot.data.backgrounded).toBe(true);
     const oneShotPid = oneShot.data.session!.pid!;
-    await waitFor(() => readlinkSync(`/proc/${oneShotPid}/exe`).endsWith('sleep'), 10_000, 'sleep running');
+    await waitForSleep(oneShotPid);
     const ownTerminal = readlinkSync(`/proc/${oneShotPid}/fd/0`);
     expect(ownTerminal).toMatch(/^\/dev\/pts\/\d+$/);
     expect(readdirSync(`/proc/${oneShotPid}/fd`).sort()).toEqual(['0', '1', '2']);
@@ -136,7 +136,7 @@ describe.skipIf(!linux)('one_shot with a terminal stdin (Linux, kernel detection
     const second = await tools.exec.run({ command: 'exec sleep 300', yield_ms: 300 });
     const others = [daemon, session, second].map((r) => r.data.session!.pid!);
     for (const pid of others) {
-      await waitFor(() => readlinkSync(`/proc/${pid}/exe`).endsWith('sleep'), 10_000, `sleep ${pid} running`);
+      await waitForSleep(pid);
       expect(readdirSync(`/proc/${pid}/fd`).sort()).toEqual(['0', '1', '2']);
       // No master anywhere, and not the first one-shot's terminal.
       expect(terminals(pid).filter((d) => d.includes('ptmx') || d.endsWith(`->${ownTerminal}`))).toEqual([]);

@@ -68,6 +68,14 @@ export function startCommands(spec: StartSpec): string[] {
     files.env,
     ...[request.file, ...request.args].map(escapeSeparator),
     ';',
+    // Only the pane's process: what tmux starts for the session later (the pane-died hook and
+    // its kill-session, the log writer) must not look like the session to a check by marker
+    // once its end is reported.
+    'set-environment',
+    ...t,
+    '-u',
+    TREE_MARKER_ENV,
+    ';',
     'set-option',
     ...t,
     'remain-on-exit',

@@ -1,6 +1,8 @@
 // The backend on real tmux with real programs: exact input, resize, signals, tree kill with
 // an escapee, the environment, the attach command, and a person typing through tmux.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { isAlive, processTable } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,6 +71,40 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
     expect(marker).toMatch(/^\d+-/);
     // The pane's reap nudge (layout.ts) lives on for 1.2 s: it must not look like the session.
     expect(processTable().filter((p) => p.state !== 'Z' && p.marker === marker)).toEqual([]);
+  });
+
+  it("only the pane's process carries the marker: tmux's later helpers for the session do not", async () => {
+    // The pane-died hook (and the kill-session it execs) and the log writer are started by
+    // tmux for the session; a hook still running when the end is reported must not look like
+    // the session. run-shell gets the same environment the hook does.
+    setup();
+    const s = await sessions.start({
+      command: 'sh',
+      args: ['-c', 'echo "m=$PROCMUX_TREE"; exec sleep 300'],
+      pty: true,
+    });
+    const marker = /m=(\S+)/.exec(await until(s, /m=\S+/))?.[1];
+    expect(marker).toMatch(/^\d+-/);
+    const { socket, session } = (
+      s.metadata().backendMetadata as { tmux: { socket: string; session: string } }
+    ).tmux;
+    const envFile = join(stateDir(), 'run-shell.env');
+    execFileSync('tmux', ['-S', socket, 'run-shell', '-t', session, `env > ${envFile}`]);
+    const hookEnv = readFileSync(envFile, 'utf8');
+    expect(hookEnv).toMatch(/^PATH=/m);
+    expect(hookEnv).not.toContain('PROCMUX_TREE');
+    const writers = processTable().filter(
+      (p) => p.command.includes(`cat >> `) && p.command.includes(`${session}.log`),
+    );
+    expect(writers.length).toBeGreaterThan(0);
+    expect(writers.filter((w) => w.marker !== undefined)).toEqual([]);
+    // The pane's process (the wrapper shell) and what it started still carry it: a tree kill finds them.
+    const marked = processTable().filter((p) => p.marker === marker);
+    expect(marked.map((p) => p.command).sort()).toEqual([
+      expect.stringMatching(/^\/bin\/sh -c /),
+      'sleep 300',
+    ]);
+    await s.kill();
   });
 
   it('a signal death is reported as the signal; kill takes a setsid escapee too', async () => {

@@ -2,7 +2,7 @@
 // host must hold no terminal descriptor more after a run than before it.
 import { readdirSync, readlinkSync } from 'node:fs';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, waitFor, waitForSleep } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ChildAdapter, type ChildAdapterOptions } from '../src/index.js';
 import { normalizeSpawnOptions } from '../src/spawn-options.js';
@@ -107,7 +107,7 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
       const before = hostTerminals();
       const { adapter } = await start({ command: 'exec sleep 300' });
       const pid = adapter.pid!;
-      await waitFor(() => readlinkSync(`/proc/${pid}/exe`).endsWith('sleep'), 10_000, 'sleep running');
+      await waitForSleep(pid);
       expect(readdirSync(`/proc/${pid}/fd`).sort()).toEqual(['0', '1', '2']);
       expect(readlinkSync(`/proc/${pid}/fd/0`)).toMatch(/^\/dev\/pts\/\d+$/);
       expect(readlinkSync(`/proc/${pid}/fd/1`)).toMatch(/^(pipe|socket):/);
