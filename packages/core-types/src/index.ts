@@ -86,3 +86,4 @@ export {
   fenceConflict,
 } from './store-checks.js';
 export { createTreeMarker, resolveTreeMarker, withTreeMarker } from './tree-marker.js';
+export { Utf8ChunkDecoder } from './utf8-decoder.js';

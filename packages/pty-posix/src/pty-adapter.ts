@@ -1,5 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
-import { invalidOption, type KillMode } from '@procmux/core-types';
+import { invalidOption, type KillMode, Utf8ChunkDecoder } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
 import { PtyAdapterBase } from '@procmux/pty-core';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
@@ -34,7 +33,7 @@ export class PtyAdapter extends PtyAdapterBase {
   readonly pid: number;
   readonly backend: PtyBackendName;
   readonly #channel: PtyChannel;
-  readonly #decoder = new StringDecoder('utf8');
+  readonly #decoder = new Utf8ChunkDecoder();
   readonly #marker: string;
   readonly #killTree: KillTree;
 

@@ -18,6 +18,7 @@ import {
   resolveTreeMarker,
   type SpawnTarget,
   type StdinMode,
+  Utf8ChunkDecoder,
   type WaitResult,
   withTreeMarker,
 } from '@procmux/core-types';
@@ -238,13 +239,23 @@ export class ChildAdapter implements ProcessAdapter {
 
   private pipeOutput(stream: NodeJS.ReadableStream | null, channel: OutputChannel): Promise<void> {
     if (stream === null) return Promise.resolve();
-    // A decoder inside the stream holds back partial characters, so no chunk splits one.
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => channel.emit(chunk));
+    // The decoder holds back partial characters, so no chunk splits one (and ASCII is fast).
+    const decoder = new Utf8ChunkDecoder();
+    stream.on('data', (chunk: Buffer) => channel.emit(decoder.write(chunk)));
+    let flushed = false;
+    const flush = () => {
+      if (flushed) return;
+      flushed = true;
+      channel.emit(decoder.end());
+    };
     return new Promise((resolve) => {
-      stream.once('close', resolve);
-      stream.once('end', resolve);
-      stream.once('error', resolve);
+      const done = () => {
+        flush();
+        resolve();
+      };
+      stream.once('close', done);
+      stream.once('end', done);
+      stream.once('error', done);
     });
   }
 

@@ -49,8 +49,18 @@ export async function budgetTranscript(
   return applyBudgetToBody(excerpt.finish(), request);
 }
 
-/** An error line and where it starts in the body. */
-type PlacedErrorLine = ErrorLine & { start: number };
+/** A match of ERROR_LINE_PATTERN, by offsets into the whole body. */
+interface Match {
+  start: number;
+  end: number;
+}
+
+/**
+ * An error line, where it starts and where its first match ends: the cut tests a line only up
+ * to where the kept tail begins, so a line whose only error word lies beyond that is no
+ * candidate (the leftmost match ends first: no pattern word holds another).
+ */
+type PlacedErrorLine = ErrorLine & { start: number; matchEnd: number };
 
 interface OpenLine {
   start: number;
@@ -59,7 +69,24 @@ interface OpenLine {
   prefix: string;
   /** The last characters seen, so a word split between chunks is still found. */
   carry: string;
-  matched: boolean;
+  first: Match | undefined;
+  /** The first match starting at or after the end of the head (see Excerpt.#late). */
+  late: Match | undefined;
+}
+
+/** The line that runs on past the head, and its first match after it. */
+interface BoundaryLine {
+  start: number;
+  late: Match | undefined;
+}
+
+const ERROR_WORDS = new RegExp(ERROR_LINE_PATTERN.source, `${ERROR_LINE_PATTERN.flags}g`);
+
+/** The first match in `text` at or after `from`, by offsets into the body (`base` is text's). */
+function matchIn(text: string, from: number, base: number): Match | undefined {
+  ERROR_WORDS.lastIndex = Math.max(0, from);
+  const m = ERROR_WORDS.exec(text);
+  return m === null ? undefined : { start: base + m.index, end: base + m.index + m[0].length };
 }
 
 /** Head, tail and counts of a long text, collected chunk by chunk. */
@@ -72,17 +99,22 @@ class Excerpt {
   /** Error-looking lines, in order (after the head, at most #maxErrors). */
   #errors: PlacedErrorLine[] = [];
   #line: OpenLine;
+  #boundary: BoundaryLine | undefined;
   readonly #keep: number;
+  /** Where the head ends: a line cut inside the head is tested past it with its first match from here. */
+  readonly #late: number;
   #middleErrors = 0;
   readonly #maxErrors: number;
 
   /** `avail`: the characters the cut may show, split between head, tail and error lines. */
   constructor(avail: number) {
     // The head share is at most 40% of avail, the tail at most 60%; one character more each
-    // lets the cut see the line break beside its boundary.
-    this.#keep = avail + 1;
+    // lets the cut see the line break beside its boundary, and a word's length more lets a
+    // match that straddles the head's end be found from the line's record.
+    this.#late = avail + 1;
+    this.#keep = this.#late + ERROR_WORD_CHARS;
     this.#maxErrors = Math.ceil(avail / 8);
-    this.#line = { start: 0, index: 0, prefix: '', carry: '', matched: false };
+    this.#line = this.#newLine(0, 0);
   }
 
   push(chunk: string): void {
@@ -94,7 +126,7 @@ class Excerpt {
     for (;;) {
       const newline = chunk.indexOf('\n', at);
       const end = newline === -1 ? chunk.length : newline;
-      this.#linePiece(chunk.slice(at, end));
+      this.#linePiece(chunk.slice(at, end), this.#length + at);
       if (newline === -1) break;
       this.#endLine(this.#length + newline + 1);
       at = newline + 1;
@@ -102,36 +134,45 @@ class Excerpt {
     this.#length += chunk.length;
   }
 
-  #linePiece(piece: string): void {
+  #newLine(start: number, index: number): OpenLine {
+    return { start, index, prefix: '', carry: '', first: undefined, late: undefined };
+  }
+
+  #linePiece(piece: string, pieceStart: number): void {
     const line = this.#line;
     if (piece === '') return;
     if (line.prefix.length <= MAX_ERROR_LINE_CHARS)
       line.prefix += piece.slice(0, MAX_ERROR_LINE_CHARS + 1 - line.prefix.length);
-    if (!line.matched) {
-      const text = line.carry + piece;
-      line.matched = ERROR_LINE_PATTERN.test(text);
-      line.carry = text.slice(-ERROR_WORD_CHARS);
-    }
+    // Only the line that starts in the head and runs past it needs a match after the head.
+    const wantsLate =
+      line.start < this.#late && line.late === undefined && pieceStart + piece.length > this.#late;
+    if (line.first !== undefined && !wantsLate) return;
+    const text = line.carry + piece;
+    const base = pieceStart - line.carry.length;
+    line.first ??= matchIn(text, 0, base);
+    if (wantsLate) line.late = matchIn(text, this.#late - base, base);
+    line.carry = text.slice(-ERROR_WORD_CHARS);
   }
 
   #endLine(nextStart: number): void {
-    this.#keepError();
+    this.#closeLine(nextStart - 1);
     this.#newlines += 1;
-    const line = this.#line;
-    this.#line = { start: nextStart, index: line.index + 1, prefix: '', carry: '', matched: false };
+    this.#line = this.#newLine(nextStart, this.#line.index + 1);
   }
 
-  #keepError(): void {
-    const { matched, prefix, index, start } = this.#line;
+  /** `end`: where the line ends (its newline, or the body's end). */
+  #closeLine(end: number): void {
+    const { first, prefix, index, start, late } = this.#line;
+    if (start < this.#late && end > this.#late) this.#boundary = { start, late };
     // Lines starting in the head are few (they fit in it); those after it are capped.
-    if (matched && (start < this.#keep || this.#middleErrors++ < this.#maxErrors)) {
-      this.#errors.push({ text: prefix, index, start });
+    if (first !== undefined && (start < this.#keep || this.#middleErrors++ < this.#maxErrors)) {
+      this.#errors.push({ text: prefix, index, start, matchEnd: first.end });
     }
   }
 
   /** The body as the budget's cut reads it, less one trailing newline (as applyOutputBudget does). */
   finish(): BodyText {
-    this.#keepError();
+    this.#closeLine(this.#length);
     let tail = this.#tail.length > this.#keep ? this.#tail.slice(this.#tail.length - this.#keep) : this.#tail;
     let length = this.#length;
     let bytes = this.#bytes;
@@ -149,6 +190,7 @@ class Excerpt {
       bytes,
       newlines,
       errors: this.#errors,
+      boundary: this.#boundary,
     });
   }
 }
@@ -160,6 +202,7 @@ interface ExcerptParts {
   bytes: number;
   newlines: number;
   errors: PlacedErrorLine[];
+  boundary: BoundaryLine | undefined;
 }
 
 function excerptBody(parts: ExcerptParts): BodyText {
@@ -209,16 +252,22 @@ function excerptBody(parts: ExcerptParts): BodyText {
       return bytesBefore(to) - bytesBefore(from);
     },
     *errorLines(from, to) {
-      // A cut inside a line (one longer than the head share): the rest of that line counts.
+      // A cut inside a line (one longer than the head share): the rest of that line counts,
+      // up to `to`; past the head it is known by its first match after the head.
       const lineStart = from === 0 ? 0 : from <= head.length ? head.lastIndexOf('\n', from - 1) + 1 : from;
       if (lineStart < from && from < to) {
         const newline = head.indexOf('\n', from);
-        const text = head.slice(from, newline === -1 ? head.length : Math.min(newline, to));
-        if (ERROR_LINE_PATTERN.test(text)) yield { text, index: countNewlines(head, 0, from) };
+        const text = head.slice(from, Math.min(newline === -1 ? head.length : newline, to));
+        const late = newline === -1 && parts.boundary?.start === lineStart ? parts.boundary.late : undefined;
+        if (ERROR_LINE_PATTERN.test(text) || (late !== undefined && late.start >= from && late.end <= to)) {
+          yield { text, index: countNewlines(head, 0, from) };
+        }
       }
       for (const line of parts.errors) {
         if (line.start >= to) break;
-        if (line.start >= from) yield line;
+        if (line.start >= from && line.matchEnd <= to) {
+          yield { text: line.text.slice(0, to - line.start), index: line.index };
+        }
       }
     },
   };

@@ -13,7 +13,15 @@ describe('budgetTranscript', () => {
   it('cuts a transcript it never holds whole exactly as applyOutputBudget cuts the string', async () => {
     let streamedRuns = 0;
     const line = fc.oneof(
-      fc.constantFrom('ok', 'Error: boom', 'FATAL disk', 'a'.repeat(700), `x${'é'.repeat(450)} failed`, ''),
+      fc.constantFrom(
+        'ok',
+        'Error: boom',
+        'FATAL disk',
+        'a'.repeat(700),
+        `x${'é'.repeat(450)} failed`,
+        `${'b'.repeat(640)} panic ${'b'.repeat(60)}`,
+        '',
+      ),
       fc.string({ maxLength: 40 }).map((s) => s.replace(/\n/g, ' ')),
     );
     await fc.assert(
@@ -36,6 +44,24 @@ describe('budgetTranscript', () => {
       { numRuns: 300 },
     );
     expect(streamedRuns).toBeGreaterThan(100);
+  });
+
+  it('tests a line only up to the kept tail, and the rest of a line cut inside the head past the head', async () => {
+    // Found by the property above (seed 662278350): the last line's only error word lies in
+    // the kept tail, so it is no candidate of the middle, and the cut gets its wider layout.
+    const cases = [
+      ['a'.repeat(700), 'a'.repeat(700), 'a'.repeat(700), `x${'é'.repeat(450)} failed`].join('\n'),
+      // The first line is cut inside the head; its error word comes after what the head keeps.
+      [`${'b'.repeat(640)} panic ${'b'.repeat(1500)}`, 'ok', 'a'.repeat(700)].join('\n'),
+      // ... and one whose error word straddles the end of the head.
+      [`${'b'.repeat(551)}traceback${'b'.repeat(1500)}`, 'ok', 'a'.repeat(700)].join('\n'),
+    ];
+    for (const body of cases) {
+      for (const size of [1, 7, 4096]) {
+        const streamed = await budgetTranscript(chunked(body, size), { ...request, empty: '' }, 2_000);
+        expect(streamed).toEqual(applyOutputBudget({ ...request, body }));
+      }
+    }
   });
 
   it('keeps the head, the tail, the counts and the errors of 50 MB without holding it', async () => {
