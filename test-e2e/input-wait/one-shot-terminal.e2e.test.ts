@@ -102,14 +102,27 @@ describe.skipIf(!linux)('one_shot with a terminal stdin (Linux, kernel detection
     gone(bare.data.session?.pid);
   });
 
-  it('a read of /dev/tty (the stdin terminal, as sudo or ssh read) is seen waiting, not left to time out', async () => {
+  it('a read of /dev/tty (the stdin terminal, as sudo or ssh read) is seen waiting at the prompt written there', async () => {
     const result = await tools.exec.run({
       command: 'exec 3<>/dev/tty; printf "Token: " >&3; read -r t <&3; echo "read $t"',
     });
     expect(result.isError).toBe(true);
-    // What goes to /dev/tty is not output: the prompt is not quoted, the wait is reported.
-    expect(result.data.waitingInput).toMatchObject({ prompt: '', confidence: 'kernel' });
+    // Nobody typed, so what reached the terminal is the program's own: the prompt is quoted.
+    expect(result.data.waitingInput).toMatchObject({ prompt: 'Token:', confidence: 'kernel' });
     expect(result.text).not.toContain('read ');
+    gone(result.data.session?.pid);
+  });
+
+  it("python's getpass (it prompts on /dev/tty): stopped, quotes Secret:, says input is not echoed", async () => {
+    const result = await tools.exec.run({
+      command: `python3 -c "import getpass; getpass.getpass('Secret: '); print('answered')"`,
+    });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain(
+      'it was waiting for input at "Secret:" (input was not echoed: likely a password)',
+    );
+    expect(result.data.waitingInput).toMatchObject({ prompt: 'Secret:', echo: false, confidence: 'kernel' });
+    expect(result.text).not.toContain('answered');
     gone(result.data.session?.pid);
   });
 

@@ -18,6 +18,15 @@ export interface StdinTerminal {
    * child's controlling terminal, as bash makes it), not end the input.
    */
   endInput(): void;
+  /**
+   * What the program writes to its terminal (`/dev/tty`, where getpass, sudo and ssh prompt)
+   * until the first byte is typed: nobody typed, so none of it is echo. From the first typed
+   * byte on, the terminal's output mixes in the echo of the input and is dropped. Returns a
+   * disposer. Optional: an opener that has no master to read may leave it out.
+   */
+  onOutput?(listener: (text: string) => void): () => void;
+  /** Settles once the master has nothing more to read (every slave holder is gone). Optional. */
+  drained?(): Promise<void>;
   /** Closes both ends (the run is over). Idempotent. */
   close(): void;
 }

@@ -3,7 +3,7 @@
 // getpass) print their prompt, and `read -s` can turn echo off where procmux can see it.
 import { closeSync, constants, openSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
-import { ProcmuxError, type StdinTerminal } from '@procmux/core-types';
+import { ProcmuxError, type StdinTerminal, Utf8ChunkDecoder } from '@procmux/core-types';
 import { loadPtyBackend } from './load-backend.js';
 import { MasterWriter } from './master-writer.js';
 
@@ -23,7 +23,9 @@ export interface OpenStdinTerminalOptions {
  * blocking, so the child's reads block as on any terminal) and node-pty's copy closed at once;
  * the master stays inheritable, so children must close what they inherit (shell-wrap's
  * closeInheritedDescriptors, which every built-in adapter applies). What arrives on the
- * master (echo, writes to /dev/tty) is read and dropped, so the child never blocks on it.
+ * master is always read, so the child never blocks on it: until the first byte is typed it is
+ * what the program wrote to its terminal (a bash child makes it its controlling terminal, so
+ * getpass prompts there) and goes to onOutput(); after that it mixes in the echo and is dropped.
  * Rejects with ERR_PROCESS_PTY_BACKEND when no PTY can be opened.
  */
 export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}): Promise<StdinTerminal> {
@@ -57,9 +59,21 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
     closeQuietly(pair.slave);
   }
   const master = new ReadStream(pair.master);
-  // EIO once every slave holder is gone: nothing more will come. Echo is not wanted.
+  // EIO once every slave holder is gone: nothing more will come.
   master.on('error', () => {});
-  master.on('data', () => {});
+  const drained = new Promise<void>((resolve) => {
+    master.once('error', () => resolve());
+    master.once('end', () => resolve());
+    master.once('close', () => resolve());
+  });
+  const listeners = new Set<(text: string) => void>();
+  const decoder = new Utf8ChunkDecoder();
+  let typed = false;
+  master.on('data', (chunk: Buffer) => {
+    if (typed || listeners.size === 0) return;
+    const text = decoder.write(chunk);
+    if (text !== '') for (const listener of listeners) listener(text);
+  });
   // In order and never blocking a thread; an error (the child gone) drops the rest.
   const writer = new MasterWriter(pair.master, () => writer.close());
   let slaveOpen = true;
@@ -74,13 +88,21 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
     path: pair.pty,
     spawned: closeSlave,
     write(data) {
-      if (!closed) writer.write(data);
+      if (closed) return;
+      if (data.length > 0) typed = true;
+      writer.write(data);
     },
     endInput() {
       if (!closed) writer.write(EOT);
     },
+    drained: () => drained,
+    onOutput(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close() {
       closeSlave();
+      listeners.clear();
       if (closed) return;
       closed = true;
       writer.close();

@@ -1,6 +1,7 @@
 // openStdinTerminal: a pair opened without a child; both ends closed again by close().
-import { fstatSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { fstatSync, openSync, readdirSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import { isProcmuxError } from '@procmux/core-types';
+import { waitFor } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { openStdinTerminal } from '../src/index.js';
 
@@ -28,6 +29,33 @@ describe('openStdinTerminal', () => {
       terminal.close();
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fds()).toBe(before);
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'hands what the slave side writes to onOutput until the first typed byte, then drops it; drained() after the slave closes',
+    async () => {
+      const terminal = await openStdinTerminal();
+      let shown = '';
+      terminal.onOutput!((text) => {
+        shown += text;
+      });
+      // The host writes at the slave as a program writes to /dev/tty (é split across writes).
+      const e = Buffer.from('é');
+      writeSync(terminal.slaveFd, Buffer.concat([Buffer.from('Password'), e.subarray(0, 1)]));
+      writeSync(terminal.slaveFd, Buffer.concat([e.subarray(1), Buffer.from(': ')]));
+      await waitFor(() => shown === 'Passwordé: ', 5_000, 'the prompt on the master');
+      terminal.write('typed\n');
+      writeSync(terminal.slaveFd, 'after\n');
+      let drained = false;
+      void terminal.drained!().then(() => {
+        drained = true;
+      });
+      // Let go of the slave (the host held the only copy): the master is read out, then EIO.
+      terminal.spawned();
+      await waitFor(() => drained, 5_000, 'the master read out once no slave is left');
+      expect(shown).toBe('Passwordé: ');
+      terminal.close();
     },
   );
 

@@ -175,12 +175,16 @@ export class ChildAdapter implements ProcessAdapter {
     const drained = Promise.all([
       this.pipeOutput(child.stdout, this.stdout),
       this.pipeOutput(child.stderr, this.stderr),
+      settings.terminal?.drained?.(),
     ]);
     this.waitPromise = exited.then(async (result) => {
       await settleWithin(drained, settings.drainTimeoutMs);
       settings.terminal?.close();
       return result;
     });
+    // A prompt written straight to the terminal (getpass) reads like one on stderr.
+    // (terminal.close() drops the listener.)
+    settings.terminal?.onOutput?.((text) => this.stderr.emit(text));
     this.stdin = this.setUpStdin();
   }
 

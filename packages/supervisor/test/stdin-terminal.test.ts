@@ -67,6 +67,28 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
     expect(out.stdout + out.stderr).not.toContain('hunter2');
   });
 
+  it('a prompt written straight to the terminal (getpass, /dev/tty) shows on stderr; typed input does not', async () => {
+    const { adapter, out } = await start({
+      command: `python3 -c "import getpass; p = getpass.getpass('Secret: '); print('got', len(p))"`,
+    });
+    await waitFor(() => out.stderr.includes('Secret: '), 10_000, 'the getpass prompt');
+    adapter.stdin!.write('hunter2\n');
+    await expect(adapter.wait()).resolves.toEqual({ code: 0, signal: null });
+    expect(out.stdout).toBe('got 7\n');
+    expect(out.stderr).toBe('Secret: ');
+  });
+
+  it('what the terminal shows once input was typed (its echo) is not output', async () => {
+    const { adapter, out } = await start({
+      command: 'printf "before\\n" > /dev/tty; read x; echo "got $x"',
+    });
+    await waitFor(() => out.stderr.includes('before'), 10_000, 'the line written to /dev/tty');
+    adapter.stdin!.write('typed-text\n');
+    await expect(adapter.wait()).resolves.toEqual({ code: 0, signal: null });
+    expect(out.stdout).toBe('got typed-text\n');
+    expect(out.stderr).toBe('before\r\n');
+  });
+
   it('close() is end of input (EOF), not a hang-up', async () => {
     const { adapter, out } = await start({ command: 'cat; echo "cat ended $?"' });
     adapter.stdin!.write('line\n');

@@ -104,11 +104,9 @@ export function watchOneShotInput(
 
 /** What the one-shot result says when the command was stopped at a prompt. */
 export function inputStopNote(input: InputWait): string {
-  // A prompt written to /dev/tty (sudo, ssh, git credentials) is not in stdout or stderr.
-  const at =
-    input.prompt === ''
-      ? 'with no prompt on its last line (a prompt written straight to the terminal, /dev/tty, is not captured)'
-      : `at ${JSON.stringify(input.prompt)}`;
+  // A prompt written to /dev/tty (getpass, sudo, ssh) reaches stderr, since nobody types into
+  // a one-shot's terminal; an empty prompt is a read with nothing printed before it.
+  const at = input.prompt === '' ? 'with no prompt on its last line' : `at ${JSON.stringify(input.prompt)}`;
   const secret = input.echo ? '' : ' (input was not echoed: likely a password)';
   return (
     `procmux stopped it: it was waiting for input ${at}${secret}, and a one_shot has no one to answer. ` +
