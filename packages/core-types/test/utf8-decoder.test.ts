@@ -25,6 +25,8 @@ describe('Utf8ChunkDecoder', () => {
       [bytes(0x61, 0xc3), bytes(0xa9, 0x62), Buffer.from('ascii')],
       // A lead byte followed by ASCII: U+FFFD, then the ASCII as is.
       [bytes(0xe2, 0x82), Buffer.from('abc'), Buffer.from('def')],
+      // A character cut off after a continuation byte 0x80 (the lowest): still pending.
+      [bytes(0xe2, 0x80), Buffer.from('abc')],
       // A 4-byte character split three ways, then ASCII.
       [bytes(0xf0), bytes(0x9f, 0x98), bytes(0x80), Buffer.from('ok')],
       // Lone continuation bytes, a cut-off character at the end.

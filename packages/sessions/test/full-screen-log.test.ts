@@ -165,8 +165,9 @@ describe.skipIf(process.platform === 'win32')('log renders full-screen programs'
     expect(text[25]).toMatch(/^("kill\.txt" 1L, 5B|Type {2}:qa {2}and press <Enter> to exit Vim)$/);
     expect(text[26]).toBe('[end of full-screen vim]');
     // What vim says on the normal screen as it goes ("Caught deadly signal HUP", "Finished."),
-    // when it still reaches the terminal it was hung up from.
-    for (const line of text.slice(27)) expect(line).toMatch(/^Vim: /);
+    // when it still reaches the terminal it was hung up from, and the shell's "Hangup" for it
+    // when vim died of the hang-up before the shell's own SIGHUP came (seen under load).
+    for (const line of text.slice(27)) expect(line).toMatch(/^(Vim: |Hangup$)/);
     await waitFor(() => !existsSync(join(workspace, '.kill.txt.swp')), 5_000, 'no swap file');
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TerminalScreen } from '@procmux/screen';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '@procmux/sessions';
-import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { checkLeaksAfterAll, waitFor } from '@procmux/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serveView, type ViewServer } from '../src/index.js';
@@ -235,12 +235,20 @@ describe('what a page gets', () => {
     ws.send(JSON.stringify({ type: 'input', data: 'print(6*7)\r' }));
     await got.until((m) => m.type === 'output' && /42/.test(String(m.data)), 'the answer');
 
-    // The page's stream, replayed, is what the session's screen shows.
-    const replay = new TerminalScreen({ cols: 70, rows: 12 });
-    for (const m of got.seen) if (m.type === 'output') replay.feed(String(m.data));
-    expect(await replay.renderFull()).toBe(await py.screen());
-    expect(await replay.renderFull()).not.toContain('sneaky');
-    replay.dispose();
+    // The page's stream, replayed, is what the session's screen shows (once the page has the
+    // chunks that followed the answer, such as the next prompt).
+    const replayed = async () => {
+      const replay = new TerminalScreen({ cols: 70, rows: 12 });
+      for (const m of got.seen) if (m.type === 'output') replay.feed(String(m.data));
+      const text = await replay.renderFull();
+      replay.dispose();
+      return text;
+    };
+    await waitFor(async () => (await replayed()) === (await py.screen()), 10_000, 'the page caught up').catch(
+      () => {},
+    );
+    expect(await replayed()).toBe(await py.screen());
+    expect(await replayed()).not.toContain('sneaky');
 
     // Closing the page gives the keyboard back.
     ws.close();
