@@ -1,8 +1,9 @@
 // Interleaves the procmux and raw sides so that load from the other tenants of a shared
 // machine, thermal drift and cache state fall on both sides alike. Pairs run A B, B A, A B …,
-// since the place in a pair weighs too (the garbage a run leaves is collected in the next):
-// pipe throughput, 200 MB per run, measured procmux at 0.90–0.92× raw when it always ran first
-// and 0.95–0.99× when it always ran second.
+// since the place in a pair weighs too (the garbage a run leaves is collected in the next),
+// and not the same way at every size: pipe throughput measured procmux at 0.90–0.92× raw when
+// it always ran first and 0.95–0.99× when always second (200 MB in one process), while in
+// --quick (50 MB) always first gave 0.84–0.91× and swapped pairs 0.64–0.74×.
 
 export interface AlternateOptions {
   /** Uncounted A B pairs first: JIT, page cache, the dynamic loader. */
