@@ -32,6 +32,18 @@ async function until(s: Awaited<ReturnType<ProcessSessions['start']>>, pattern: 
   return seen;
 }
 
+/** A tmux-held `sh` that prints its tree marker, then runs `then`; the marker as printed. */
+async function markedSession(then: string) {
+  const s = await sessions.start({
+    command: 'sh',
+    args: ['-c', `echo "m=$PROCMUX_TREE"; ${then}`],
+    pty: true,
+  });
+  const marker = /m=(\S+)/.exec(await until(s, /m=\S+/))?.[1];
+  expect(marker).toMatch(/^\d+-/);
+  return { s, marker };
+}
+
 describe.skipIf(process.platform === 'win32')('tmux backend', () => {
   it('drives python3 -i with exact bytes, resizes, and reports the exit code', async () => {
     setup();
@@ -61,14 +73,8 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
 
   it('nothing carries a session tree marker once its end is reported', async () => {
     setup();
-    const s = await sessions.start({
-      command: 'sh',
-      args: ['-c', 'echo "m=$PROCMUX_TREE"; exit 3'],
-      pty: true,
-    });
+    const { s, marker } = await markedSession('exit 3');
     expect((await s.wait({ timeoutMs: 10_000 })).exitCode).toBe(3);
-    const marker = /m=(\S+)/.exec((await s.output({ cursor: 0 })).data)?.[1];
-    expect(marker).toMatch(/^\d+-/);
     // The pane's reap nudge (layout.ts) lives on for 1.2 s: it must not look like the session.
     expect(processTable().filter((p) => p.state !== 'Z' && p.marker === marker)).toEqual([]);
   });
@@ -78,13 +84,7 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
     // tmux for the session; a hook still running when the end is reported must not look like
     // the session. run-shell gets the same environment the hook does.
     setup();
-    const s = await sessions.start({
-      command: 'sh',
-      args: ['-c', 'echo "m=$PROCMUX_TREE"; exec sleep 300'],
-      pty: true,
-    });
-    const marker = /m=(\S+)/.exec(await until(s, /m=\S+/))?.[1];
-    expect(marker).toMatch(/^\d+-/);
+    const { s, marker } = await markedSession('exec sleep 300');
     const { socket, session } = (
       s.metadata().backendMetadata as { tmux: { socket: string; session: string } }
     ).tmux;

@@ -67,26 +67,46 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
     expect(out.stdout + out.stderr).not.toContain('hunter2');
   });
 
-  it('a prompt written straight to the terminal (getpass, /dev/tty) shows on stderr; typed input does not', async () => {
-    const { adapter, out } = await start({
+  // What the program writes to /dev/tty reaches stderr until input is typed; the echo of what
+  // is typed (and anything after it) never does.
+  it.each([
+    {
+      what: 'a getpass prompt',
       command: `python3 -c "import getpass; p = getpass.getpass('Secret: '); print('got', len(p))"`,
-    });
-    await waitFor(() => out.stderr.includes('Secret: '), 10_000, 'the getpass prompt');
-    adapter.stdin!.write('hunter2\n');
+      shown: 'Secret: ',
+      typed: 'hunter2\n',
+      stdout: 'got 7\n',
+    },
+    {
+      what: 'a line, then a read with echo on',
+      command: 'printf "before\\n" > /dev/tty; read x; echo "got $x"',
+      shown: 'before\r\n',
+      typed: 'typed-text\n',
+      stdout: 'got typed-text\n',
+    },
+  ])('/dev/tty output before typing is on stderr, typed input is not: $what', async (c) => {
+    const { adapter, out } = await start({ command: c.command });
+    await waitFor(() => out.stderr === c.shown, 10_000, 'what was written to /dev/tty');
+    adapter.stdin!.write(c.typed);
     await expect(adapter.wait()).resolves.toEqual({ code: 0, signal: null });
-    expect(out.stdout).toBe('got 7\n');
-    expect(out.stderr).toBe('Secret: ');
+    expect(out.stdout).toBe(c.stdout);
+    expect(out.stderr).toBe(c.shown);
   });
 
-  it('what the terminal shows once input was typed (its echo) is not output', async () => {
-    const { adapter, out } = await start({
-      command: 'printf "before\\n" > /dev/tty; read x; echo "got $x"',
-    });
-    await waitFor(() => out.stderr.includes('before'), 10_000, 'the line written to /dev/tty');
-    adapter.stdin!.write('typed-text\n');
-    await expect(adapter.wait()).resolves.toEqual({ code: 0, signal: null });
-    expect(out.stdout).toBe('got typed-text\n');
-    expect(out.stderr).toBe('before\r\n');
+  it('two at once: each prompt reaches its own stderr; 1 MB written to /dev/tty arrives whole', async () => {
+    const runs = await Promise.all([
+      start({ command: 'printf "one> " > /dev/tty; read x; echo "one $x"' }),
+      start({ command: 'printf "two> " > /dev/tty; read x; echo "two $x"' }),
+      start({ command: 'head -c 1000000 /dev/zero | tr "\\0" x > /dev/tty' }),
+    ]);
+    const [one, two, big] = runs;
+    await waitFor(() => one!.out.stderr === 'one> ' && two!.out.stderr === 'two> ', 10_000, 'both prompts');
+    one!.adapter.stdin!.write('a\n');
+    two!.adapter.stdin!.write('b\n');
+    await Promise.all(runs.map((r) => r.adapter.wait()));
+    expect([one!.out.stdout, two!.out.stdout]).toEqual(['one a\n', 'two b\n']);
+    expect([one!.out.stderr, two!.out.stderr]).toEqual(['one> ', 'two> ']);
+    expect(big!.out.stderr).toBe('x'.repeat(1_000_000));
   });
 
   it('close() is end of input (EOF), not a hang-up', async () => {
