@@ -1,7 +1,7 @@
 // A terminal for a pipe child's stdin only: the child's stdout and stderr stay pipes (clean,
 // apart), but isatty(0) holds, so programs that prompt only on a terminal (bash `read -p`,
 // getpass) print their prompt, and `read -s` can turn echo off where procmux can see it.
-import { closeSync, constants, openSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
 import { ProcmuxError, type StdinTerminal, Utf8ChunkDecoder } from '@procmux/core-types';
 import { loadPtyBackend } from './load-backend.js';
@@ -58,26 +58,32 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
   } finally {
     closeQuietly(pair.slave);
   }
-  const master = new ReadStream(pair.master);
+  // Half-open: libuv reports end of stream on a POLLHUP after a short read, with bytes still
+  // in the kernel (see pty-channel.ts); the descriptor must stay open to read them.
+  const master = new ReadStream(pair.master, { allowHalfOpen: true });
   // EIO once every slave holder is gone: nothing more will come.
   master.on('error', () => {});
-  const drained = new Promise<void>((resolve) => {
-    master.once('error', () => resolve());
-    master.once('end', () => resolve());
-    master.once('close', () => resolve());
-  });
   const listeners = new Set<(text: string) => void>();
   const decoder = new Utf8ChunkDecoder();
   let typed = false;
-  master.on('data', (chunk: Buffer) => {
+  let closed = false;
+  const show = (chunk: Buffer) => {
     if (typed || listeners.size === 0) return;
     const text = decoder.write(chunk);
     if (text !== '') for (const listener of listeners) listener(text);
+  };
+  master.on('data', show);
+  const drained = new Promise<void>((resolve) => {
+    master.once('error', () => resolve());
+    master.once('close', () => resolve());
+    master.once('end', () => {
+      if (!closed) sweep(pair.master, show);
+      resolve();
+    });
   });
   // In order and never blocking a thread; an error (the child gone) drops the rest.
   const writer = new MasterWriter(pair.master, () => writer.close());
   let slaveOpen = true;
-  let closed = false;
   const closeSlave = () => {
     if (!slaveOpen) return;
     slaveOpen = false;
@@ -109,6 +115,25 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
       master.destroy();
     },
   };
+}
+
+// Caps the synchronous read: a grandchild still writing must not hold the event loop.
+const SWEEP_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** Reads what the kernel still holds for the master until EIO (drained) or EAGAIN (still held). */
+function sweep(fd: number, deliver: (chunk: Buffer) => void): void {
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  for (let total = 0; total < SWEEP_LIMIT_BYTES; ) {
+    let n: number;
+    try {
+      n = readSync(fd, buffer, 0, buffer.length, null);
+    } catch {
+      return;
+    }
+    if (n <= 0) return;
+    deliver(Buffer.from(buffer.subarray(0, n)));
+    total += n;
+  }
 }
 
 function closeQuietly(fd: number): void {
