@@ -59,10 +59,14 @@ export class EpisodeTracker {
       return;
     }
     const active = this.#active;
-    // A repaint episode is the foreground program's: another one taking over ends it.
-    if (active?.kind === 'repaint' && active.foreground !== undefined) {
-      if (this.#foreground?.(false)?.group !== active.foreground.group) this.#leave(active, offsetBefore);
-    }
+    // A repaint episode is the foreground program's: another one taking over ends it. Not
+    // before this chunk but after it: a program's last screen is written just before it
+    // exits, and the host often reads it only once the shell has the terminal back. What
+    // the shell wrote in the same read is drawn on that screen, as the terminal showed it.
+    const ending =
+      active?.kind === 'repaint' &&
+      active.foreground !== undefined &&
+      this.#foreground?.(false)?.group !== active.foreground.group;
     let at = 0;
     let offset = offsetBefore;
     for (const sw of this.#scanner.scan(chunk)) {
@@ -77,6 +81,7 @@ export class EpisodeTracker {
       at = sw.end;
     }
     this.#route(at === 0 ? chunk : chunk.slice(at), offset);
+    if (ending && this.#active === active) this.#leave(active, offsetBefore + Buffer.byteLength(chunk));
   }
 
   /** The terminal was resized: an episode going on redraws at the new size. */

@@ -34,6 +34,9 @@ export interface TranscriptIndexOptions {
 export class TranscriptIndex {
   #stripper = createAnsiStripper();
   #lines = 0;
+  /** Text the stripper already gave out after the last line feed: a row longer than its
+   * width wraps softly, so an unfinished line is not always held in `pending`. */
+  #openLine = false;
   #checkpoints: Checkpoint[] = [{ offset: 0, line: 0 }];
   readonly #tracker: EpisodeTracker;
   /** Steps not yet counted, because an episode before them is still being rendered. */
@@ -68,7 +71,7 @@ export class TranscriptIndex {
 
   /** Lines in the whole transcript counted so far, the unfinished last one included. */
   get totalLines(): number {
-    return this.#lines + (this.#stripper.pending === '' ? 0 : 1);
+    return this.#lines + (this.#openLine || this.#stripper.pending !== '' ? 1 : 0);
   }
 
   /**
@@ -164,7 +167,8 @@ export class TranscriptIndex {
         this.#addText(step.text, step.offset);
       } else if (step.kind === 'enter') {
         // The episode starts a line of its own: an unfinished line before it ends here.
-        if (this.#stripper.flush() !== '') this.#lines += 1;
+        if (this.#stripper.flush() !== '' || this.#openLine) this.#lines += 1;
+        this.#openLine = false;
         step.episode.line = this.#lines;
       } else if (step.episode.lines === undefined) {
         const rendered = step.episode.rendered!;
@@ -204,7 +208,13 @@ export class TranscriptIndex {
 
   #addText(chunk: string, offsetBefore: number): void {
     const out = this.#stripper.push(chunk);
-    for (let at = out.indexOf('\n'); at !== -1; at = out.indexOf('\n', at + 1)) this.#lines += 1;
+    let lastNewline = -1;
+    for (let at = out.indexOf('\n'); at !== -1; at = out.indexOf('\n', at + 1)) {
+      this.#lines += 1;
+      lastNewline = at;
+    }
+    if (out.length > lastNewline + 1) this.#openLine = true;
+    else if (lastNewline !== -1) this.#openLine = false;
     const last = this.#checkpoints[this.#checkpoints.length - 1]!;
     if (offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES) return;
     const newline = chunk.lastIndexOf('\n');

@@ -27,6 +27,8 @@ export function* walkTranscript(log: OutputLog, from: Checkpoint, options: WalkO
   const { episodes, live, pageBytes } = options;
   const stripper = createAnsiStripper();
   let cursor = from.offset;
+  // Text given out after the last line feed: a row that wrapped softly is not in `rest`.
+  let open = false;
   let next = 0;
   while (next < episodes.length && episodes[next]!.start < cursor) next += 1;
   for (;;) {
@@ -44,7 +46,10 @@ export function* walkTranscript(log: OutputLog, from: Checkpoint, options: WalkO
         moved = stop;
       }
       const text = stripper.push(data);
-      if (text !== '') yield text;
+      if (text !== '') {
+        open = !text.endsWith('\n');
+        yield text;
+      }
       cursor = moved;
     }
     const rest = stripper.flush();
@@ -52,7 +57,8 @@ export function* walkTranscript(log: OutputLog, from: Checkpoint, options: WalkO
       if (rest !== '') yield rest;
       return;
     }
-    if (rest !== '') yield `${rest}\n`;
+    if (rest !== '' || open) yield `${rest}\n`;
+    open = false;
     const block = episode.lines ?? live ?? [];
     if (block.length > 0) yield `${block.join('\n')}\n`;
     if (episode.end === undefined) return;

@@ -73,6 +73,20 @@ describe('TranscriptIndex on a terminal', () => {
     expect(page.text).not.toMatch(/\x1b|\[\?|22;0;0t/);
   });
 
+  it('starts the episode on a line of its own after a row so long it wrapped, then was erased', async () => {
+    // 4,097 units wrap once at the stripper's 4,096-unit row: the first 4,096 are given out
+    // early, and the one left over is erased, so nothing of the row is still held.
+    const long = 'y'.repeat(4097);
+    const { log, index } = feed([`${long}\r\x1b[2K`, VIM, '\r$ \r\n']);
+    const page = await all(log, index);
+    expect(page.text.split('\n').slice(0, 3)).toEqual([
+      'y'.repeat(4096),
+      '[full-screen program: its last screen, rendered]',
+      'first line',
+    ]);
+    expect(page.totalLines).toBe(page.text.split('\n').length);
+  });
+
   it('pages the same however the output was cut, sequences split included (property)', async () => {
     const piece = fc.constantFrom(
       'ab',
@@ -87,6 +101,9 @@ describe('TranscriptIndex on a terminal', () => {
       '\x1b[3;5H',
       'y'.repeat(700),
       'row\r\n'.repeat(9),
+      // A row past the stripper's 4,096 units wraps softly; erased, nothing of it is held.
+      'z'.repeat(3000),
+      '\x1b[2K',
     );
     await fc.assert(
       fc.asyncProperty(
@@ -173,6 +190,41 @@ describe('TranscriptIndex on a terminal', () => {
     const clear = feed(['old\r\n', '\x1b[H\x1b[2J\x1b[3J', 'fresh\r\n$ ']);
     clear.index.end(clear.log.totalBytes);
     expect((await all(clear.log, clear.index)).text.split('\n')).toEqual(['old', 'fresh', '$']);
+  });
+
+  it("draws a repainting program's last frame read after the shell took the terminal back, and ends there", async () => {
+    const frame = (n: number, cpu: string) =>
+      `\x1b[Htop ${n}\x1b[K\r\nTasks: 9\x1b[K\r\n\r\nPID CPU\x1b[K\r\n1   ${cpu}\x1b[K`;
+    let group = 200;
+    const log = new OutputLog({ maxChunkBytes: 4096 });
+    const index = new TranscriptIndex({
+      terminal: TERMINAL,
+      foreground: () => ({ group, name: group === 200 ? 'top' : 'bash' }),
+    });
+    const add = (chunk: string) => {
+      const before = log.totalBytes;
+      log.append('stdout', chunk);
+      index.add(chunk, before);
+    };
+    add('$ top\r\n');
+    add(`\x1b[H\x1b[2J${frame(1, '50.0')}`);
+    // top drew its last frame and quit; the host read it only after the shell was back.
+    group = 100;
+    add(`${frame(2, '7.5')}\x1b[6;1H\r\n`);
+    add('$ echo after\r\nafter\r\n');
+    index.end(log.totalBytes);
+    expect((await all(log, index)).text.split('\n')).toEqual([
+      '$ top',
+      '[screen repainted in place by top: its last state, rendered]',
+      'top 2',
+      'Tasks: 9',
+      '',
+      'PID CPU',
+      '1   7.5',
+      '[end of repainted screen: top]',
+      '$ echo after',
+      'after',
+    ]);
   });
 
   it('ends a repaint episode where plain lines stream past, so a long output after clear is all there', async () => {

@@ -154,6 +154,9 @@ export class SupervisedRun implements ManagedRun {
    */
   async hangUp(): Promise<boolean> {
     if (this.settled || this.adapter.hangUp === undefined) return false;
+    // A hung-up terminal answers nothing more: an answer the program no longer reads would be
+    // read by the shell it leaves, as typed keys (seen: `^[[1;1R` at a prompt after vim).
+    this.queries?.dispose();
     return this.adapter.hangUp();
   }
 

@@ -33,6 +33,41 @@ describe.skipIf(process.platform === 'win32')('ManagedRun.hangUp', () => {
     await expect(run.hangUp()).resolves.toBe(false);
   });
 
+  it('answers no terminal query once the terminal is hung up: nothing reaches the shell a program leaves', async () => {
+    // Asks where the cursor is at start (answered), and again when hung up, then reports
+    // what reached its input in the next 600 ms (a shell would read it as typed keys).
+    const program = `
+      process.stdin.setRawMode(true);
+      let got = '';
+      process.stdin.on('data', (d) => { got += d.toString('latin1'); });
+      process.stdout.write('\\x1b[6n');
+      setTimeout(() => process.stdout.write('READY ' + JSON.stringify(got) + '\\n'), 300);
+      process.on('SIGHUP', () => {
+        got = '';
+        process.stdout.write('\\x1b[6n');
+        setTimeout(() => { process.stdout.write('AFTER ' + JSON.stringify(got) + '\\n'); process.exit(0); }, 600);
+      });
+      setInterval(() => {}, 1000);
+    `;
+    let out = '';
+    const run = track(
+      await supervisor.spawn({
+        file: process.execPath,
+        args: ['-e', program],
+        mode: 'pty',
+        stdin: 'open',
+        onStdout: (chunk) => {
+          out += chunk;
+        },
+      }),
+    );
+    await waitFor(() => out.includes('READY'), 15_000, 'the first answer');
+    expect(out).toContain('READY "\\u001b[1;1R"');
+    await expect(run.hangUp()).resolves.toBe(true);
+    await run.wait();
+    expect(out).toContain('AFTER ""');
+  });
+
   it('signals nothing on pipes: the process goes on', async () => {
     const run = track(await supervisor.spawn({ file: 'sleep', args: ['30'], mode: 'pipe' }));
     await expect(run.hangUp()).resolves.toBe(false);
