@@ -43,6 +43,8 @@ export interface SupervisorSpawnView {
   screen?: TerminalScreenView;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
+  /** 0 as a session spawns: its OutputLog keeps the history, the run captures none. */
+  maxCaptureBytes?: number;
 }
 
 /** @procmux/supervisor's ProcessSupervisor. */

@@ -51,7 +51,7 @@ export const emulatedPty: BenchCase = {
             const start = performance.now();
             const exit = await supervisedRun(
               supervisor,
-              { command: workload.command, mode: 'pty', cols: COLS, rows: ROWS, screen },
+              { command: workload.command, mode: 'pty', cols: COLS, rows: ROWS, screen, maxCaptureBytes: 0 },
               RUN_TIMEOUT_MS,
             );
             await screen.renderNew();

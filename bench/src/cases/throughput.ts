@@ -52,7 +52,8 @@ async function measure(spec: ThroughputSpec, ctx: BenchContext): Promise<Measure
         const start = performance.now();
         const exit = await supervisedRun(
           supervisor,
-          { command, mode: spec.mode, onStdout, onStderr },
+          // As a session spawns: the log keeps the history, the run's own capture is off.
+          { command, mode: spec.mode, onStdout, onStderr, maxCaptureBytes: 0 },
           RUN_TIMEOUT_MS,
         );
         const rate = mbPerSecond(start);

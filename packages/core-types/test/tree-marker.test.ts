@@ -8,6 +8,10 @@ describe('tree marker', () => {
     const b = createTreeMarker();
     expect(a).not.toBe(b);
     expect(a.startsWith(`${process.pid}-`)).toBe(true);
+    // <pid>-<n>-<8 hex>: the counter moves on, the random part names this process.
+    const [, n, random] = a.split('-');
+    expect(b).toBe(`${process.pid}-${Number(n) + 1}-${random}`);
+    expect(random).toMatch(/^[0-9a-f]{8}$/);
   });
 
   it('is added to a copy of the environment, dropping undefined values', () => {

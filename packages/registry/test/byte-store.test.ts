@@ -114,6 +114,37 @@ describe('ByteStore storage', () => {
     expect(store.byteAt(199)).toBe('9'.charCodeAt(0));
   });
 
+  it('stores long chunks (measured first) exactly: ASCII copied, anything else encoded, in or across blocks', () => {
+    // 'Ł' is U+0141: copied as Latin-1 it would become 'A' (0x41), a byte that passes any ASCII
+    // check made on the bytes; the chunk must be encoded.
+    const unit = fc.constantFrom('a', '\n', 'x', 'é', 'Ł', '€', '😀');
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 1024, max: 5000 }).map((n) => 'y'.repeat(n)),
+            fc.tuple(fc.integer({ min: 1024, max: 3000 }), unit).map(([n, c]) => 'z'.repeat(n) + c),
+            fc.string({ unit, minLength: 1, maxLength: 30 }),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.integer({ min: 4, max: 6000 }),
+        (chunks, maxBlockBytes) => {
+          const store = new ByteStore({ minBlockBytes: 4, maxBlockBytes });
+          for (const chunk of chunks) expect(store.append(chunk)).toBe(Buffer.byteLength(chunk));
+          const all = Buffer.from(chunks.join(''));
+          expect(store.end).toBe(all.length);
+          expect(store.decode(0, all.length)).toBe(chunks.join(''));
+        },
+      ),
+      { numRuns: propertyRuns(200) },
+    );
+    const store = new ByteStore({ minBlockBytes: 8192, maxBlockBytes: 8192 });
+    const polish = `${'a'.repeat(2000)}Ł`;
+    expect(store.append(polish)).toBe(2002);
+    expect(store.decode(0, 2002)).toBe(polish);
+  });
+
   it('keeps every byte addressable through any mix of chunk and block sizes', () => {
     const character = fc.constantFrom('a', '\n', 'é', '€', '中', '😀', '\u001b');
     fc.assert(

@@ -27,8 +27,10 @@ export function findExecutable(
 
 function isExecutableFile(path: string): boolean {
   try {
+    // A miss must not throw: most PATH entries miss, and an exception each was most of the search.
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
     accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
+    return true;
   } catch {
     return false;
   }

@@ -116,6 +116,9 @@ describe('hasExecutableOnPath (the real PATH search)', () => {
     expect(hasExecutableOnPath('bash', { PATH: relative })).toBe(false);
     expect(hasExecutableOnPath('bash', { PATH: `:${relative}:` })).toBe(false);
     expect(hasExecutableOnPath('bash', {})).toBe(false);
+    // An entry that is a file (ENOTDIR below it) is skipped, and the search goes on.
+    expect(hasExecutableOnPath('bash', { PATH: join(dir, 'sh') })).toBe(false);
+    expect(hasExecutableOnPath('bash', { PATH: `${join(dir, 'sh')}:${dir}` })).toBe(true);
   });
 
   it('picks bash, then sh, then /bin/sh from a real PATH', () => {

@@ -246,7 +246,7 @@ export class ProcessSupervisor {
 
   private newRunId(): string {
     for (;;) {
-      const id = randomBytes(4).toString('hex');
+      const id = randomHex8();
       if (!this.active.has(id)) return id;
     }
   }
@@ -284,4 +284,18 @@ function isAdapter(value: unknown): value is ProcessAdapter {
     typeof adapter.dispose === 'function' &&
     oneOf('adapter.stdioMode', adapter.stdioMode, ['pty', 'pipe']) !== undefined
   );
+}
+
+// Run ids come from a pool of random bytes drawn 256 at a time: a draw per spawn cost about
+// 0.05 ms of every start.
+let idBytes = Buffer.alloc(0);
+let idAt = 0;
+
+function randomHex8(): string {
+  if (idAt + 4 > idBytes.length) {
+    idBytes = randomBytes(256);
+    idAt = 0;
+  }
+  idAt += 4;
+  return idBytes.toString('hex', idAt - 4, idAt);
 }
