@@ -37,6 +37,8 @@ describe('TerminalModeTracker', () => {
     ['\x1b[?1;2004h\x1bc', BOTH_OFF],
     ['\x1b[?1;2004h\x1b[!p', BOTH_OFF],
     ['\x1b[?1;2004hprompt> \x1b[?1l', { paste: true, keys: false }],
+    // ESC and the C1 CSI in turn, with text between: each one found after the other.
+    ['\x9b?1h a \x1b[?2004h b \x9b?1l c \x1b[31m d \x9b?2004l\x1b[?1h', { paste: false, keys: true }],
   ])('follows %j at every split point', (sequence, expected) => {
     for (const chunks of everySplit(sequence)) {
       expect(modesAfter(chunks), JSON.stringify(chunks)).toEqual(expected);
