@@ -1,5 +1,5 @@
 // Linux: the process table straight from /proc, with each process's tree marker.
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { TREE_MARKER_ENV } from '@procmux/core-types';
 import type { ProcessEntry } from './types.js';
 
@@ -42,9 +42,39 @@ export function markerFromEnviron(environ: Buffer, name = TREE_MARKER_ENV): stri
   return environ.subarray(start, end < 0 ? environ.length : end).toString('utf8');
 }
 
+// Every /proc read goes through one buffer. readFileSync sizes its reads by fstat, which says
+// 0 for /proc files, and took 2-10x as long as open + read + close: a snapshot of 67
+// processes took about 8 ms, most of a tree kill's own time.
+const SCRATCH_BYTES = 16 * 1024;
+let scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+
+/** A /proc file's whole content, valid until the next call; throws as openSync does. */
+export function readProcFile(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === scratch.length) {
+        const bigger = Buffer.allocUnsafe(scratch.length * 2);
+        scratch.copy(bigger, 0, 0, length);
+        scratch = bigger;
+      }
+      const read = readSync(fd, scratch, length, scratch.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    const content = scratch.subarray(0, length);
+    // A huge environment grew the buffer: the next read starts small again.
+    if (scratch.length > 4 * SCRATCH_BYTES) scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+    return content;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readStat(procRoot: string, pid: number | string): ProcStat | undefined {
   try {
-    return parseProcStat(readFileSync(`${procRoot}/${pid}/stat`, 'latin1'));
+    return parseProcStat(readProcFile(`${procRoot}/${pid}/stat`).toString('latin1'));
   } catch {
     // Exited while we looked.
     return undefined;
@@ -53,7 +83,7 @@ function readStat(procRoot: string, pid: number | string): ProcStat | undefined 
 
 function readMarker(procRoot: string, pid: string): string | undefined {
   try {
-    return markerFromEnviron(readFileSync(`${procRoot}/${pid}/environ`));
+    return markerFromEnviron(readProcFile(`${procRoot}/${pid}/environ`));
   } catch {
     // Another user's process (EACCES), or it exited.
     return undefined;

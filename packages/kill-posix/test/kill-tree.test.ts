@@ -33,6 +33,41 @@ describe('the tree kill, on a simulated process table', () => {
     expect(world.clock).toBeLessThan(300 + 100 + 1);
   });
 
+  it('sees a tree that dies 40 ms after SIGTERM gone within a poll (5 ms) of it', async () => {
+    const world = family({
+      100: { termDelayMs: 40 },
+      101: { termDelayMs: 40 },
+      102: { termDelayMs: 40 },
+      103: { termDelayMs: 40 },
+    });
+    const report = await killTreeWith(100, { graceMs: 10_000 }, world.effects());
+    expect(report.survivors).toEqual([]);
+    expect(world.clock).toBeGreaterThanOrEqual(40);
+    expect(world.clock).toBeLessThanOrEqual(45);
+  });
+
+  it('polls a tree whose checks are slow no more than a fifth of the time', async () => {
+    const world = family({ 101: { termDelayMs: 300 }, 102: { termDelayMs: 300 }, 103: { termDelayMs: 300 } });
+    // Each liveness check (kill(pid, 0)) costs 3 ms of the clock: a poll of 4 processes, 12 ms.
+    let checks = 0;
+    const report = await killTreeWith(
+      100,
+      { graceMs: 10_000 },
+      world.effects({
+        kill: (target, signal) => {
+          if (signal === 0) {
+            checks += 1;
+            world.clock += 3;
+          }
+          world.kill(target, signal);
+        },
+      }),
+    );
+    expect(report.survivors).toEqual([]);
+    expect(world.clock).toBeGreaterThanOrEqual(300);
+    expect(checks * 3).toBeLessThanOrEqual(world.clock / 5 + 12);
+  });
+
   it('SIGKILLs what ignores SIGTERM once the grace is over, not before', async () => {
     const world = family({ 102: { onTerm: 'ignore' } });
     const report = await killTreeWith(100, { graceMs: 1500 }, world.effects());

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkLeaksAfterAll } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { markerFromEnviron, parseProcStat, procAlive, readProcTable } from '../src/procfs.js';
+import { markerFromEnviron, parseProcStat, procAlive, readProcFile, readProcTable } from '../src/procfs.js';
 
 // Fields 3..22 of a stat line: state S, ppid 7, pgid 8, session, ..., starttime 4242 (field 22).
 const TAIL = 'S 7 8 8 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 4242 1000 100';
@@ -48,6 +48,8 @@ describe('the /proc table', () => {
   proc('11', `11 (no environ) ${TAIL}`);
   proc('12', `12 (zombie) ${TAIL.replace('S', 'Z')}`);
   proc('13', undefined); // exited while we read it
+  // An environment far over the 16 KiB read buffer, the marker at its very end.
+  proc('14', `14 (big env) ${TAIL}`, `${'X=y\0'.repeat(50_000)}PROCMUX_TREE=m-big\0`);
   proc('self', `99 (self) ${TAIL}`);
 
   it('reads state, parent, group, start time and marker of every numbered entry', () => {
@@ -56,7 +58,15 @@ describe('the /proc table', () => {
       { pid: 10, state: 'S', ppid: 7, pgid: 8, startTime: 4242, marker: 'm-1' },
       { pid: 11, state: 'S', ppid: 7, pgid: 8, startTime: 4242, marker: undefined },
       { pid: 12, state: 'Z', ppid: 7, pgid: 8, startTime: 4242, marker: undefined },
+      { pid: 14, state: 'S', ppid: 7, pgid: 8, startTime: 4242, marker: 'm-big' },
     ]);
+  });
+
+  it('reads a file whole through its one buffer, however big, and a small one after it', () => {
+    expect(readProcFile(join(root, '14', 'environ')).length).toBe(200_000 + 'PROCMUX_TREE=m-big\0'.length);
+    expect(readProcFile(join(root, '10', 'environ')).toString()).toBe('A=1\0PROCMUX_TREE=m-1\0');
+    expect(readProcFile(join(root, '10', 'stat')).toString()).toBe(`10 (bash) ${TAIL}`);
+    expect(() => readProcFile(join(root, '13', 'stat'))).toThrow(/ENOENT/);
   });
 
   it('calls a process alive only while it runs as the same process', () => {
