@@ -64,6 +64,18 @@ export const equivalent = [
   { file: 'src/mode-tracker.ts', line: 'private namesPaste = false;', survivors: 1, why: SET_BEFORE_READ },
   {
     file: 'src/mode-tracker.ts',
+    line: 'if (nextEsc !== -1 && nextEsc < i) nextEsc = chunk.indexOf(ESC_TEXT, i);',
+    survivors: 5,
+    why: 'speed only: searching again from i finds the same next ESC (the cached one is at or after i, or there is none)',
+  },
+  {
+    file: 'src/mode-tracker.ts',
+    line: 'if (nextCsi !== -1 && nextCsi < i) nextCsi = chunk.indexOf(CSI_TEXT, i);',
+    survivors: 5,
+    why: 'speed only: searching again from i finds the same next CSI (the cached one is at or after i, or there is none)',
+  },
+  {
+    file: 'src/mode-tracker.ts',
     line: 'if (c >= C1_FIRST) {',
     survivors: 1,
     why: '0x80 then takes the path of a printable byte, which from every state ends in GROUND with no mode change (as a CSI final it is not h, l or p), as the C1 path does',

@@ -141,6 +141,30 @@ export const equivalent = [
   },
   {
     file: 'src/byte-store.ts',
+    line: 'if (text.length >= MEASURE_FIRST_UNITS) {',
+    survivors: 5,
+    why: `${FAST_PATH} (a chunk measured or not is stored as the same bytes)`,
+  },
+  {
+    file: 'src/byte-store.ts',
+    line: 'if (size === text.length) this.appendAscii(text);',
+    survivors: 1,
+    why: `${FAST_PATH} (ASCII encoded as UTF-8 instead of copied)`,
+  },
+  {
+    file: 'src/byte-store.ts',
+    line: 'else if (size <= room) this.write(block, text, room);',
+    survivors: 2,
+    why: `${FAST_PATH} (encoded whole and copied in whole characters instead)`,
+  },
+  {
+    file: 'src/byte-store.ts',
+    line: "else this.appendBytes(Buffer.from(text, 'utf8'));",
+    survivors: 1,
+    why: "Node reads the encoding '' as its default, UTF-8",
+  },
+  {
+    file: 'src/byte-store.ts',
     line: 'if (text.length * MAX_BYTES_PER_UNIT <= room) return this.write(block, text, room);',
     survivors: 2,
     why: FAST_PATH,
