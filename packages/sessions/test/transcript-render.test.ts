@@ -22,6 +22,10 @@ function feed(chunks: string[], maxRetainedBytes?: number): { log: OutputLog; in
 
 const all = (log: OutputLog, index: TranscriptIndex) => index.page(log, { offset: 0, limit: 100_000 }, 4096);
 
+/** A top-like frame: home, then four rows, each cleared to its end. */
+const frame = (n: number, cpu: string) =>
+  `\x1b[Htop ${n}\x1b[K\r\nTasks: 9\x1b[K\r\n\r\nPID CPU\x1b[K\r\n1   ${cpu}\x1b[K`;
+
 /** vim-like: switch to the alternate screen, clear, draw two rows and a status line, leave. */
 const VIM =
   '\x1b[?1049h\x1b[22;0;0t\x1b[H\x1b[2Jfirst line\r\nsecond line\r\n~\x1b[6;1H"f" 2L\x1b[2;3H\x1b[?1049l\x1b[23;0;0t';
@@ -167,8 +171,6 @@ describe('TranscriptIndex on a terminal', () => {
   });
 
   it('renders a repainted normal screen (top) as its last state, and a plain clear without markers', async () => {
-    const frame = (n: number, cpu: string) =>
-      `\x1b[Htop ${n}\x1b[K\r\nTasks: 9\x1b[K\r\n\r\nPID CPU\x1b[K\r\n1   ${cpu}\x1b[K`;
     const { log, index } = feed([
       '$ top\r\n',
       '\x1b[H\x1b[2J',
@@ -193,8 +195,6 @@ describe('TranscriptIndex on a terminal', () => {
   });
 
   it("draws a repainting program's last frame read after the shell took the terminal back, and ends there", async () => {
-    const frame = (n: number, cpu: string) =>
-      `\x1b[Htop ${n}\x1b[K\r\nTasks: 9\x1b[K\r\n\r\nPID CPU\x1b[K\r\n1   ${cpu}\x1b[K`;
     let group = 200;
     const log = new OutputLog({ maxChunkBytes: 4096 });
     const index = new TranscriptIndex({
