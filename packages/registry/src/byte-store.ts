@@ -142,6 +142,28 @@ export class ByteStore {
     }
   }
 
+  /**
+   * Hands the oldest block's bytes to `use`, then drops it; false when only the newest block
+   * (where the next bytes go) is left. A block holds whole characters, so its start and end
+   * are character boundaries. If `use` throws, the block is dropped all the same.
+   */
+  dropOldest(use: (start: number, bytes: Buffer) => void): boolean {
+    if (this.blocks.length - this.head <= 1) return false;
+    const block = this.blocks[this.head]!;
+    this.blocks[this.head] = undefined;
+    this.head += 1;
+    try {
+      use(block.start, block.bytes.subarray(0, block.used));
+    } finally {
+      this.recycle(block.bytes);
+      if (this.head > 16 && this.head * 2 >= this.blocks.length) {
+        this.blocks = this.blocks.slice(this.head);
+        this.head = 0;
+      }
+    }
+    return true;
+  }
+
   /** The byte at `offset` (held: start <= offset < end). */
   byteAt(offset: number): number {
     const block = this.blocks[this.find(offset)]!;

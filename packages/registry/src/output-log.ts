@@ -5,8 +5,10 @@ import {
   TAIL_CHARS,
   UNDRAINED_BYTES_LIMIT,
 } from '@procmux/core-types';
-import { ByteStore, isContinuation } from './byte-store.js';
+import { isContinuation } from './byte-store.js';
+import { defaultSpillDir, nodeSpillFileSystem, type SpillFileSystem } from './spill-file.js';
 import { type OutputStream, StreamRuns } from './stream-runs.js';
+import { TieredStore } from './tiered-store.js';
 import { lastCharacters, wellFormed } from './utf8.js';
 import { assertChunk, assertStream, resolveCursor } from './validate.js';
 
@@ -17,6 +19,15 @@ export interface OutputLogOptions {
   maxUndrainedBytes?: number;
   /** Largest page read() returns, and its default (default 50 KiB, from 4 bytes to 1 MiB). */
   maxChunkBytes?: number;
+  /**
+   * Memory the history may take (default 4 MiB, from 64 KiB to 1 GiB); the older history
+   * goes to a spill file and is paged from there. At or above maxRetainedBytes nothing spills.
+   */
+  memoryBytes?: number;
+  /** Where the spill file goes (default: `procmux-output` in the OS temp dir). */
+  spillDir?: string;
+  /** The spill file's operations (tests inject a full disk). */
+  spillFileSystem?: SpillFileSystem;
 }
 
 export interface OutputReadOptions {
@@ -50,10 +61,9 @@ export interface OutputDrain {
 // a page never comes back empty before eof and a pager always moves forward.
 const MIN_PAGE_BYTES = 4;
 
-// Storage blocks: small for a quiet session, 1 MiB for a flood (a 64 MiB history is 64 of
-// them, recycled as the oldest are discarded), never larger than the cap itself.
-const FIRST_BLOCK_BYTES = 16 * 1024;
-const MAX_BLOCK_BYTES = 1024 * 1024;
+// The memory window: a few MiB per session, so 32 chatty sessions cost ~128 MiB, not 2 GiB.
+const MEMORY_BYTES_LIMIT = { default: 4 * 1024 * 1024, hard: 1024 * 1024 * 1024 };
+const MIN_MEMORY_BYTES = 64 * 1024;
 
 // A UTF-16 unit is at most 3 UTF-8 bytes: a chunk whose length times 3 fits needs no measuring.
 const MAX_BYTES_PER_UNIT = 3;
@@ -82,8 +92,10 @@ export class OutputLog {
   readonly maxChunkBytes: number;
   /** The undrained cap in force: min(maxUndrainedBytes, maxRetainedBytes). */
   readonly undrainedCap: number;
+  /** The memory window in force (Infinity when the whole history fits in it). */
+  readonly memoryBytesLimit: number;
 
-  private readonly store: ByteStore;
+  private readonly store: TieredStore;
   private readonly runs = new StreamRuns();
   private total = 0;
   // Absolute offset of the oldest retained byte: a character boundary.
@@ -117,8 +129,34 @@ export class OutputLog {
       MIN_PAGE_BYTES,
     );
     this.undrainedCap = Math.min(this.maxUndrainedBytes, this.maxRetainedBytes);
-    const maxBlockBytes = Math.min(MAX_BLOCK_BYTES, this.maxRetainedBytes);
-    this.store = new ByteStore({ minBlockBytes: FIRST_BLOCK_BYTES, maxBlockBytes });
+    const memory = resolveLimit('memoryBytes', options.memoryBytes, MEMORY_BYTES_LIMIT, MIN_MEMORY_BYTES);
+    this.memoryBytesLimit = memory >= this.maxRetainedBytes ? Number.POSITIVE_INFINITY : memory;
+    this.store = new TieredStore({
+      memoryBytes: this.memoryBytesLimit,
+      retainedBytes: this.maxRetainedBytes,
+      dir: options.spillDir ?? defaultSpillDir(),
+      fs: options.spillFileSystem ?? nodeSpillFileSystem,
+    });
+  }
+
+  /** Retained history held in memory, in bytes. */
+  get memoryBytes(): number {
+    return this.total - Math.max(this.first, this.store.memoryStart);
+  }
+
+  /** Retained history held in the spill file, in bytes. */
+  get diskBytes(): number {
+    return Math.max(0, this.store.diskEnd - Math.max(this.first, this.store.diskStart));
+  }
+
+  /** Why the log stopped spilling (a full disk): history older than memory was dropped. */
+  get spillError(): Error | undefined {
+    return this.store.spillError;
+  }
+
+  /** Frees the spill file (the history is unreadable after this). Idempotent. */
+  close(): void {
+    this.store.close();
   }
 
   /** Everything the process wrote, in bytes, including what the caps discarded. */
@@ -183,6 +221,8 @@ export class OutputLog {
     }
     this.runs.add(start, stream);
     if (this.total - this.first > cap) this.evict();
+    // A spill that failed dropped what it could not write: accounted as discarded history.
+    if (this.store.start > this.first) this.dropBefore(this.store.start);
     if (this.total - this.drainedTo > this.undrainedCap) this.lostAny = true;
   }
 
@@ -292,9 +332,13 @@ export class OutputLog {
   // Discards the oldest history until at most maxRetainedBytes remain, cutting at the
   // character boundary at or after the cap (so retainedBytes may be up to 3 bytes short).
   private evict(): void {
-    this.first = this.store.ceil(Math.max(this.total - this.maxRetainedBytes, this.store.start));
-    this.store.discardBefore(this.first);
-    this.runs.discardBefore(this.first);
+    this.dropBefore(this.store.ceil(Math.max(this.total - this.maxRetainedBytes, this.store.start)));
+  }
+
+  private dropBefore(first: number): void {
+    this.first = first;
+    this.store.discardBefore(first);
+    this.runs.discardBefore(first);
     this.lostAny = true;
   }
 }

@@ -1,0 +1,145 @@
+// The log's storage once history outgrows its memory window: the newest bytes in memory
+// blocks (ByteStore), the older ones in a spill file, one address space over both. Whole
+// blocks move to the file as the window fills, so a flood costs one write per block, and
+// a page of old history costs one positioned read.
+import { ByteStore, isContinuation } from './byte-store.js';
+import { SpillFile, type SpillFileSystem } from './spill-file.js';
+
+export interface TieredStoreOptions {
+  /** Buffer memory the store may hold, spare blocks included; Infinity: never spill. */
+  memoryBytes: number;
+  /** The history cap: the most the file ever holds (plus a block). */
+  retainedBytes: number;
+  dir: string;
+  fs: SpillFileSystem;
+}
+
+// Blocks are a sixteenth of the window (at most 1 MiB): the held bytes, the newest block's
+// unused end, the oldest block's discarded start and two spares then fit the window.
+const BLOCKS_PER_WINDOW = 16;
+const FIRST_BLOCK_BYTES = 16 * 1024;
+const MAX_BLOCK_BYTES = 1024 * 1024;
+const SLACK_BLOCKS = 4;
+
+export class TieredStore {
+  private readonly hot: ByteStore;
+  private readonly file: SpillFile | undefined;
+  // Held bytes above which the oldest block goes to the file.
+  private readonly hotLimit: number;
+  private coldStart = 0;
+  private coldEnd = 0;
+  private failure: Error | undefined;
+
+  constructor(options: TieredStoreOptions) {
+    const spills = Number.isFinite(options.memoryBytes) && options.memoryBytes < options.retainedBytes;
+    const maxBlockBytes = spills
+      ? Math.max(4, Math.min(MAX_BLOCK_BYTES, Math.floor(options.memoryBytes / BLOCKS_PER_WINDOW)))
+      : Math.min(MAX_BLOCK_BYTES, options.retainedBytes);
+    this.hot = new ByteStore({ minBlockBytes: FIRST_BLOCK_BYTES, maxBlockBytes });
+    this.hotLimit = spills ? options.memoryBytes - SLACK_BLOCKS * maxBlockBytes : Number.POSITIVE_INFINITY;
+    this.file = spills
+      ? new SpillFile(options.dir, options.retainedBytes + maxBlockBytes, options.fs)
+      : undefined;
+  }
+
+  /** Absolute offset of the oldest byte held, in the file or in memory. */
+  get start(): number {
+    return this.coldStart < this.coldEnd ? this.coldStart : this.hot.start;
+  }
+
+  /** Where memory begins: offsets below it are read from the file. */
+  get memoryStart(): number {
+    return this.hot.start;
+  }
+
+  /** Offset just past the newest byte in the file. */
+  get diskEnd(): number {
+    return this.coldEnd;
+  }
+
+  get diskStart(): number {
+    return this.coldStart;
+  }
+
+  /** Why spilling stopped (a full disk...), once it did: older history is then dropped. */
+  get spillError(): Error | undefined {
+    return this.failure;
+  }
+
+  append(text: string): number {
+    const size = this.hot.append(text);
+    this.settle();
+    return size;
+  }
+
+  appendBytes(bytes: Uint8Array): void {
+    this.hot.appendBytes(bytes);
+    this.settle();
+  }
+
+  skipTo(offset: number): void {
+    this.hot.skipTo(offset);
+    this.coldStart = offset;
+    this.coldEnd = offset;
+  }
+
+  discardBefore(offset: number): void {
+    this.hot.discardBefore(offset);
+    this.coldStart = Math.max(this.coldStart, Math.min(offset, this.coldEnd));
+  }
+
+  ceil(offset: number): number {
+    let at = offset;
+    while (at < this.hot.end && isContinuation(this.byteAt(at))) at += 1;
+    return at;
+  }
+
+  floor(offset: number, floor: number): number {
+    let at = offset;
+    while (at > floor && at < this.hot.end && isContinuation(this.byteAt(at))) at -= 1;
+    return at;
+  }
+
+  /** The text of bytes [from, to): both held character boundaries. */
+  decode(from: number, to: number): string {
+    const memory = this.hot.start;
+    if (from >= memory || from >= to) return this.hot.decode(from, to);
+    const mid = Math.min(to, memory);
+    // Block edges are character boundaries, so each side decodes on its own.
+    const old = this.file!.read(from, mid).toString('utf8');
+    return mid < to ? old + this.hot.decode(mid, to) : old;
+  }
+
+  /** Frees the file. The store is not used after this. */
+  close(): void {
+    this.file?.close();
+  }
+
+  private byteAt(offset: number): number {
+    return offset >= this.hot.start ? this.hot.byteAt(offset) : this.file!.read(offset, offset + 1)[0]!;
+  }
+
+  // Moves the oldest blocks to the file until memory is back within the window.
+  private settle(): void {
+    while (this.hot.end - this.hot.start > this.hotLimit && this.hot.dropOldest((s, b) => this.spill(s, b))) {}
+  }
+
+  private spill(start: number, bytes: Buffer): void {
+    const end = start + bytes.length;
+    if (this.coldEnd !== start) this.coldStart = start;
+    if (this.failure === undefined) {
+      try {
+        this.file!.write(start, bytes);
+        this.coldEnd = end;
+        return;
+      } catch (error) {
+        // A full disk ends spilling for this log (never the host): the file's history goes,
+        // the log accounts for it as dropped, and spillError says why.
+        this.failure = error instanceof Error ? error : new Error(String(error));
+        this.file!.close();
+      }
+    }
+    this.coldStart = end;
+    this.coldEnd = end;
+  }
+}
