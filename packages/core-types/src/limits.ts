@@ -20,6 +20,8 @@ export const LIFETIME_MS_LIMIT: Limit = { default: 4 * HOUR, hard: 24 * HOUR };
 export const OUTPUT_CHUNK_BYTES_LIMIT: Limit = { default: 50 * KiB, hard: MiB };
 /** Output history retained per session. */
 export const OUTPUT_TOTAL_BYTES_LIMIT: Limit = { default: 64 * MiB, hard: GiB };
+/** Output history held in memory per session; the rest of the history is in a spill file. */
+export const OUTPUT_MEMORY_BYTES_LIMIT: Limit = { default: 4 * MiB, hard: GiB };
 /** Output not yet drained by poll; the effective cap is min(this, retained history). */
 export const UNDRAINED_BYTES_LIMIT: Limit = { default: 30_000, hard: GiB };
 /** How long a host PTY backend may take to attach. */

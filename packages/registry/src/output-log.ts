@@ -1,5 +1,6 @@
 import {
   OUTPUT_CHUNK_BYTES_LIMIT,
+  OUTPUT_MEMORY_BYTES_LIMIT,
   OUTPUT_TOTAL_BYTES_LIMIT,
   resolveLimit,
   TAIL_CHARS,
@@ -61,8 +62,8 @@ export interface OutputDrain {
 // a page never comes back empty before eof and a pager always moves forward.
 const MIN_PAGE_BYTES = 4;
 
-// The memory window: a few MiB per session, so 32 chatty sessions cost ~128 MiB, not 2 GiB.
-const MEMORY_BYTES_LIMIT = { default: 4 * 1024 * 1024, hard: 1024 * 1024 * 1024 };
+// The memory window (OUTPUT_MEMORY_BYTES_LIMIT) is a few MiB per session, so 32 chatty
+// sessions hold ~128 MiB, not 2 GiB; it is never smaller than this.
 const MIN_MEMORY_BYTES = 64 * 1024;
 
 // A UTF-16 unit is at most 3 UTF-8 bytes: a chunk whose length times 3 fits needs no measuring.
@@ -129,7 +130,7 @@ export class OutputLog {
       MIN_PAGE_BYTES,
     );
     this.undrainedCap = Math.min(this.maxUndrainedBytes, this.maxRetainedBytes);
-    const memory = resolveLimit('memoryBytes', options.memoryBytes, MEMORY_BYTES_LIMIT, MIN_MEMORY_BYTES);
+    const memory = resolveLimit('memoryBytes', options.memoryBytes, OUTPUT_MEMORY_BYTES_LIMIT, MIN_MEMORY_BYTES);
     this.memoryBytesLimit = memory >= this.maxRetainedBytes ? Number.POSITIVE_INFINITY : memory;
     this.store = new TieredStore({
       memoryBytes: this.memoryBytesLimit,
@@ -154,9 +155,13 @@ export class OutputLog {
     return this.store.spillError;
   }
 
-  /** Frees the spill file (the history is unreadable after this). Idempotent. */
+  /**
+   * Frees the spill file: what it held reads as dropped from then on (the memory window
+   * stays readable). Idempotent.
+   */
   close(): void {
     this.store.close();
+    if (this.store.start > this.first) this.dropBefore(this.store.start);
   }
 
   /** Everything the process wrote, in bytes, including what the caps discarded. */

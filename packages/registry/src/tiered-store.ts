@@ -29,6 +29,7 @@ export class TieredStore {
   private coldStart = 0;
   private coldEnd = 0;
   private failure: Error | undefined;
+  private closed = false;
 
   constructor(options: TieredStoreOptions) {
     const spills = Number.isFinite(options.memoryBytes) && options.memoryBytes < options.retainedBytes;
@@ -110,9 +111,11 @@ export class TieredStore {
     return mid < to ? old + this.hot.decode(mid, to) : old;
   }
 
-  /** Frees the file. The store is not used after this. */
+  /** Frees the file: its history is gone, and from now on older blocks are dropped. */
   close(): void {
+    this.closed = true;
     this.file?.close();
+    this.coldStart = this.coldEnd;
   }
 
   private byteAt(offset: number): number {
@@ -127,7 +130,7 @@ export class TieredStore {
   private spill(start: number, bytes: Buffer): void {
     const end = start + bytes.length;
     if (this.coldEnd !== start) this.coldStart = start;
-    if (this.failure === undefined) {
+    if (this.failure === undefined && !this.closed) {
       try {
         this.file!.write(start, bytes);
         this.coldEnd = end;

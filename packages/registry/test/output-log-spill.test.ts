@@ -104,9 +104,14 @@ describe('OutputLog spill', () => {
     const open = spillFds();
     expect(open).toHaveLength(1);
     expect(open[0]).toMatch(/\(deleted\)$/);
+    const before = log.memoryBytes;
     log.close();
     log.close();
     expect(spillFds()).toEqual([]);
+    // What memory held stays readable; the file's part reads as dropped.
+    expect(log.diskBytes).toBe(0);
+    expect(log.retainedBytes).toBe(before);
+    expect(log.read({ cursor: 0, maxBytes: 4 }).droppedBytes).toBe(log.firstRetainedOffset);
   });
 
   it('turns a full disk into dropped history and a spillError, and goes on logging', () => {

@@ -13,6 +13,8 @@ export interface SessionContext {
   sweep(): Promise<void>;
   /** Durable registries only: writes a session's state to its record (never rejects). */
   persist?(source: RecordSource): Promise<void>;
+  /** Where output beyond the memory window spills (default: the OS temp dir). */
+  readonly outputSpillDir?: string;
   /** Waiting-for-input detector; the platform's own when absent. */
   readonly inputDetector?: InputDetector;
 }

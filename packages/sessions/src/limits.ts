@@ -6,6 +6,7 @@ import {
   LIFETIME_MS_LIMIT,
   type Limit,
   OUTPUT_CHUNK_BYTES_LIMIT,
+  OUTPUT_MEMORY_BYTES_LIMIT,
   OUTPUT_TOTAL_BYTES_LIMIT,
   PTY_ATTACH_TIMEOUT_MS_LIMIT,
   RESIZE_PER_MINUTE_LIMIT,
@@ -29,6 +30,8 @@ export interface ProcessSessionLimits {
   maxOutputChunkBytes?: number;
   /** Output history kept per session: 64 MiB, hard 1 GiB. */
   maxOutputBytes?: number;
+  /** Of that history, bytes held in memory (the rest spills to a file): 4 MiB, hard 1 GiB. */
+  maxOutputMemoryBytes?: number;
   /** Output kept for poll() between two polls: 30,000 bytes, hard 1 GiB. */
   maxUndrainedBytes?: number;
   /** How long a host PTY backend may take to attach: 30 s, hard 120 s. */
@@ -53,6 +56,7 @@ const TABLE: Record<keyof ProcessSessionLimits, Limit> = {
   maxLifetimeMs: LIFETIME_MS_LIMIT,
   maxOutputChunkBytes: OUTPUT_CHUNK_BYTES_LIMIT,
   maxOutputBytes: OUTPUT_TOTAL_BYTES_LIMIT,
+  maxOutputMemoryBytes: OUTPUT_MEMORY_BYTES_LIMIT,
   maxUndrainedBytes: UNDRAINED_BYTES_LIMIT,
   maxPtyAttachTimeoutMs: PTY_ATTACH_TIMEOUT_MS_LIMIT,
   maxResizesPerMinute: RESIZE_PER_MINUTE_LIMIT,

@@ -1,5 +1,4 @@
 import type { ManagedRun, ProcessRecord, RecoveredProcessHandle } from '@procmux/core-types';
-import { OutputLog } from '@procmux/registry';
 import { TerminalScreen } from '@procmux/screen';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import { BackendAdapter } from './backend-adapter.js';
@@ -7,6 +6,7 @@ import type { SessionContext } from './context.js';
 import type { ReattachedSession } from './durable/reattach.js';
 import type { ReplaySink } from './durable/replay.js';
 import { LiveSession } from './session/live-session.js';
+import { sessionOutputLog } from './session-output-log.js';
 import { resolveTerminal } from './terminal.js';
 
 /**
@@ -51,11 +51,7 @@ export async function reattachSession(
       startedAt: record.startedAt,
       expiresAt: record.expiresAt,
       releaseOnCancel: record.releaseOnCancel,
-      log: new OutputLog({
-        maxRetainedBytes: limits.maxOutputBytes,
-        maxUndrainedBytes: limits.maxUndrainedBytes,
-        maxChunkBytes: limits.maxOutputChunkBytes,
-      }),
+      log: sessionOutputLog(deps.context),
       screen,
       terminal,
       backend: record.backend,

@@ -88,6 +88,8 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     }
   };
   const sweep = () => sweepSessions(r);
+  if (options.outputSpillDir !== undefined && (typeof options.outputSpillDir !== 'string' || options.outputSpillDir === ''))
+    throw invalidOption('outputSpillDir', 'a directory path', { value: options.outputSpillDir });
   const r: RegistryState = {
     options,
     workspace,
@@ -108,6 +110,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       policy: options.policy,
       emit,
       sweep,
+      ...(options.outputSpillDir !== undefined ? { outputSpillDir: options.outputSpillDir } : {}),
       ...(journal ? { persist: (source) => journal.transition(source) } : {}),
     },
     finishedTtlMs: resolveLimit('finishedTtlMs', options.finishedTtlMs, FINISHED_TTL_MS_LIMIT),
@@ -212,6 +215,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       // the watchdog exits without killing them.
       await supervisor.dispose();
       await journal?.dispose();
+      for (const s of sessions.values()) s.closeOutput();
     },
   };
 }

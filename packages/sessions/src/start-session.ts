@@ -1,6 +1,5 @@
 // start(): the checks, the slot, the record, the spawn and the process_started event.
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
-import { OutputLog } from '@procmux/registry';
 import { TerminalScreen } from '@procmux/screen';
 import { resolveLifetime } from './lifetime.js';
 import { enforcePolicy } from './policy.js';
@@ -10,6 +9,7 @@ import type { RegistryState } from './registry-state.js';
 import { sandboxRunning } from './sandbox.js';
 import { screenGate } from './screen-gate.js';
 import { LiveSession } from './session/live-session.js';
+import { sessionOutputLog } from './session-output-log.js';
 import { newSessionId } from './session-id.js';
 import { spawnSession } from './spawn-session.js';
 import { planStart, type StartPlan } from './start-plan.js';
@@ -131,6 +131,7 @@ async function startReserved(
       await journal.intent(session.recordSource());
     } catch (error) {
       r.sessions.delete(id);
+      session.closeOutput();
       screen?.dispose();
       throw error;
     }
@@ -154,6 +155,7 @@ async function startReserved(
       await session.persisted;
     } else {
       r.sessions.delete(id);
+      session.closeOutput();
       await journal?.discard(id);
     }
     throw error;
@@ -189,11 +191,7 @@ function newSession(
       startedAt: now,
       expiresAt: now + plan.lifetimeMs,
       releaseOnCancel: request.releaseOnCancel === true,
-      log: new OutputLog({
-        maxRetainedBytes: r.limits.maxOutputBytes,
-        maxUndrainedBytes: r.limits.maxUndrainedBytes,
-        maxChunkBytes: r.limits.maxOutputChunkBytes,
-      }),
+      log: sessionOutputLog(r.context),
       screen,
       ...(gate ? { screenGate: gate } : {}),
       terminal: plan.pty ? { columns: plan.terminal.columns, rows: plan.terminal.rows } : undefined,

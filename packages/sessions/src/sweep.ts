@@ -13,7 +13,10 @@ export async function sweepSessions(r: RegistryState): Promise<void> {
     maxEnded: r.maxEndedSessions,
     pinned: (s) => s.state === 'unknown' && s.activeRun !== undefined,
   });
-  for (const session of dropped) r.sessions.delete(session.id);
+  for (const session of dropped) {
+    r.sessions.delete(session.id);
+    session.closeOutput();
+  }
   const expiring = [...r.sessions.values()].filter((s) => s.live && now >= s.expiresAt);
   await Promise.all(expiring.map((s) => s.expire()));
   if (r.sandbox && !r.sandboxLost && r.sessions.size > 0 && !(await sandboxRunning(r.sandbox)))

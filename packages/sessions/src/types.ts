@@ -45,6 +45,12 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
    * that ended first are pruned first (their output with them), before their TTL.
    */
   maxEndedSessions?: number;
+  /**
+   * Where each session's output beyond `limits.maxOutputMemoryBytes` spills (default:
+   * `procmux-output` in the OS temp dir). The file is unlinked once open, so nothing is left
+   * there, whatever way the host ends.
+   */
+  outputSpillDir?: string;
 }
 
 export interface ProcessStartRequest {
@@ -150,6 +156,18 @@ export interface SessionMetadata {
    * polls (then poll's droppedBytes said how much, while the history may still hold it).
    */
   truncated: boolean;
+  /** Of retainedBytes, those held in memory (at most limits.maxOutputMemoryBytes). */
+  memoryBytes: number;
+  /** Of retainedBytes, those in the session's spill file (paged from there). */
+  diskBytes: number;
+  /**
+   * Why the spill file stopped taking output (e.g. `ENOSPC: no space left on device`): the
+   * history older than the memory window was dropped (droppedBytes says how much). Null while
+   * spilling works.
+   */
+  spillError: string | null;
+  /** The last 2,000 characters of retained output, both streams, ANSI-stripped. */
+  tail: string;
   /** Whether a PTY was asked for. */
   pty: boolean;
   /** True when a PTY was asked for (ptyFallback: 'pipe') and the run fell back to pipes. */

@@ -8,6 +8,7 @@ import {
   type SessionState,
   type SignalName,
 } from '@procmux/core-types';
+import { stripAnsi } from '@procmux/ansi';
 import type { BackendAdapter } from '../backend-adapter.js';
 import type { RecordSource } from '../durable/record.js';
 import type { SessionMetadata } from '../types.js';
@@ -168,6 +169,10 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     retainedBytes: s.log.retainedBytes,
     droppedBytes: s.log.firstRetainedOffset,
     truncated: s.log.truncated,
+    memoryBytes: s.log.memoryBytes,
+    diskBytes: s.log.diskBytes,
+    spillError: s.log.spillError?.message ?? null,
+    tail: stripAnsi(s.log.tail),
     pty: s.pty,
     ptyFellBack: s.fellBack,
     emulated: s.emulated,

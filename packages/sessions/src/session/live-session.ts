@@ -192,6 +192,10 @@ export class LiveSession implements ProcessSession {
   markUnknown(reason?: string): void {
     control.markUnknown(this.#s, reason);
   }
+  /** The session left its registry: its spill file goes (the memory window stays readable). */
+  closeOutput(): void {
+    this.#s.log.close();
+  }
   /** The run, while its process may still be alive (dispose kills those). */
   get activeRun(): ManagedRun | undefined {
     return this.#s.run;
