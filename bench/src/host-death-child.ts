@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const sessions = createProcessSessions({ cwd: process.cwd(), logger: quietLogger() });
   const started = await Promise.all(
     Array.from({ length: HOST_SESSIONS }, () =>
-      sessions.start({ command: TREE_COMMAND, env: { [BENCH_MARKER_ENV]: runMarker() } }),
+      sessions.start({ shell: true, command: TREE_COMMAND, env: { [BENCH_MARKER_ENV]: runMarker() } }),
     ),
   );
   process.stdout.write(`ready ${started.map((s) => s.metadata?.().pid ?? 0).join(' ')}\n`);

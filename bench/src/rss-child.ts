@@ -35,7 +35,13 @@ async function viaSessions(spec: RssSpec): Promise<RssReport> {
     const command = floodCommand(spec.bytesEach);
     const started = await Promise.all(
       Array.from({ length: spec.sessions }, () =>
-        sessions.start({ command, pty: false, stdin: 'closed', env: { [BENCH_MARKER_ENV]: runMarker() } }),
+        sessions.start({
+          shell: true,
+          command,
+          pty: false,
+          stdin: 'closed',
+          env: { [BENCH_MARKER_ENV]: runMarker() },
+        }),
       ),
     );
     await Promise.all(

@@ -33,6 +33,7 @@ export const inputLatency: BenchCase = {
     const sessions = createProcessSessions({ cwd: ctx.tmpDir });
     try {
       const session = (await sessions.start({
+        shell: true,
         command: LOOP,
         pty: true,
         env: { [BENCH_MARKER_ENV]: runMarker() },

@@ -19,7 +19,7 @@ async function measure(ctx: BenchContext): Promise<Measured> {
   const runs = ctx.quick ? 15 : 50;
   const once = async (stdin: 'terminal' | 'open') => {
     const began = performance.now();
-    const session = await sessions.start({ command: COMMAND, env: benchEnv(), stdin });
+    const session = await sessions.start({ shell: true, command: COMMAND, env: benchEnv(), stdin });
     const exit = await withTimeout(session.wait(), RUN_TIMEOUT_MS, `${COMMAND} with stdin ${stdin}`);
     if (exit.exitCode !== 0) throw new Error(`${COMMAND} with stdin ${stdin} exited with ${exit.exitCode}`);
     return performance.now() - began;

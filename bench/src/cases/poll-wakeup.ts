@@ -30,6 +30,7 @@ export const pollWakeup: BenchCase = {
     raw.stdout.setEncoding('utf8');
     try {
       const session = await sessions.start({
+        shell: true,
         command: ECHO_BYTE,
         pty: false,
         stdin: 'open',

@@ -134,7 +134,7 @@ export const sshRoundTrip: BenchCase = {
         },
         a: async () => {
           const start = performance.now();
-          const s = await world.sessions.start({ command: 'echo hi' });
+          const s = await world.sessions.start({ shell: true, command: 'echo hi' });
           const exit = await s.wait({ timeoutMs: 15_000 });
           const took = performance.now() - start;
           const out = (await s.poll()).stdout;

@@ -99,6 +99,7 @@ export const tmuxFirstByte: BenchCase = {
 async function throughput(sessions: Registry, bytes: number): Promise<number> {
   const start = performance.now();
   const s = await sessions.start({
+    shell: true,
     command: `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w 100`,
     pty: true,
     screen: false,

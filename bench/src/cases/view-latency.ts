@@ -91,6 +91,7 @@ export const viewLatency: BenchCase = {
     const sockets: Inbox[] = [];
     try {
       const session = await sessions.start({
+        shell: true,
         command: ECHO_BYTE,
         pty: false,
         stdin: 'open',

@@ -37,7 +37,10 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
     world = await openWorld(sshd);
     const bound = world.backend.lossBoundMs!;
     expect(bound).toBe(1500);
-    const pipe = await world.sessions.start({ command: 'setsid sleep 303 & sleep 304; echo never' });
+    const pipe = await world.sessions.start({
+      shell: true,
+      command: 'setsid sleep 303 & sleep 304; echo never',
+    });
     const term = await world.sessions.start({
       command: 'sh',
       args: ['-c', 'trap "" HUP; sleep 305'],
@@ -74,7 +77,7 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
   it('a connection gone silent (sshd stopped, no FIN): keepalive notices within the bound', async () => {
     world = await openWorld(sshd);
     const bound = world.backend.lossBoundMs!;
-    const s = await world.sessions.start({ command: 'sleep 306' });
+    const s = await world.sessions.start({ shell: true, command: 'sleep 306' });
     await waitFor(() => remoteSurvivors().length >= 1, 10_000, 'the remote sleep to be up');
     const served = parentOf(s.pid!);
     const stoppedAt = Date.now();

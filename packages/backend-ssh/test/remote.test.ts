@@ -73,7 +73,7 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
       ['kill -SEGV $$', { exitCode: null, signal: 'SIGSEGV' }],
     ];
     for (const [command, expected] of cases) {
-      const s = await world.sessions.start({ command });
+      const s = await world.sessions.start({ shell: true, command });
       const exit = await s.wait({ timeoutMs: 10_000 });
       expect({ command, exitCode: exit.exitCode, signal: exit.signal }).toEqual({ command, ...expected });
     }
@@ -84,7 +84,7 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
 
   it('kill ends the whole remote tree: setsid child, orphaned double fork, TERM ignorer', async () => {
     world = await openWorld(sshd);
-    const s = await world.sessions.start({ command: ESCAPING_TREE });
+    const s = await world.sessions.start({ shell: true, command: ESCAPING_TREE });
     await pollUntil(s, /ready/);
     // The main shell, the setsid sleep, the orphan, the ignorer and its sleep.
     await waitFor(() => remoteSurvivors().length >= 5, 10_000, 'the remote tree to be up');
@@ -100,7 +100,7 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     const a = await world.sessions.start({ command: 'sleep', args: ['30'] });
     await a.signal('SIGINT');
     expect(await a.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: null, signal: 'SIGINT' });
-    const b = await world.sessions.start({ command: ESCAPING_TREE });
+    const b = await world.sessions.start({ shell: true, command: ESCAPING_TREE });
     await pollUntil(b, /ready/);
     const [first, second] = await Promise.allSettled([b.kill(), b.kill()]);
     expect(first).toMatchObject({ status: 'fulfilled', value: { state: 'killed' } });
@@ -164,6 +164,7 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
   it('keeps the output limits for output far past them (64 MiB through a 1 MiB cap)', async () => {
     world = await openWorld(sshd, { limits: { maxOutputBytes: 1024 * 1024 } });
     const s = await world.sessions.start({
+      shell: true,
       command: 'head -c 67108864 /dev/zero | tr "\\0" x; echo; echo END',
     });
     const exit = await s.wait({ timeoutMs: 60_000 });
@@ -187,7 +188,7 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
 
   it('refuses a cwd outside the remote workspace, before and on the remote side', async () => {
     world = await openWorld(sshd);
-    await expect(world.sessions.start({ command: 'pwd', cwd: '..' })).rejects.toMatchObject({
+    await expect(world.sessions.start({ shell: true, command: 'pwd', cwd: '..' })).rejects.toMatchObject({
       code: 'ERR_PROCESS_POLICY',
     });
     // A remote workspace must be absolute, a cwd a string: the toolkit's refusal, details and all.
@@ -199,7 +200,9 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
       'cwd must be a string path inside the workspace (got 5)',
     );
     // Only the remote side knows the directory is missing; the backend's reason stays in `cause`.
-    const missing = await world.sessions.start({ command: 'pwd', cwd: 'missing' }).catch((e: unknown) => e);
+    const missing = await world.sessions
+      .start({ shell: true, command: 'pwd', cwd: 'missing' })
+      .catch((e: unknown) => e);
     expect(missing).toMatchObject({
       code: 'ERR_PROCESS_PTY_BACKEND',
       cause: {
@@ -212,7 +215,9 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     // wrapper's physical check on the remote side refuses it.
     const outside = mkdtempSync(join(tmpdir(), 'procmux-ssh-outside-'));
     symlinkSync(outside, join(world.workspace, 'link'));
-    const escaped = await world.sessions.start({ command: 'pwd', cwd: 'link' }).catch((e: unknown) => e);
+    const escaped = await world.sessions
+      .start({ shell: true, command: 'pwd', cwd: 'link' })
+      .catch((e: unknown) => e);
     rmSync(outside, { recursive: true, force: true });
     expect(escaped).toMatchObject({
       code: 'ERR_PROCESS_PTY_BACKEND',
@@ -234,7 +239,7 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
       ptyBackend: world.backend.ptyBackend,
     });
     try {
-      const s = await root.start({ command: 'pwd -P', cwd: world.workspace.slice(1) });
+      const s = await root.start({ shell: true, command: 'pwd -P', cwd: world.workspace.slice(1) });
       expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
       expect((await s.poll()).stdout).toBe(`${realpathSync(world.workspace)}\n`);
     } finally {
@@ -244,12 +249,12 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
 
   it("a finished session's monitor leaves on its own, unless a marked escapee is still there", async () => {
     world = await openWorld(sshd);
-    const done = await world.sessions.start({ command: 'echo hi' });
+    const done = await world.sessions.start({ shell: true, command: 'echo hi' });
     expect(await done.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
     await waitFor(() => remoteMonitors().length === 0, 10_000, 'the monitor of a finished session to leave');
     // The program exits at once, its setsid child lives on: the monitor keeps guarding it (it
     // is ended with the connection, checked in afterEach), while the program's group is empty.
-    const escaping = await world.sessions.start({ command: 'setsid sleep 303 & echo started' });
+    const escaping = await world.sessions.start({ shell: true, command: 'setsid sleep 303 & echo started' });
     expect(await escaping.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
     await waitFor(() => remoteSurvivors().length === 1, 10_000, 'the setsid child alone');
     await new Promise((resolve) => setTimeout(resolve, 2_500));

@@ -63,6 +63,11 @@ export interface ProcessRecord {
    * Written throttled, not per chunk. Absent in older records: read as 0.
    */
   deliveredBytes?: number;
+  /**
+   * Whether `command` ran through the platform shell. Absent in older records, which ran
+   * through the shell exactly when they had no args.
+   */
+  shell?: boolean;
 }
 
 /** One stored checkpoint: opaque serialized data with its compare-and-set version and fence. */

@@ -130,7 +130,12 @@ export class OutputLog {
       MIN_PAGE_BYTES,
     );
     this.undrainedCap = Math.min(this.maxUndrainedBytes, this.maxRetainedBytes);
-    const memory = resolveLimit('memoryBytes', options.memoryBytes, OUTPUT_MEMORY_BYTES_LIMIT, MIN_MEMORY_BYTES);
+    const memory = resolveLimit(
+      'memoryBytes',
+      options.memoryBytes,
+      OUTPUT_MEMORY_BYTES_LIMIT,
+      MIN_MEMORY_BYTES,
+    );
     this.memoryBytesLimit = memory >= this.maxRetainedBytes ? Number.POSITIVE_INFINITY : memory;
     this.store = new TieredStore({
       memoryBytes: this.memoryBytesLimit,

@@ -124,7 +124,10 @@ export class TieredStore {
 
   // Moves the oldest blocks to the file until memory is back within the window.
   private settle(): void {
-    while (this.hot.end - this.hot.start > this.hotLimit && this.hot.dropOldest((s, b) => this.spill(s, b))) {}
+    while (
+      this.hot.end - this.hot.start > this.hotLimit &&
+      this.hot.dropOldest((s, b) => this.spill(s, b))
+    ) {}
   }
 
   private spill(start: number, bytes: Buffer): void {

@@ -32,7 +32,11 @@ function* stream(totalBytes: number): Generator<{ stream: OutputStream; text: st
 }
 
 function pair(options: { memoryBytes: number; maxRetainedBytes: number; spillFileSystem?: SpillFileSystem }) {
-  const common = { maxRetainedBytes: options.maxRetainedBytes, maxChunkBytes: 64 * KiB, maxUndrainedBytes: 1 };
+  const common = {
+    maxRetainedBytes: options.maxRetainedBytes,
+    maxChunkBytes: 64 * KiB,
+    maxUndrainedBytes: 1,
+  };
   const spilled = new OutputLog({ ...common, memoryBytes: options.memoryBytes, spillDir: dir, ...options });
   const reference = new OutputLog({ ...common, memoryBytes: options.maxRetainedBytes });
   return { spilled, reference };
@@ -79,7 +83,9 @@ describe('OutputLog spill', () => {
     expect(pages(spilled, 'stderr')).toEqual(pages(reference, 'stderr'));
     // A cursor inside a character in the file's part moves to the next character.
     const inside = spilled.firstRetainedOffset + 100 * KiB + 1;
-    expect(spilled.read({ cursor: inside, maxBytes: 1000 })).toEqual(reference.read({ cursor: inside, maxBytes: 1000 }));
+    expect(spilled.read({ cursor: inside, maxBytes: 1000 })).toEqual(
+      reference.read({ cursor: inside, maxBytes: 1000 }),
+    );
     expect(spilled.read({ cursor: 0, maxBytes: 5 })).toEqual(reference.read({ cursor: 0, maxBytes: 5 }));
     expect(spilled.tail).toBe(reference.tail);
     expect(spilled.drain()).toEqual(reference.drain());
@@ -119,7 +125,8 @@ describe('OutputLog spill', () => {
     const fullAfter200KiB: SpillFileSystem = {
       ...nodeSpillFileSystem,
       write(fd, bytes, position) {
-        if (budget < bytes.length) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        if (budget < bytes.length)
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
         budget -= bytes.length;
         return nodeSpillFileSystem.write(fd, bytes, position);
       },

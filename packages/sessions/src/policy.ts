@@ -10,6 +10,8 @@ export interface PolicyRequest {
   owner: string | undefined;
   command: string;
   args: readonly string[];
+  /** True: `command` is a shell line run through the platform shell; false: an executable. */
+  shell: boolean;
   cwd: string;
   fingerprint: string;
   pty: boolean;

@@ -44,6 +44,7 @@ export async function reattachSession(
       owner: record.owner ?? undefined,
       command: record.command,
       args: record.args,
+      shell: record.shell ?? record.args.length === 0,
       cwd: record.cwd,
       fingerprint: record.fingerprint,
       pty: record.pty,

@@ -88,7 +88,10 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     }
   };
   const sweep = () => sweepSessions(r);
-  if (options.outputSpillDir !== undefined && (typeof options.outputSpillDir !== 'string' || options.outputSpillDir === ''))
+  if (
+    options.outputSpillDir !== undefined &&
+    (typeof options.outputSpillDir !== 'string' || options.outputSpillDir === '')
+  )
     throw invalidOption('outputSpillDir', 'a directory path', { value: options.outputSpillDir });
   const r: RegistryState = {
     options,

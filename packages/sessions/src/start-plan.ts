@@ -1,4 +1,11 @@
-import { integerOption, invalidOption, nonEmptyString, oneOf, type StdinMode } from '@procmux/core-types';
+import {
+  booleanOption,
+  integerOption,
+  invalidOption,
+  nonEmptyString,
+  oneOf,
+  type StdinMode,
+} from '@procmux/core-types';
 import { shellWrap } from '@procmux/shell-wrap';
 import { resolveSessionCwd } from './cwd.js';
 import { commandFingerprint } from './fingerprint.js';
@@ -44,6 +51,8 @@ export function planStart(request: ProcessStartRequest, context: PlanContext): S
     secret: true,
   });
   const args = request.args === undefined ? [] : [...request.args];
+  // An executable unless the caller asks for a shell: a program name is never expanded.
+  const shell = booleanOption('shell', request.shell, false);
   if (!args.every((a) => typeof a === 'string')) throw invalidOption('args', 'an array of strings');
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
@@ -74,13 +83,13 @@ export function planStart(request: ProcessStartRequest, context: PlanContext): S
   return {
     command: request.command,
     args,
-    shell: request.shell === true || request.args === undefined,
+    shell,
     cwd: (context.resolveCwd ?? resolveSessionCwd)(workspace, request.cwd),
     env,
     pty,
     terminal,
     owner: resolveOwnerKey(request.owner, context.ownership, context.identity),
-    fingerprint: commandFingerprint(request.command, args),
+    fingerprint: commandFingerprint(request.command, args, shell),
     lifetimeMs,
     stdin,
   };

@@ -54,10 +54,13 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
 }
 
 export interface ProcessStartRequest {
-  /** Executable (with `args`, no shell), or a shell command line (no `args`, or `shell: true`). */
+  /** The executable, run with `args` as its argv; a shell command line with `shell: true`. */
   command: string;
   args?: readonly string[];
-  /** Run `command` through the platform shell (shell-wrap). Implied when `args` is absent. */
+  /**
+   * Run `command` (and `args`, appended as given) through the platform shell (shell-wrap).
+   * Default false: `command` is an executable, even without `args` (no expansion of any kind).
+   */
   shell?: boolean;
   cwd?: string;
   /** Extra variables merged over the host's environment. Never in a fingerprint or event. */
@@ -135,6 +138,8 @@ export interface SessionMetadata {
   owner: string | undefined;
   command: string;
   args: readonly string[];
+  /** True when `command` ran through the platform shell; false: it is the executable. */
+  shell: boolean;
   cwd: string;
   fingerprint: string;
   state: SessionState;

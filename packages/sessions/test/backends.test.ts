@@ -74,7 +74,7 @@ describe('host PTY backend', () => {
   it('wraps a shell command line with shell-wrap for the backend', async () => {
     const backend = pipePtyBackend();
     sessions = track(createProcessSessions({ cwd: workspace, ptyBackend: backend }));
-    const s = await sessions.start({ command: 'echo $((1+1))', pty: true, screen: false });
+    const s = await sessions.start({ shell: true, command: 'echo $((1+1))', pty: true, screen: false });
     await s.wait({ timeoutMs: 10_000 });
     expect(backend.starts[0]?.args.at(-1)).toBe('echo $((1+1))');
     expect((await s.output({ cursor: 0 })).data).toBe('2\n');

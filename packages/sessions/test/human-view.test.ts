@@ -168,7 +168,7 @@ describe('live view plumbing', () => {
 
   it('a pipe session snapshots its retained output and has no terminal size', async () => {
     const sessions = track(createProcessSessions({ cwd: makeWorkspace() }));
-    const job = await sessions.start({ command: 'printf "one\\ntwo\\n"' });
+    const job = await sessions.start({ shell: true, command: 'printf "one\\ntwo\\n"' });
     await job.wait({ timeoutMs: 20_000 });
     expect(await job.snapshot()).toMatchObject({ data: 'one\ntwo\n', emulated: false, offset: 8 });
     expect(await job.snapshot({ maxBytes: 4 })).toMatchObject({ data: 'two\n', offset: 8 });
@@ -219,7 +219,7 @@ describe('asciicast recordings', () => {
 
   it('records a pipe session with CR LF so it replays in a terminal', async () => {
     const sessions = track(createProcessSessions({ cwd: makeWorkspace() }));
-    const job = await sessions.start({ command: 'echo first; sleep 0.2; echo second >&2' });
+    const job = await sessions.start({ shell: true, command: 'echo first; sleep 0.2; echo second >&2' });
     await job.wait({ timeoutMs: 20_000 });
     const cast = await job.asciicast();
     const { text, header } = await replay(cast);
@@ -235,6 +235,7 @@ describe('asciicast recordings', () => {
       }),
     );
     const job = await sessions.start({
+      shell: true,
       command: 'for i in $(seq 1 400); do echo "line $i"; done',
     });
     await job.wait({ timeoutMs: 20_000 });

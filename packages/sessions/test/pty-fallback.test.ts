@@ -21,6 +21,7 @@ describe("a PTY start that falls back to pipes (ptyFallback: 'pipe')", () => {
   it('behaves like a pipe session: streams as written, no screen, and says it fell back', async () => {
     sessions = track(createProcessSessions({ cwd: workspace, logger: { warn: () => {} } }));
     const s = await sessions.start({
+      shell: true,
       command: "printf 'hello\\nworld\\n'; echo err >&2",
       pty: true,
       ptyFallback: 'pipe',

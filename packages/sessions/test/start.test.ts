@@ -21,9 +21,13 @@ describe('start', () => {
     expect((await s.poll()).stdout).toBe('$HOME|a b|');
   });
 
-  it('runs a command string with no args through the shell', async () => {
+  it('runs a shell line (no args) through the shell when shell: true', async () => {
     sessions = track(createProcessSessions({ cwd: workspace }));
-    const s = await sessions.start({ command: 'echo "$((6 * 7))" | tr 4 X', env: { EXTRA: 'x' } });
+    const s = await sessions.start({
+      shell: true,
+      command: 'echo "$((6 * 7))" | tr 4 X',
+      env: { EXTRA: 'x' },
+    });
     await s.wait({ timeoutMs: 10_000 });
     expect((await s.poll()).stdout).toBe('X2\n');
   });

@@ -286,7 +286,7 @@ describe('what a page gets', () => {
   });
 
   it('a pipe session is shown with CR LF line ends', async () => {
-    const job = await sessions.start({ command: 'printf "a\\nb\\n"; sleep 30' });
+    const job = await sessions.start({ shell: true, command: 'printf "a\\nb\\n"; sleep 30' });
     const deadline = Date.now() + 10_000;
     while ((await job.output()).data !== 'a\nb\n' && Date.now() < deadline)
       await job.poll({ timeoutMs: 200 });

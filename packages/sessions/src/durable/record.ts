@@ -50,6 +50,7 @@ export function buildRecord(source: RecordSource, ownerId: string, tenant: strin
     replica: ownerId,
     command: m.command,
     args: [...m.args],
+    shell: m.shell,
     cwd: m.cwd,
     fingerprint: m.fingerprint,
     pty: m.pty,
@@ -88,7 +89,7 @@ const int: Check = (v) => typeof v === 'number' && Number.isSafeInteger(v);
 const intOrNull: Check = (v) => v === null || int(v);
 const bool: Check = (v) => typeof v === 'boolean';
 
-type Optional = 'terminal' | 'deliveredBytes';
+type Optional = 'terminal' | 'deliveredBytes' | 'shell';
 
 const size: Check = (v) => int(v) && (v as number) >= 1 && (v as number) <= 65_535;
 
@@ -101,6 +102,7 @@ const OPTIONAL: Record<Optional, Check> = {
     return Object.keys(t).length === 2 && size(t.columns) && size(t.rows);
   },
   deliveredBytes: (v) => int(v) && (v as number) >= 0,
+  shell: bool,
 };
 
 const SHAPE: Record<Exclude<keyof ProcessRecord, Optional>, Check> = {
@@ -167,7 +169,11 @@ export function parseEntry(entry: CheckpointEntry, tenant: string | null): Parse
       return drop('ERR_RECOVERY_UNTRUSTED', `record field "${name}" is missing or malformed`);
     }
   }
-  const record = { deliveredBytes: 0, ...fields } as unknown as ProcessRecord;
+  const record = {
+    deliveredBytes: 0,
+    shell: Array.isArray(fields.args) && fields.args.length === 0,
+    ...fields,
+  } as unknown as ProcessRecord;
   if (record.id !== entry.key) return drop('ERR_RECOVERY_UNTRUSTED', 'record id does not match its key');
   if ((record.exitCode !== null) !== (record.state === 'exited')) {
     return drop('ERR_RECOVERY_UNTRUSTED', 'record has an exit code in a state other than exited');

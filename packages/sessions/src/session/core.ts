@@ -23,6 +23,8 @@ export interface SessionInit {
   owner: string | undefined;
   command: string;
   args: readonly string[];
+  /** Whether `command` runs through the platform shell (else it is the executable). */
+  shell: boolean;
   cwd: string;
   fingerprint: string;
   pty: boolean;
@@ -56,6 +58,7 @@ export class SessionCore {
   readonly owner: string | undefined;
   readonly command: string;
   readonly args: readonly string[];
+  readonly shell: boolean;
   readonly cwd: string;
   readonly fingerprint: string;
   readonly pty: boolean;
@@ -118,6 +121,7 @@ export class SessionCore {
     this.args = init.args;
     this.cwd = init.cwd;
     this.fingerprint = init.fingerprint;
+    this.shell = init.shell;
     this.pty = init.pty;
     this.startedAt = init.startedAt;
     this.expiresAt = init.expiresAt;

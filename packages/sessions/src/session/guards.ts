@@ -29,6 +29,7 @@ export async function mutable(
     owner: s.owner,
     command: s.command,
     args: s.args,
+    shell: s.shell,
     cwd: s.cwd,
     fingerprint: s.fingerprint,
     pty: s.pty,

@@ -156,6 +156,7 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     owner: s.owner,
     command: s.command,
     args: [...s.args],
+    shell: s.shell,
     cwd: s.cwd,
     fingerprint: s.fingerprint,
     state: s.state,
