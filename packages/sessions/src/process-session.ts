@@ -41,8 +41,8 @@ export interface ProcessSession {
   /**
    * Whether resize() can work on this session: a terminal whose backend declared resize (the
    * native backend does; a host backend through `capabilities.resize`). False for pipes, a
-   * PTY start that fell back to pipes, and before the process started. Check it instead of
-   * `'resize' in session`, which is always true (resize() is a method).
+   * PTY start that fell back to pipes, and before the process started. Always equal to
+   * `'resize' in session`: `session.resize?.(size)` feature-detects as well.
    */
   readonly canResize: boolean;
   /** Columns and rows of the session's terminal now; undefined for a pipe session. */
@@ -98,8 +98,11 @@ export interface ProcessSession {
   submit(): Promise<void>;
   /** Closes stdin: EOF for pipes, EOT (Ctrl-D) for a PTY. */
   closeStdin(): Promise<void>;
-  /** Resizes the terminal where the backend can (rate-limited). */
-  resize(size: { columns: number; rows: number }): Promise<void>;
+  /**
+   * Resizes the terminal (rate-limited). Present exactly when `canResize` is true: absent on
+   * pipe sessions, a PTY start that fell back to pipes, and a backend that cannot resize.
+   */
+  resize?(size: { columns: number; rows: number }): Promise<void>;
   /** Sends a signal to the process (not the tree; kill() takes the tree). */
   signal(name: SignalName): Promise<void>;
   /** Kills the whole tree and resolves once the session is `killed`. */

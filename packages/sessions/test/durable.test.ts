@@ -345,7 +345,7 @@ describe('recover() through a recovery backend', () => {
       'the echo',
     );
     await e.signal('SIGCONT');
-    await e.resize({ columns: 100, rows: 40 });
+    await e.resize!({ columns: 100, rows: 40 });
     expect(await e.kill()).toEqual({ exitCode: null, signal: 'SIGKILL', state: 'killed' });
     const mine = server.calls.filter(([ref]) => ref === echoRef).map(([, call, arg]) => [call, arg]);
     expect(mine).toEqual(

@@ -59,7 +59,7 @@ describe('human control', () => {
       () => py.sendKeys(['C-c']),
       () => py.submit(),
       () => py.closeStdin(),
-      () => py.resize({ columns: 100, rows: 30 }),
+      () => py.resize!({ columns: 100, rows: 30 }),
     ]) {
       await expect(attempt()).rejects.toMatchObject({
         code: 'ERR_PROCESS_STATE',
@@ -155,7 +155,7 @@ describe('live view plumbing', () => {
     expect(await copy.renderFull()).toBe(await py.screen());
     copy.dispose();
 
-    await py.resize({ columns: 70, rows: 14 });
+    await py.resize!({ columns: 70, rows: 14 });
     expect(py.terminalSize).toEqual({ columns: 70, rows: 14 });
     expect(events.at(-1)).toEqual({ type: 'resize', columns: 70, rows: 14 });
     await py.kill();
@@ -193,7 +193,7 @@ describe('asciicast recordings', () => {
     await py.submit();
     await py.submit();
     await screenUntil(py, /tick 2\n>>>$/);
-    await py.resize({ columns: 90, rows: 12 });
+    await py.resize!({ columns: 90, rows: 12 });
     await py.paste('print("after resize")');
     await py.submit();
     const final = await screenUntil(py, /^after resize\n>>>$/m);

@@ -31,6 +31,7 @@ describe("a PTY start that falls back to pipes (ptyFallback: 'pipe')", () => {
     expect(meta).toMatchObject({ pty: true, stdioMode: 'pipe', ptyFellBack: true, emulated: false });
     expect(s.holdsScreen).toBe(false);
     expect(s.canResize).toBe(false);
+    expect('resize' in s).toBe(false);
     const polled = await s.poll();
     // No stair-stepping, and stderr stays apart.
     expect(polled.stdout).toBe('hello\nworld\n');

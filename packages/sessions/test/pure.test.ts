@@ -113,6 +113,7 @@ describe('enforcePolicy', () => {
     owner: 'o',
     command: 'rm',
     args: ['-rf', '/'],
+    shell: false,
     cwd: '/w',
     fingerprint: 'f',
     pty: false,

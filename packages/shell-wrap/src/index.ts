@@ -18,4 +18,10 @@ export {
 } from './shell-wrap.js';
 export type { Env, HasExecutable, WindowsShell, WrappedCommand } from './types.js';
 export { WINDOWS_COMMAND_LINE_LIMIT, type WindowsPtySpec } from './windows.js';
-export { defaultWindowsShell, resolveShell, WINDOWS_SHELL_ENV, WINDOWS_SHELLS } from './windows-shell.js';
+export {
+  defaultWindowsShell,
+  resolveShell,
+  WINDOWS_SHELL_ENV,
+  WINDOWS_SHELL_ENV_ALIAS,
+  WINDOWS_SHELLS,
+} from './windows-shell.js';

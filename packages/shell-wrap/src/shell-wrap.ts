@@ -3,7 +3,7 @@ import { hasExecutableOnPath } from './path-lookup.js';
 import { posixShellWrap } from './posix.js';
 import type { Env, HasExecutable, WrappedCommand } from './types.js';
 import { type WindowsPtySpec, windowsPtyCommandLine, windowsShellWrap } from './windows.js';
-import { resolveShell, WINDOWS_SHELL_ENV, windowsEnvValue } from './windows-shell.js';
+import { requestedWindowsShell, resolveShell, windowsEnvValue } from './windows-shell.js';
 
 export interface ShellWrapOptions {
   /** Which platform to wrap for; `process.platform` when omitted. Only 'win32' means Windows. */
@@ -78,7 +78,7 @@ export function windowsPtySpec(command: string, options: WindowsPtySpecOptions =
 }
 
 function windowsChoice(shell: string | undefined, comspec: string | undefined, env: Env) {
-  const requested = shell ?? windowsEnvValue(env, WINDOWS_SHELL_ENV);
+  const requested = shell ?? requestedWindowsShell(env);
   return {
     shell: resolveShell(requested),
     requested,

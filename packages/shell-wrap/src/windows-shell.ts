@@ -5,6 +5,8 @@ export const WINDOWS_SHELLS: readonly WindowsShell[] = ['cmd', 'powershell', 'pw
 
 /** The environment variable that picks the default Windows shell. */
 export const WINDOWS_SHELL_ENV = 'PROCMUX_WINDOWS_SHELL';
+/** Read when WINDOWS_SHELL_ENV is unset: the name the Kerkov spec uses for the same choice. */
+export const WINDOWS_SHELL_ENV_ALIAS = 'WINDOWS_DEFAULT_SHELL';
 
 /**
  * Maps a shell name or path to the Windows shell procmux drives: `cmd`, `powershell` or
@@ -28,9 +30,17 @@ function shellName(path: string): string {
     .replace(/\.exe$/, '');
 }
 
-/** The default Windows shell: `PROCMUX_WINDOWS_SHELL` from `env` resolved, else cmd. */
+/**
+ * The default Windows shell: `PROCMUX_WINDOWS_SHELL` from `env` resolved, else its alias
+ * `WINDOWS_DEFAULT_SHELL`, else cmd. PROCMUX_WINDOWS_SHELL wins when both are set.
+ */
 export function defaultWindowsShell(env: Env = process.env): WindowsShell {
-  return resolveShell(windowsEnvValue(env, WINDOWS_SHELL_ENV));
+  return resolveShell(requestedWindowsShell(env));
+}
+
+/** The shell name or path the environment asks for, if any (see defaultWindowsShell). */
+export function requestedWindowsShell(env: Env): string | undefined {
+  return windowsEnvValue(env, WINDOWS_SHELL_ENV) ?? windowsEnvValue(env, WINDOWS_SHELL_ENV_ALIAS);
 }
 
 /**

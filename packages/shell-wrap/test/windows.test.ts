@@ -170,6 +170,16 @@ describe('choosing the Windows shell', () => {
     expect(defaultWindowsShell({})).toBe('cmd');
   });
 
+  it('reads WINDOWS_DEFAULT_SHELL as an alias, PROCMUX_WINDOWS_SHELL winning when both are set', () => {
+    const alias = { WINDOWS_DEFAULT_SHELL: 'powershell' };
+    expect(defaultWindowsShell(alias)).toBe('powershell');
+    expect(shellWrap('1', { platform: 'win32', env: alias }).shell).toBe('powershell');
+    expect(windowsPtySpec('1', { env: alias }).shell).toBe('powershell');
+    const both = { WINDOWS_DEFAULT_SHELL: 'powershell', PROCMUX_WINDOWS_SHELL: 'pwsh' };
+    expect(defaultWindowsShell(both)).toBe('pwsh');
+    expect(shellWrap('1', { platform: 'win32', env: both }).shell).toBe('pwsh');
+  });
+
   it('lets an explicit shell win over PROCMUX_WINDOWS_SHELL', () => {
     const env = { PROCMUX_WINDOWS_SHELL: 'pwsh' };
     expect(shellWrap('ver', { platform: 'win32', env, shell: 'cmd' }).shell).toBe('cmd');

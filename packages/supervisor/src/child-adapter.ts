@@ -55,8 +55,8 @@ export interface ChildAdapterOptions extends SpawnTarget {
   /** The tree kill behind kill('force'); default: the platform's kill package. */
   killProcessTree?: TreeKill;
   /**
-   * SIGTERM-to-SIGKILL grace of kill('force'), 0 to 60000 ms. Default 0: the tree is killed
-   * at once, as the PTY adapters do; 'graceful' is the polite path.
+   * SIGTERM-to-SIGKILL grace of kill('force'), 0 to 60000 ms. Default 3000 ms: the tree gets
+   * SIGTERM, and SIGKILL 3 s later for whatever still lives; 0 kills it at once.
    */
   killGraceMs?: number;
   /** How long wait() waits for the pipes to drain after the exit (default 250 ms). */

@@ -23,6 +23,8 @@ export type { SessionInit };
 
 export class LiveSession implements ProcessSession {
   readonly #s: SessionCore;
+  // Defined on the instance by attach() when the terminal can resize; never on the prototype.
+  declare readonly resize?: (size: { columns: number; rows: number }) => Promise<void>;
 
   constructor(init: SessionInit, ctx: SessionContext) {
     this.#s = new SessionCore(init, ctx);
@@ -137,9 +139,6 @@ export class LiveSession implements ProcessSession {
   closeStdin(): Promise<void> {
     return input.closeStdin(this.#s);
   }
-  resize(size: { columns: number; rows: number }): Promise<void> {
-    return input.resize(this.#s, size);
-  }
   signal(name: SignalName): Promise<void> {
     return control.signal(this.#s, name);
   }
@@ -171,6 +170,14 @@ export class LiveSession implements ProcessSession {
   }
   attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
     lifecycle.attach(this.#s, run, adapter, metadata);
+    // An own member, only where it works: hosts feature-detect with `session.resize?.(...)`.
+    if (this.canResize && !Object.hasOwn(this, 'resize')) {
+      const s = this.#s;
+      Object.defineProperty(this, 'resize', {
+        value: (size: { columns: number; rows: number }) => input.resize(s, size),
+        enumerable: false,
+      });
+    }
   }
   /** Writes now what a throttled record write was waiting to write (delivered bytes, size). */
   flushRecord(): Promise<void> {
