@@ -4,14 +4,13 @@
 /** A signal by Node's name ('SIGTERM'), never a number, on every public surface. */
 export type SignalName = NodeJS.Signals;
 
-/** Why a run ended. Forced reasons (timeouts, cancel) win over signal, signal over exit. */
-export type TerminationReason =
-  | 'exit'
-  | 'signal'
-  | 'overall-timeout'
-  | 'no-output-timeout'
-  | 'manual-cancel'
-  | 'spawn-error';
+/**
+ * Why a run ended. Forced reasons (timeouts, cancel) win over signal, signal over exit.
+ * There is no 'spawn-error': a spawn that fails rejects spawn() with ERR_PROCESS_SPAWN
+ * before any run exists (the supervisor waits for the OS to confirm the spawn, and a PTY
+ * spawn checks the executable first), so no run can end for that reason.
+ */
+export type TerminationReason = 'exit' | 'signal' | 'overall-timeout' | 'no-output-timeout' | 'manual-cancel';
 
 /** 'graceful' asks the process to stop (SIGTERM, CTRL_BREAK); 'force' tears down the whole tree. */
 export type KillMode = 'graceful' | 'force';

@@ -27,7 +27,6 @@ const REASONS: readonly TerminationReason[] = [
   'overall-timeout',
   'no-output-timeout',
   'manual-cancel',
-  'spawn-error',
 ];
 
 export interface RunContext {

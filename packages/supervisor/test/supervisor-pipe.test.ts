@@ -143,6 +143,8 @@ describe('pipe runs', () => {
     const { supervisor: sup } = supervisor();
     const missingFile = await rejection(sup.spawn({ file: 'procmux-no-such-program' }));
     expect(isProcmuxError(missingFile, 'ERR_PROCESS_SPAWN')).toBe(true);
+    // The failure is the spawn's rejection: no run was created that could end with it.
+    expect(sup.activeRuns()).toHaveLength(0);
     const missingCwd = await rejection(sup.spawn({ command: 'true', cwd: join(scratch, 'nope') }));
     expect(isProcmuxError(missingCwd, 'ERR_PROCESS_SPAWN')).toBe(true);
     expect((missingCwd as Error).message).toContain('cwd does not exist');
@@ -292,6 +294,10 @@ describe('cancellation', () => {
     const { supervisor: sup } = supervisor();
     const run = await spawn(sup, { command: 'sleep 30' });
     expect(() => run.cancel('bored' as never)).toThrowError(/reason must be one of/);
+    // No run ends for its spawn failing (spawn() rejects first), so that is no reason either.
+    expect(() => run.cancel('spawn-error' as never)).toThrowError(
+      /reason must be one of 'exit', 'signal', 'overall-timeout', 'no-output-timeout', 'manual-cancel'/,
+    );
   });
 
   it('cancels the run when the signal aborts after the spawn', async () => {
