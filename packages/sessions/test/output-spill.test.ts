@@ -1,0 +1,90 @@
+// A session's history beyond its memory window is in a spill file: metadata() says how much
+// is where, every retained byte pages back exactly, and nothing is left once it is gone.
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripAnsi } from '@procmux/ansi';
+import { disposeAfterEach, makeWorkspace } from '@procmux/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createProcessSessions, type ProcessSession } from '../src/index.js';
+
+const workspace = makeWorkspace();
+const spillDir = mkdtempSync(join(tmpdir(), 'procmux-session-spill-'));
+afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
+const track = disposeAfterEach<ReturnType<typeof createProcessSessions>>();
+
+function seqText(from: number, to: number): string {
+  let text = '';
+  for (let i = from; i <= to; i++) text += `${i}\n`;
+  return text;
+}
+
+async function everything(s: ProcessSession): Promise<{ text: string; dropped: number }> {
+  let cursor = 0;
+  let text = '';
+  let dropped = 0;
+  for (;;) {
+    const page = await s.output({ cursor });
+    if (cursor === 0) dropped = page.droppedBytes;
+    text += page.data;
+    if (page.eof) return { text, dropped };
+    cursor = page.cursor;
+  }
+}
+
+function openSpillFiles(): string[] {
+  const found: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(spillDir)) found.push(target);
+    } catch {
+      // The readdir's own descriptor, closed meanwhile.
+    }
+  }
+  return found;
+}
+
+describe('output beyond the memory window', () => {
+  it('spills to a file, pages back exactly, and is freed by dispose()', async () => {
+    const sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        limits: { maxOutputBytes: 4 * 1024 * 1024, maxOutputMemoryBytes: 256 * 1024 },
+        outputSpillDir: spillDir,
+      }),
+    );
+    // seq 1 1000000 writes 6,888,896 bytes: 4 MiB retained, 256 KiB of it in memory.
+    const s = await sessions.start({ command: 'seq', args: ['1', '1000000'] });
+    expect((await s.wait({ timeoutMs: 30_000 })).exitCode).toBe(0);
+    const meta = s.metadata();
+    expect(meta.totalBytes).toBe(6_888_896);
+    expect(meta.retainedBytes).toBe(4 * 1024 * 1024);
+    expect(meta.memoryBytes).toBeLessThanOrEqual(256 * 1024);
+    expect(meta.memoryBytes + meta.diskBytes).toBe(meta.retainedBytes);
+    expect(meta.spillError).toBeNull();
+    const { text, dropped } = await everything(s);
+    expect(dropped).toBe(meta.droppedBytes);
+    expect(text).toBe(seqText(1, 1_000_000).slice(dropped));
+    expect(readdirSync(spillDir)).toEqual([]);
+    expect(openSpillFiles()).toHaveLength(1);
+    await sessions.dispose();
+    expect(openSpillFiles()).toEqual([]);
+  });
+});
+
+describe('metadata().tail', () => {
+  it('is the last 2,000 characters of output, ANSI-stripped', async () => {
+    const sessions = track(createProcessSessions({ cwd: workspace }));
+    const s = await sessions.start({
+      command: 'bash',
+      args: ['-c', 'for i in $(seq 1 3000); do printf "\\033[31m%05d\\033[0m\\n" $i; done'],
+    });
+    expect((await s.wait({ timeoutMs: 30_000 })).exitCode).toBe(0);
+    const { text } = await everything(s);
+    const tail = s.metadata().tail;
+    expect(tail).toBe(stripAnsi(text.slice(-2000)));
+    expect(tail).not.toContain('\u001b');
+    expect(tail.endsWith('02999\n03000\n')).toBe(true);
+  });
+});
