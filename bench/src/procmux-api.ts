@@ -76,6 +76,7 @@ export interface ProcessSessionView {
 export interface ProcessSessionsView {
   start(request: {
     command: string;
+    shell?: boolean;
     pty?: boolean;
     env?: Record<string, string>;
     stdin?: StdinMode;

@@ -3,11 +3,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const LINE = 'procmux bench 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJK';
+export const FLOOD_LINE = 'procmux bench 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJK';
 
 /** Exactly `bytes` bytes of 64-byte ASCII lines, written as fast as coreutils can. */
 export function floodCommand(bytes: number): string {
-  return `yes '${LINE}' | head -c ${bytes}`;
+  return `yes '${FLOOD_LINE}' | head -c ${bytes}`;
 }
 
 export function shellQuote(text: string): string {

@@ -10,7 +10,7 @@ import { oneShotStdin } from './one-shot-stdin.js';
 import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
-import { rss } from './rss.js';
+import { rss, rssSpilled } from './rss.js';
 import { sshRoundTrip, sshThroughput } from './ssh.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
@@ -28,6 +28,7 @@ export const CASES: readonly BenchCase[] = [
   hostDeathCleanup,
   tailLoss,
   rss,
+  rssSpilled,
   outputLog,
   renderNew,
   mcpBigOneShot,

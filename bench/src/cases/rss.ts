@@ -3,7 +3,7 @@
 // caps. Runs in a child Node process (rss-child.ts) so the harness's own memory is not counted.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { OUTPUT_TOTAL_BYTES_LIMIT } from '@procmux/core-types';
+import { OUTPUT_MEMORY_BYTES_LIMIT, OUTPUT_TOTAL_BYTES_LIMIT } from '@procmux/core-types';
 import type { BenchCase, Measured } from '../case.js';
 import { fact, num } from '../format.js';
 import { NotBuiltError } from '../load.js';
@@ -78,6 +78,49 @@ export const rss: BenchCase = {
       raw: fact(`base ${mib(report.baseBytes)}`, [report.baseBytes / MiB], 'MiB'),
       ratio: `${num(growth / caps)}× Σ caps`,
       pass: growth <= HEADROOM * caps,
+      notes,
+    };
+  },
+};
+
+// The spilled history's budget: the memory windows plus 100 MB for everything else.
+const SPILL_HEADROOM_BYTES = 100 * MiB;
+
+export const rssSpilled: BenchCase = {
+  id: 'rss-32-spilled',
+  title: '32 pipe sessions × 200 MB, default caps: RSS within the memory windows, history exact on disk',
+  target: '≤ base + 32 × window + 100 MB; every retained byte paged exact; no file left',
+  async run(ctx): Promise<Measured> {
+    const spec: RssSpec = ctx.quick
+      ? { sessions: 4, bytesEach: 80e6, cwd: ctx.tmpDir, verifySpill: true }
+      : { sessions: 32, bytesEach: 200e6, cwd: ctx.tmpDir, verifySpill: true };
+    ctx.progress(`rss-32-spilled: ${spec.sessions} sessions × ${spec.bytesEach / 1e6} MB in a child process`);
+    const report = await runChild(spec, ctx.quick ? 180_000 : 1_500_000);
+    if (report.notBuilt) throw new NotBuiltError(report.notBuilt);
+    const spill = report.spill;
+    if (spill === undefined) throw new Error('rss-32-spilled: the sessions layer reported no spill figures');
+    const window = OUTPUT_MEMORY_BYTES_LIMIT.default;
+    const budget = spec.sessions * window + SPILL_HEADROOM_BYTES;
+    const growth = report.peakBytes - report.baseBytes;
+    const retained = report.retainedBytes ?? 0;
+    const expectedRetained = spec.sessions * Math.min(spec.bytesEach, OUTPUT_TOTAL_BYTES_LIMIT.default);
+    const exact = spill.mismatches === 0 && spill.pagedBytes === retained && retained === expectedRetained;
+    const clean = spill.openFilesAfter === 0 && spill.namesLeft === 0;
+    const notes = [
+      `${spec.sessions} sessions × ${spec.bytesEach / 1e6} MB; window ${mib(window)}; ` +
+        `limit ${mib(budget)} over base; peak ${mib(report.peakBytes)}; one run`,
+      `retained ${mib(retained)} (memory ${mib(spill.memoryBytes)}, disk ${mib(spill.diskBytes)}); ` +
+        `paged ${mib(spill.pagedBytes)}, ${spill.mismatches} bytes differing`,
+      `spill files open: ${spill.openFilesBefore} after the flood, ${spill.openFilesAfter} after dispose(); ` +
+        `names left in the spill dir: ${spill.namesLeft}`,
+    ];
+    if (ctx.quick) notes.push('quick mode: 4 sessions × 80 MB instead of 32 × 200 MB');
+    return {
+      status: 'measured',
+      procmux: fact(`+${mib(growth)} over base`, [growth / MiB], 'MiB'),
+      raw: fact(`base ${mib(report.baseBytes)}`, [report.baseBytes / MiB], 'MiB'),
+      ratio: `${num(growth / budget)}× budget`,
+      pass: growth <= budget && exact && clean,
       notes,
     };
   },

@@ -16,7 +16,7 @@ async function run(request) {
 }
 
 try {
-  const pipe = await run({ command: 'echo hello from a pipe session' });
+  const pipe = await run({ command: 'echo hello from a pipe session', shell: true });
   assert.equal(pipe.outcome.exitCode, 0);
   assert.match(pipe.data, /hello from a pipe session/);
   console.log('pipe session: ok');
