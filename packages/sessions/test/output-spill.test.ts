@@ -1,8 +1,10 @@
 // A session's history beyond its memory window is in a spill file: metadata() says how much
 // is where, every retained byte pages back exactly, and nothing is left once it is gone.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stripAnsi } from '@procmux/ansi';
 import { disposeAfterEach, makeWorkspace } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,12 +34,20 @@ async function everything(s: ProcessSession): Promise<{ text: string; dropped: n
   }
 }
 
-function openSpillFiles(): string[] {
+const SPILL_HOST = fileURLToPath(new URL('./fixtures/spill-host.mjs', import.meta.url));
+
+function openSpillFiles(pid: number | 'self' = 'self', dir = spillDir): string[] {
   const found: string[] = [];
-  for (const fd of readdirSync('/proc/self/fd')) {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return found; // gone, or not ours to read
+  }
+  for (const fd of fds) {
     try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      if (target.startsWith(spillDir)) found.push(target);
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith(dir)) found.push(target);
     } catch {
       // The readdir's own descriptor, closed meanwhile.
     }
@@ -70,6 +80,39 @@ describe('output beyond the memory window', () => {
     expect(openSpillFiles()).toHaveLength(1);
     await sessions.dispose();
     expect(openSpillFiles()).toEqual([]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a host SIGKILLed with spilled history (Linux /proc)', () => {
+  it('leaves no spill file: not in the dir, not held open by any process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-kill-'));
+    const host = spawn(process.execPath, [SPILL_HOST, workspace, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => host.once('exit', () => resolve()));
+    try {
+      const ready = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        host.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
+        host.once('exit', (code, signal) => reject(new Error(`host ended before ready (${code ?? signal})`)));
+      });
+      expect(ready).toMatch(/^ready [1-9]\d*$/);
+      // The history is on disk, in a file the host holds open and no name points to.
+      expect(openSpillFiles(host.pid!, dir)).toEqual([expect.stringMatching(/\(deleted\)$/)]);
+      expect(readdirSync(dir)).toEqual([]);
+      host.kill('SIGKILL');
+      await exited;
+      const holders = readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .filter((pid) => openSpillFiles(Number(pid), dir).length > 0);
+      expect(holders).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
