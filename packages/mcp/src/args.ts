@@ -10,8 +10,11 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'demo' }
-  /** `procmux sessions prune`: end every persisted session of the workspace. */
-  | { kind: 'prune'; cwd: string; stateDir: string | undefined }
+  /**
+   * `procmux sessions prune`: end every persisted session of the workspace; with `gone`,
+   * remove every state dir whose workspace no longer exists instead.
+   */
+  | { kind: 'prune'; cwd: string; stateDir: string | undefined; gone: boolean }
   | {
       kind: 'mcp';
       cwd: string;
@@ -52,6 +55,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (command === undefined)
     throw new CliUsageError('a command is required: mcp or demo (see procmux --help)');
   if (command === 'sessions') return sessionsCommand(rest, values, cwd);
+  if (values.gone) throw new CliUsageError('--gone applies to procmux sessions prune');
   const extra = rest;
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
   const mcpOnly = (
@@ -135,6 +139,7 @@ function parse(argv: readonly string[]) {
       ssh: { type: 'string' },
       'ssh-identity': { type: 'string' },
       'ssh-known-hosts': { type: 'string' },
+      gone: { type: 'boolean' },
     },
   });
 }
@@ -148,7 +153,7 @@ function stateDirValue(value: string | undefined): string | undefined {
   return value;
 }
 
-// `procmux sessions prune [--cwd DIR] [--state-dir DIR]`.
+// `procmux sessions prune [--cwd DIR] [--state-dir DIR]`, or `procmux sessions prune --gone`.
 function sessionsCommand(
   rest: string[],
   values: ReturnType<typeof parse>['values'],
@@ -161,9 +166,14 @@ function sessionsCommand(
     ['max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
   ).find((name) => values[name] !== undefined);
   if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);
+  const gone = values.gone === true;
+  if (gone && (values.cwd !== undefined || values['state-dir'] !== undefined)) {
+    throw new CliUsageError('--gone looks at every workspace: it takes no --cwd or --state-dir');
+  }
   return {
     kind: 'prune',
     cwd: resolve(cwd, values.cwd ?? '.'),
     stateDir: stateDirValue(values['state-dir']),
+    gone,
   };
 }

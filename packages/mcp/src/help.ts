@@ -34,6 +34,9 @@ Usage:
                          known_hosts file that must list the host's key (required with --ssh)
   procmux sessions prune [--cwd DIR] [--state-dir DIR]
       End every persisted session of the workspace and forget its records.
+  procmux sessions prune --gone
+      Remove every state dir (under $XDG_STATE_HOME/procmux or ~/.local/state/procmux)
+      whose workspace no longer exists, ending its persisted sessions; prints each one.
   procmux demo
       Run the tools as a model would, printing every call and the text it reads back.
   procmux --help | -h

@@ -1,11 +1,12 @@
 // What `procmux mcp` remembers across restarts: an embedded SQLite store of session records
 // and, where tmux is available, a private tmux server holding `persist: true` sessions.
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTmuxBackend, type TmuxBackend } from '@procmux/backend-tmux';
-import { isProcmuxError, RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { isProcmuxError, isTerminalState, RECOVERY_NAMESPACE, type SessionState } from '@procmux/core-types';
 import type { ProcessSessions, ProcessSessionsOptions, RecoveryReport } from '@procmux/sessions';
 import { openSqliteRecoveryStore, type SqliteRecoveryStore } from '@procmux/store-sqlite';
-import { acquireServerLock, type ServerLock } from './state-dir.js';
+import { acquireServerLock, markWorkspace, type ServerLock } from './state-dir.js';
 
 export interface Persistence {
   readonly stateDir: string;
@@ -24,8 +25,19 @@ export interface Persistence {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the state dir (creating it when missing). A dir this server created is removed again
+ * by close() when nothing in it has to outlive the server: no persisted session still runs.
+ * A server that dies without close() leaves it, with the records that say what was lost.
+ */
 export function openPersistence(stateDir: string, workspace: string): Persistence {
+  const created = !existsSync(stateDir);
   const lock = acquireServerLock(stateDir, workspace);
+  try {
+    markWorkspace(stateDir, workspace);
+  } catch {
+    // Only `prune --gone` reads it; a dir without it is left alone there.
+  }
   let store: SqliteRecoveryStore;
   try {
     store = openSqliteRecoveryStore({ path: join(stateDir, 'state.sqlite') });
@@ -67,11 +79,31 @@ export function openPersistence(stateDir: string, workspace: string): Persistenc
       return report;
     },
     async close() {
+      const outlives = !created || !lock.primary || (await anythingOutlives(store, tmux));
       await tmux?.dispose();
       store.close();
       lock.release();
+      if (!outlives) rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Whether the state dir holds something the next server needs: a persisted session still in
+ * tmux, or a record not yet ended (a session whose end this server did not see). Unsure
+ * (a store or tmux that fails to answer) counts as yes.
+ */
+async function anythingOutlives(store: SqliteRecoveryStore, tmux: TmuxBackend | undefined): Promise<boolean> {
+  try {
+    if (((await tmux?.listSessions()) ?? []).length > 0) return true;
+    const records = await store.checkpoints.list(RECOVERY_NAMESPACE);
+    return records.some((entry) => {
+      const state = (JSON.parse(entry.data) as { state?: unknown }).state;
+      return typeof state !== 'string' || !isTerminalState(state as SessionState);
+    });
+  } catch {
+    return true;
+  }
 }
 
 /**

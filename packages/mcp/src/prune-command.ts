@@ -1,14 +1,19 @@
 import { isProcmuxError } from '@procmux/core-types';
 import type { CliProcess } from './main.js';
+import { pruneGone } from './prune-gone.js';
 import { prunePersisted } from './persistence.js';
 import { resolveStateDir } from './state-dir.js';
 
 /** `procmux sessions prune`: prints what it ended; 2 when it cannot run. */
 export async function runPrune(
-  command: { cwd: string; stateDir: string | undefined },
+  command: { cwd: string; stateDir: string | undefined; gone?: boolean },
   proc: Pick<CliProcess, 'stdout' | 'stderr' | 'env'>,
 ): Promise<number> {
   try {
+    if (command.gone) {
+      for (const line of await pruneGone(proc.env)) proc.stdout.write(`procmux: ${line}\n`);
+      return 0;
+    }
     const dir = resolveStateDir(command.cwd, command.stateDir, proc.env);
     proc.stdout.write(`procmux: ${await prunePersisted(dir, command.cwd)}\n`);
     return 0;

@@ -1,7 +1,16 @@
 // Where `procmux mcp` keeps what it remembers: outside the workspace, one directory per
 // workspace, and one server at a time driving it.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { invalidOption, ProcmuxError } from '@procmux/core-types';
@@ -21,9 +30,33 @@ export function defaultStateDir(
   env: NodeJS.ProcessEnv = process.env,
   home: string = homedir(),
 ): string {
+  return join(stateRoot(env, home), workspaceHash(workspace));
+}
+
+/** Where every workspace's default state dir lives: `$XDG_STATE_HOME/procmux` or `~/.local/state/procmux`. */
+export function stateRoot(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
   const xdg = env.XDG_STATE_HOME;
   const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, '.local', 'state');
-  return join(base, 'procmux', workspaceHash(workspace));
+  return join(base, 'procmux');
+}
+
+// The workspace a state dir belongs to, by path: the dir's name is only a hash of it, and
+// `prune --gone` must tell which dirs outlived their workspace.
+const WORKSPACE_MARK = 'workspace';
+
+/** Writes the workspace's path into its state dir. */
+export function markWorkspace(dir: string, workspace: string): void {
+  writeFileSync(join(dir, WORKSPACE_MARK), `${workspace}\n`, { mode: 0o600 });
+}
+
+/** The workspace path a state dir was made for, or undefined (no mark: an older dir). */
+export function markedWorkspace(dir: string): string | undefined {
+  try {
+    const text = readFileSync(join(dir, WORKSPACE_MARK), 'utf8').trim();
+    return text === '' ? undefined : text;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The state directory to use; one inside the workspace is ERR_INVALID_OPTION (commands could touch it). */
