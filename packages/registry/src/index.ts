@@ -13,3 +13,4 @@ export {
   type RetentionRule,
 } from './retention.js';
 export type { OutputStream } from './stream-runs.js';
+export type { SpillFileSystem } from './spill-file.js';
