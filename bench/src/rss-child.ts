@@ -43,7 +43,9 @@ export interface RssReport {
 }
 
 interface SpilledView {
-  output(options: { cursor: number }): Promise<{ data: string; cursor: number; eof: boolean; droppedBytes: number }>;
+  output(options: {
+    cursor: number;
+  }): Promise<{ data: string; cursor: number; eof: boolean; droppedBytes: number }>;
   metadata(): { retainedBytes: number; memoryBytes?: number; diskBytes?: number; droppedBytes: number };
 }
 

@@ -1,7 +1,7 @@
 import { isProcmuxError } from '@procmux/core-types';
 import type { CliProcess } from './main.js';
-import { pruneGone } from './prune-gone.js';
 import { prunePersisted } from './persistence.js';
+import { pruneGone } from './prune-gone.js';
 import { resolveStateDir } from './state-dir.js';
 
 /** `procmux sessions prune`: prints what it ended; 2 when it cannot run. */

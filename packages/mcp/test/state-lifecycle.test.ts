@@ -51,7 +51,10 @@ async function runServer(
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       expect(result.isError).not.toBe(true);
       const text = (result.content[0] as { type: 'text'; text: string }).text;
-      return { text, pid: (result._meta?.['procmux/result'] as { session?: { pid?: number } })?.session?.pid };
+      return {
+        text,
+        pid: (result._meta?.['procmux/result'] as { session?: { pid?: number } })?.session?.pid,
+      };
     });
   } finally {
     await client.close();
@@ -104,7 +107,11 @@ describe.skipIf(process.platform === 'win32')('state dirs of procmux mcp', () =>
     const other = dir('pm-ws-');
     let pid: number | undefined;
     await runServer(workspace, env, async (call) => {
-      const started = await call('exec', { command: 'sleep 2; echo persisted-done', mode: 'session', persist: true });
+      const started = await call('exec', {
+        command: 'sleep 2; echo persisted-done',
+        mode: 'session',
+        persist: true,
+      });
       expect(started.text).toMatch(/Persisted: it outlives this server\./);
       pid = started.pid;
     });
@@ -124,7 +131,9 @@ describe.skipIf(process.platform === 'win32')('state dirs of procmux mcp', () =>
     expect(stateDirs(home)).toEqual([only]);
     rmSync(workspace, { recursive: true, force: true });
     const removed = prune();
-    expect(removed).toContain(`removed ${join(home, 'state', 'procmux', only!)} (workspace ${workspace} no longer exists`);
+    expect(removed).toContain(
+      `removed ${join(home, 'state', 'procmux', only!)} (workspace ${workspace} no longer exists`,
+    );
     expect(removed).toContain('removed 1 state dir(s)');
     expect(stateDirs(home)).toEqual([]);
   }, 120_000);

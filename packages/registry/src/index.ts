@@ -12,5 +12,5 @@ export {
   type RetainedRecord,
   type RetentionRule,
 } from './retention.js';
-export type { OutputStream } from './stream-runs.js';
 export type { SpillFileSystem } from './spill-file.js';
+export type { OutputStream } from './stream-runs.js';

@@ -37,7 +37,12 @@ function pair(options: { memoryBytes: number; maxRetainedBytes: number; spillFil
     maxChunkBytes: 64 * KiB,
     maxUndrainedBytes: 1,
   };
-  const spilled = new OutputLog({ ...common, memoryBytes: options.memoryBytes, spillDir: dir, ...options });
+  const spilled = new OutputLog({
+    ...common,
+    memoryBytes: options.memoryBytes,
+    spillDir: dir,
+    ...(options.spillFileSystem ? { spillFileSystem: options.spillFileSystem } : {}),
+  });
   const reference = new OutputLog({ ...common, memoryBytes: options.maxRetainedBytes });
   return { spilled, reference };
 }

@@ -86,7 +86,9 @@ describe('output beyond the memory window', () => {
 describe.skipIf(process.platform !== 'linux')('a host SIGKILLed with spilled history (Linux /proc)', () => {
   it('leaves no spill file: not in the dir, not held open by any process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-kill-'));
-    const host = spawn(process.execPath, [SPILL_HOST, workspace, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, [SPILL_HOST, workspace, dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise<void>((resolve) => host.once('exit', () => resolve()));
     try {
       const ready = await new Promise<string>((resolve, reject) => {

@@ -18,7 +18,10 @@ describe.each([
     const sessions = track(createProcessSessions({ cwd: workspace, limits: { maxSessions: 2 } }));
     await sessions.start({ command: 'sleep', args: ['30'], pty });
     await sessions.start({ command: 'sleep', args: ['30'], pty });
-    const error = await rejectsWith(sessions.start({ command: 'sleep', args: ['30'], pty }), 'ERR_PROCESS_LIMIT');
+    const error = await rejectsWith(
+      sessions.start({ command: 'sleep', args: ['30'], pty }),
+      'ERR_PROCESS_LIMIT',
+    );
     expect(error.message).toBe('2 sessions are running; this registry allows at most 2');
     expect(sessions.list().map((s) => s.metadata().stdioMode)).toEqual([stdioMode, stdioMode]);
   });
@@ -46,7 +49,10 @@ describe.each([
         },
       }),
     );
-    const error = await rejectsWith(sessions.start({ command: 'rm', args: ['-rf', 'sub'], pty }), 'ERR_PROCESS_POLICY');
+    const error = await rejectsWith(
+      sessions.start({ command: 'rm', args: ['-rf', 'sub'], pty }),
+      'ERR_PROCESS_POLICY',
+    );
     expect(error.message).toBe('policy denied start: no deleting');
     expect(sessions.list()).toHaveLength(0);
     const s = await sessions.start({ command: 'sleep', args: ['30'], pty });
@@ -95,7 +101,12 @@ describe.each([
   it('carry the fingerprint of command and args in the handle, metadata and events', async () => {
     const events: ProcessEvent[] = [];
     const sessions = track(createProcessSessions({ cwd: workspace, onEvent: (e) => events.push(e) }));
-    const s = await sessions.start({ command: 'sh', args: ['-c', 'exit 4'], pty, env: { SECRET_TOKEN: 'hunter2' } });
+    const s = await sessions.start({
+      command: 'sh',
+      args: ['-c', 'exit 4'],
+      pty,
+      env: { SECRET_TOKEN: 'hunter2' },
+    });
     expect((await s.wait({ timeoutMs: 10_000 })).exitCode).toBe(4);
     const fingerprint = commandFingerprint('sh', ['-c', 'exit 4']);
     expect(s.fingerprint).toBe(fingerprint);

@@ -1,5 +1,7 @@
 // A session's life: attach to its run, fall back to pipes, finish, settle (state, event,
 // watchers, waiters), persist, and give up the terminal emulator once ended.
+
+import { stripAnsi } from '@procmux/ansi';
 import {
   isTerminalState,
   type ManagedRun,
@@ -8,7 +10,6 @@ import {
   type SessionState,
   type SignalName,
 } from '@procmux/core-types';
-import { stripAnsi } from '@procmux/ansi';
 import type { BackendAdapter } from '../backend-adapter.js';
 import type { RecordSource } from '../durable/record.js';
 import type { SessionMetadata } from '../types.js';
