@@ -70,7 +70,13 @@ describe('command line', () => {
       kind: 'prune',
       cwd: '/w/p',
       stateDir: undefined,
+      gone: false,
     });
+    expect(parseCliArgs(['sessions', 'prune', '--gone'], '/w')).toMatchObject({ kind: 'prune', gone: true });
+    expect(() => parseCliArgs(['sessions', 'prune', '--gone', '--cwd', 'p'], '/w')).toThrow(
+      /--gone looks at every workspace/,
+    );
+    expect(() => parseCliArgs(['mcp', '--gone'], '/w')).toThrow(/--gone applies to procmux sessions prune/);
     expect(() => parseCliArgs(['sessions'], '/w')).toThrow(/one subcommand: prune/);
     expect(() => parseCliArgs(['sessions', 'prune', '--view'], '/w')).toThrow(/applies to procmux mcp/);
     expect(() => parseCliArgs(['mcp', '--state-dir='], '/w')).toThrow(
