@@ -138,7 +138,7 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     await py.paste('print(twice(2))');
     await py.submit();
     await pollUntil(py, /^4\n>>>\s*$/m);
-    await py.resize({ columns: 100, rows: 30 });
+    await py.resize!({ columns: 100, rows: 30 });
     await py.paste('import os; print(os.get_terminal_size())');
     await py.submit();
     await pollUntil(py, /columns=100, lines=30/);

@@ -54,7 +54,7 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
     await until(s, />>>/);
     await s.input('print("é" * 3, 6 * 7)\r');
     await until(s, /ééé 42/);
-    await s.resize({ columns: 100, rows: 30 });
+    await s.resize!({ columns: 100, rows: 30 });
     await s.input('import os; print(os.get_terminal_size())\r');
     await until(s, /columns=100, lines=30/);
     await s.input('import sys; sys.exit(4)\r');

@@ -260,7 +260,7 @@ describe('what a page gets', () => {
     const again = await open(`/ws/session?id=${py.id}&token=${view.token}`);
     const resized = again.ws;
     await again.until((m) => m.type === 'ready', 'ready');
-    await py.resize({ columns: 90, rows: 20 });
+    await py.resize!({ columns: 90, rows: 20 });
     await again.until((m) => m.type === 'resize' && m.columns === 90 && m.rows === 20, 'resize');
     await py.kill();
     await again.until((m) => m.type === 'state' && m.state === 'killed', 'end');
