@@ -2,6 +2,7 @@
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import { TerminalScreen } from '@procmux/screen';
 import { resolveLifetime } from './lifetime.js';
+import { monoNow } from './mono-clock.js';
 import { enforcePolicy } from './policy.js';
 import type { ProcessSession } from './process-session.js';
 import { backendFor, hostPtyBackend, type PtyBackendChoice } from './pty-backend.js';
@@ -45,9 +46,9 @@ export async function startSession(r: RegistryState, request: ProcessStartReques
 
 /** Reserves a live-session slot synchronously (before any await), or throws ERR_PROCESS_LIMIT. */
 function reserveSlot(r: RegistryState): () => void {
-  const now = Date.now();
+  const now = monoNow();
   // A session past its lifetime is expired by the sweep that follows: not counted.
-  const live = [...r.sessions.values()].filter((s) => s.live && now < s.expiresAt).length + r.reserved;
+  const live = [...r.sessions.values()].filter((s) => s.live && now < s.expiresMono).length + r.reserved;
   if (live >= r.limits.maxSessions) {
     throw new ProcmuxError(
       'ERR_PROCESS_LIMIT',

@@ -1,23 +1,32 @@
 // The sweep a registry runs on every access (there is no timer): ended sessions past their
 // TTL or the cap go, live ones past their lifetime expire, a stopped sandbox loses its sessions.
+// Ages are read on the monotonic clock (mono-clock.ts): a wall-clock jump expires nothing.
 import { endedToDrop } from '@procmux/registry';
+import { monoNow } from './mono-clock.js';
 import type { RegistryState } from './registry-state.js';
 import { sandboxRunning } from './sandbox.js';
+import type { LiveSession } from './session/live-session.js';
 
 export async function sweepSessions(r: RegistryState): Promise<void> {
-  const now = Date.now();
+  const now = monoNow();
+  // endedToDrop reads `endedAt`: it is given each session's end on the monotonic clock.
+  const ages = [...r.sessions.values()].map((session) => ({
+    id: session.id,
+    endedAt: session.endedMono,
+    session,
+  }));
   // An unknown native record is kept: dispose() still has to reap the process behind it.
-  const dropped = endedToDrop(r.sessions.values(), {
+  const dropped = endedToDrop(ages, {
     now,
     ttlMs: r.finishedTtlMs,
     maxEnded: r.maxEndedSessions,
-    pinned: (s) => s.state === 'unknown' && s.activeRun !== undefined,
+    pinned: ({ session: s }: { session: LiveSession }) => s.state === 'unknown' && s.activeRun !== undefined,
   });
-  for (const session of dropped) {
+  for (const { session } of dropped) {
     r.sessions.delete(session.id);
     session.closeOutput();
   }
-  const expiring = [...r.sessions.values()].filter((s) => s.live && now >= s.expiresAt);
+  const expiring = [...r.sessions.values()].filter((s) => s.live && now >= s.expiresMono);
   await Promise.all(expiring.map((s) => s.expire()));
   if (r.sandbox && !r.sandboxLost && r.sessions.size > 0 && !(await sandboxRunning(r.sandbox)))
     loseSandbox(r);

@@ -301,17 +301,17 @@ describe('registry access', () => {
   });
 
   it('keeps ended sessions readable for finishedTtlMs, then forgets them', async () => {
-    const reg = registry({ finishedTtlMs: 5_000 });
-    const s = await reg.start({ command: 'echo', args: ['bye'] });
-    await s.wait({ timeoutMs: 10_000 });
-    const endedAt = s.metadata().endedAt!;
-    // The clock is moved by hand (only Date is faked): no real-time window to hit or miss.
-    vi.useFakeTimers({ toFake: ['Date'] });
+    // The clocks are moved by hand (only Date and performance are faked, the monotonic clock
+    // the sweep ages sessions by): no real-time window to hit or miss.
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     try {
-      vi.setSystemTime(endedAt + 4_999);
+      const reg = registry({ finishedTtlMs: 5_000 });
+      const s = await reg.start({ command: 'echo', args: ['bye'] });
+      await s.wait({ timeoutMs: 10_000 });
+      vi.advanceTimersByTime(4_999);
       expect(reg.get(s.id)).toBe(s);
       expect(reg.list().map((m) => m.id)).toEqual([s.id]);
-      vi.setSystemTime(endedAt + 5_000);
+      vi.advanceTimersByTime(1);
       throwsWith(() => reg.get(s.id), 'ERR_PROCESS_NOT_FOUND');
       expect(reg.list()).toEqual([]);
     } finally {

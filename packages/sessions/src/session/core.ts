@@ -10,6 +10,7 @@ import type { HumanControlState } from '../human-control.js';
 import { InputWatch } from '../input/input-watch.js';
 import { defaultInputDetector } from '../input/session-input.js';
 import { LiveText } from '../live-text.js';
+import { monoNow } from '../mono-clock.js';
 import { OutputTimeline } from '../output-timeline.js';
 import type { ScreenGate } from '../screen-gate.js';
 import { SessionWatchers } from '../session-watch.js';
@@ -64,6 +65,8 @@ export class SessionCore {
   readonly pty: boolean;
   readonly startedAt: number;
   readonly expiresAt: number;
+  /** expiresAt on the monotonic clock (see mono-clock.ts). */
+  readonly expiresMono: number;
   readonly releaseOnCancel: boolean;
   readonly backend: SessionMetadata['backend'];
   readonly ctx: SessionContext;
@@ -79,6 +82,8 @@ export class SessionCore {
   exitCode: number | null = null;
   signal: SignalName | null = null;
   endedAt: number | null = null;
+  /** endedAt on the monotonic clock, for the sweep's TTL. */
+  endedMono: number | null = null;
   endReason: string | null = null;
   stdinClosed: boolean;
   /** Output arrived that no poll has returned yet. */
@@ -125,6 +130,9 @@ export class SessionCore {
     this.pty = init.pty;
     this.startedAt = init.startedAt;
     this.expiresAt = init.expiresAt;
+    // What is left of the lifetime now, by the wall clock (a re-attached session's record
+    // knows no other), counted from here on the monotonic one.
+    this.expiresMono = monoNow() + (init.expiresAt - Date.now());
     this.releaseOnCancel = init.releaseOnCancel;
     this.stdioMode = init.pty ? 'pty' : 'pipe';
     this.stdinClosed = init.stdin === 'closed';

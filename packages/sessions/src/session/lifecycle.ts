@@ -12,6 +12,7 @@ import {
 } from '@procmux/core-types';
 import type { BackendAdapter } from '../backend-adapter.js';
 import type { RecordSource } from '../durable/record.js';
+import { monoNow } from '../mono-clock.js';
 import type { SessionMetadata } from '../types.js';
 import type { SessionCore } from './core.js';
 import { sessionEvent } from './events.js';
@@ -116,6 +117,7 @@ export function settle(
   s.exitCode = state === 'exited' ? exitCode : null;
   s.signal = signal;
   s.endedAt = Date.now();
+  s.endedMono = monoNow();
   s.endReason = reason ?? null;
   s.index.end(s.log.totalBytes);
   const type = `process_${state === 'exited' ? 'exited' : state}` as ProcessEventType;

@@ -57,6 +57,12 @@ export class LiveSession implements ProcessSession {
   get expiresAt(): number {
     return this.#s.expiresAt;
   }
+  get expiresMono(): number {
+    return this.#s.expiresMono;
+  }
+  get endedMono(): number | null {
+    return this.#s.endedMono;
+  }
   get releaseOnCancel(): boolean {
     return this.#s.releaseOnCancel;
   }
