@@ -151,8 +151,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const marker = createTreeMarker();
       const files = layout.files(name);
       const env = { ...request.env, TERM: request.term, [TREE_MARKER_ENV]: marker };
-      writeFileSync(files.env, envScript(files.env, env), { mode: 0o600 });
-      writeFileSync(files.log, '', { mode: 0o600 });
+      writeSessionFiles(layout, files, envScript(files.env, env));
       const host = request.lifetime !== 'detached';
       const out = await server.run(startCommands({ binary, layout, name, marker, host, request, files }));
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
@@ -243,3 +242,19 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
 }
 
 export type { Layout };
+
+/** The start script and the empty log; on a full disk an error naming it, and nothing left behind. */
+function writeSessionFiles(layout: Layout, files: SessionFiles, script: string): void {
+  try {
+    writeFileSync(files.env, script, { mode: 0o600 });
+    writeFileSync(files.log, '', { mode: 0o600 });
+  } catch (error) {
+    rmSync(files.env, { force: true });
+    rmSync(files.log, { force: true });
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ProcmuxError(
+      'ERR_PROCESS_PTY_BACKEND',
+      `the tmux backend could not write a session's files under ${layout.sessions} (${code}${code === 'ENOSPC' ? ': the file system is full' : ''}); no program was started`,
+    );
+  }
+}

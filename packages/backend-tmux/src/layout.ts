@@ -16,6 +16,11 @@ export interface SessionFiles {
   exit: string;
   /** Created when the log writer ends (its pipe closed: session killed or server gone). */
   eof: string;
+  /**
+   * Created (empty: it needs no data block on a full disk) when the log writer could not
+   * append (ENOSPC, EDQUOT, a file size limit): the log is incomplete from there on.
+   */
+  failed: string;
   /** The start script holding the environment; it deletes itself before the exec. */
   env: string;
 }
@@ -51,6 +56,7 @@ export function layoutOf(dir: unknown): Layout {
       log: join(sessions, `${name}.log`),
       exit: join(sessions, `${name}.exit`),
       eof: join(sessions, `${name}.eof`),
+      failed: join(sessions, `${name}.failed`),
       env: join(sessions, `${name}.env.sh`),
     }),
   };

@@ -170,6 +170,12 @@ export class TmuxPane {
   #check(): void {
     if (this.#ending || this.#released) return;
     const { files } = this.options;
+    if (existsSync(files.failed)) {
+      // Checked first: an exit status with an incomplete log is no clean end either.
+      this.#ending = true;
+      void this.#logFailed().catch((error: unknown) => this.#reject(error));
+      return;
+    }
     let text: string | undefined;
     try {
       text = readFileSync(files.exit, 'utf8');
@@ -255,11 +261,44 @@ export class TmuxPane {
     this.#resolve(status.exitCode !== null ? { exitCode: status.exitCode } : { exitCode: null, signal });
   }
 
+  /**
+   * The log writer could not append: what the program prints from here on could not be kept,
+   * so it is ended (tree kill, escapees by marker) rather than left running unfollowed, and
+   * the session ends with the reason.
+   */
+  async #logFailed(): Promise<void> {
+    const { server, name, files } = this.options;
+    await this.#killTree();
+    await server.run(['kill-session', '-t', name]);
+    this.#follower.finish();
+    const kept = this.#follower.offset;
+    this.#cleanup();
+    this.options.onSettled?.();
+    this.#reject(
+      new ProcmuxError(
+        'ERR_PROCESS_PTY_BACKEND',
+        `tmux session ${name}: its log ${files.log} could not be written past byte ${kept} (the file system is full, or a quota or file size limit was reached); the program was killed, as its output could no longer be kept`,
+      ),
+    );
+  }
+
+  /** The pane's process tree, escapees by marker; a tree already gone is no error. */
+  async #killTree(): Promise<void> {
+    if (this.pid === undefined) return;
+    await killProcessTree(this.pid, { marker: this.options.marker, graceMs: this.options.killGraceMs }).catch(
+      () => {},
+    );
+  }
+
   async #lost(): Promise<void> {
     const alive = (await this.options.server.run(['has-session', '-t', this.options.name])).code === 0;
-    // A live session with a dead writer: read what there is, and say the stream is lost.
+    // A live session with a dead writer: read what there is, and say the stream is lost. Its
+    // program is ended first: kill-session alone only hangs it up, which it may ignore.
     this.#follower.finish();
-    if (alive) await this.options.server.run(['kill-session', '-t', this.options.name]);
+    if (alive) {
+      await this.#killTree();
+      await this.options.server.run(['kill-session', '-t', this.options.name]);
+    }
     this.#cleanup();
     this.options.onSettled?.();
     this.#reject(
@@ -272,6 +311,6 @@ export class TmuxPane {
 
   #cleanup(): void {
     const { files } = this.options;
-    for (const path of [files.log, files.exit, files.eof, files.env]) rmSync(path, { force: true });
+    for (const path of [files.log, files.exit, files.eof, files.failed, files.env]) rmSync(path, { force: true });
   }
 }

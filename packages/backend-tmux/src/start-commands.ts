@@ -38,8 +38,10 @@ export function startCommands(spec: StartSpec): string[] {
     : `[ $s = : ] || ${kill}`;
   const hook = `s=#{pane_dead_status}:#{pane_dead_signal}; echo $s > ${files.exit}; ${ending}`;
   // The writer carries no marker: a tree kill of the session must not take its log with it
-  // (it ends by itself when tmux closes the pipe, after the last byte).
-  const writer = `exec sh -c "cat >> ${files.log}; : > ${files.eof}"`;
+  // (it ends by itself when tmux closes the pipe, after the last byte). A cat that fails (a
+  // full disk, a quota, SIGXFSZ past a file size limit) leaves the failed mark first: the host
+  // then ends the session with that error rather than lose it while its program runs on.
+  const writer = `exec sh -c "cat >> ${files.log} || : > ${files.failed}; : > ${files.eof}"`;
   const t = ['-t', name];
   return [
     'set-option',

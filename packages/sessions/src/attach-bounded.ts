@@ -1,4 +1,4 @@
-import { ProcmuxError } from '@procmux/core-types';
+import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import type { BackendAdapter } from './backend-adapter.js';
 import type { PtyBackendHandle } from './pty-backend.js';
 import type { SandboxProcessHandle } from './sandbox.js';
@@ -36,7 +36,10 @@ export async function attachBounded<H extends PtyBackendHandle | SandboxProcessH
   try {
     const handle = await Promise.race([
       started.catch((cause: unknown) => {
-        throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', 'the process backend failed to start the session', {
+        // The backend's own words when it chose them (a ProcmuxError) say what to fix; a raw
+        // error's text stays out (it may carry a URL with a token).
+        const why = isProcmuxError(cause) ? `: ${cause.message}` : '';
+        throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `the process backend failed to start the session${why}`, {
           cause,
         });
       }),

@@ -7,10 +7,17 @@ import type { RegistryState } from './registry-state.js';
 import { sandboxRunning } from './sandbox.js';
 import type { LiveSession } from './session/live-session.js';
 
+interface Aged {
+  id: string;
+  /** The session's end on the monotonic clock. */
+  endedAt: number | null;
+  session: LiveSession;
+}
+
 export async function sweepSessions(r: RegistryState): Promise<void> {
   const now = monoNow();
   // endedToDrop reads `endedAt`: it is given each session's end on the monotonic clock.
-  const ages = [...r.sessions.values()].map((session) => ({
+  const ages: Aged[] = [...r.sessions.values()].map((session) => ({
     id: session.id,
     endedAt: session.endedMono,
     session,
@@ -20,7 +27,7 @@ export async function sweepSessions(r: RegistryState): Promise<void> {
     now,
     ttlMs: r.finishedTtlMs,
     maxEnded: r.maxEndedSessions,
-    pinned: ({ session: s }: { session: LiveSession }) => s.state === 'unknown' && s.activeRun !== undefined,
+    pinned: ({ session: s }) => s.state === 'unknown' && s.activeRun !== undefined,
   });
   for (const { session } of dropped) {
     r.sessions.delete(session.id);

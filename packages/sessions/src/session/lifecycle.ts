@@ -3,6 +3,7 @@
 
 import { stripAnsi } from '@procmux/ansi';
 import {
+  isProcmuxError,
   isTerminalState,
   type ManagedRun,
   type ProcessEventType,
@@ -96,7 +97,7 @@ export function retireScreen(s: SessionCore): Promise<void> {
 function finish(s: SessionCore, exit: RunExit | undefined): void {
   if (isTerminalState(s.state)) return;
   if (s.adapter?.lost || exit === undefined) {
-    settle(s, 'unknown', null, null, 'the process backend lost this session');
+    settle(s, 'unknown', null, null, lostReason(s.adapter?.lostCause));
   } else if (s.forced) {
     settle(s, s.forced, null, exit.signal ?? 'SIGKILL', s.forced === 'expired' ? 'lifetime' : 'kill');
   } else if (exit.reason === 'exit' && exit.exitCode !== null) {
@@ -185,4 +186,10 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     input: ask ? askInput(s) : s.input.state,
     ...(s.backendMetadata ? { backendMetadata: s.backendMetadata } : {}),
   };
+}
+
+/** The backend's own words when it said why (a ProcmuxError), so the session tells the cause. */
+function lostReason(cause: unknown): string {
+  const base = 'the process backend lost this session';
+  return isProcmuxError(cause) ? `${base}: ${cause.message}` : base;
 }

@@ -163,7 +163,7 @@ export async function wait(s: SessionCore, options: { timeoutMs?: number } = {})
   if (s.adapter?.lost && s.state === 'unknown') {
     throw new ProcmuxError(
       'ERR_PROCESS_PTY_BACKEND',
-      'the process backend lost this session; its outcome is unknown',
+      `${s.endReason ?? 'the process backend lost this session'}; its outcome is unknown`,
       {
         details: { sessionId: s.id },
       },
