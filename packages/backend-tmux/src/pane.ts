@@ -311,6 +311,7 @@ export class TmuxPane {
 
   #cleanup(): void {
     const { files } = this.options;
-    for (const path of [files.log, files.exit, files.eof, files.failed, files.env]) rmSync(path, { force: true });
+    for (const path of [files.log, files.exit, files.eof, files.failed, files.env])
+      rmSync(path, { force: true });
   }
 }

@@ -63,7 +63,10 @@ async function floodUntilTheLogFails(backend: TmuxBackend) {
 
 async function expectTheLogFailure(run: Awaited<ReturnType<typeof floodUntilTheLogFails>>) {
   const { s, pid, lost } = run;
-  expect(lost).toMatchObject({ code: 'ERR_PROCESS_PTY_BACKEND', message: expect.stringMatching(/could not be written/) });
+  expect(lost).toMatchObject({
+    code: 'ERR_PROCESS_PTY_BACKEND',
+    message: expect.stringMatching(/could not be written/),
+  });
   expect(s.metadata()).toMatchObject({ state: 'unknown', exitCode: null, signal: null });
   expect(s.metadata().endReason).toMatch(
     /its log \S+\.log could not be written past byte \d+ \(the file system is full, or a quota or file size limit was reached\); the program was killed/,
@@ -86,24 +89,27 @@ describe.skipIf(process.platform === 'win32')('the tmux log on a file system tha
     expect(await tmux!.listSessions()).toEqual([]);
   });
 
-  it.skipIf(!root)('on a full 64 KiB tmpfs (mounting needs root): the same, and a start on it is refused', async () => {
-    const dir = tinyTmpfs();
-    const run = await floodUntilTheLogFails(createTmuxBackend({ dir }));
-    await expectTheLogFailure(run);
-    // Fill what the ended session's log gave back: the next start cannot write its files.
-    const filler = join(dir, 'filler');
-    try {
-      writeFileSync(filler, Buffer.alloc(128 * 1024));
-    } catch {}
-    await rejectsWith(
-      sessions!.start({ command: 'sh', args: ['-c', 'echo never'], pty: true }),
-      'ERR_PROCESS_PTY_BACKEND',
-    );
-    await expect(sessions!.start({ command: 'sh', args: ['-c', 'echo never'], pty: true })).rejects.toThrow(
-      /could not write a session's files under \S+ \(ENOSPC: the file system is full\); no program was started/,
-    );
-    expect(await tmux!.listSessions()).toEqual([]);
-    expect(readdirSync(join(dir, 'sessions'))).toEqual([]);
-    expect(existsSync(filler)).toBe(true);
-  });
+  it.skipIf(!root)(
+    'on a full 64 KiB tmpfs (mounting needs root): the same, and a start on it is refused',
+    async () => {
+      const dir = tinyTmpfs();
+      const run = await floodUntilTheLogFails(createTmuxBackend({ dir }));
+      await expectTheLogFailure(run);
+      // Fill what the ended session's log gave back: the next start cannot write its files.
+      const filler = join(dir, 'filler');
+      try {
+        writeFileSync(filler, Buffer.alloc(128 * 1024));
+      } catch {}
+      await rejectsWith(
+        sessions!.start({ command: 'sh', args: ['-c', 'echo never'], pty: true }),
+        'ERR_PROCESS_PTY_BACKEND',
+      );
+      await expect(sessions!.start({ command: 'sh', args: ['-c', 'echo never'], pty: true })).rejects.toThrow(
+        /could not write a session's files under \S+ \(ENOSPC: the file system is full\); no program was started/,
+      );
+      expect(await tmux!.listSessions()).toEqual([]);
+      expect(readdirSync(join(dir, 'sessions'))).toEqual([]);
+      expect(existsSync(filler)).toBe(true);
+    },
+  );
 });

@@ -39,9 +39,13 @@ export async function attachBounded<H extends PtyBackendHandle | SandboxProcessH
         // The backend's own words when it chose them (a ProcmuxError) say what to fix; a raw
         // error's text stays out (it may carry a URL with a token).
         const why = isProcmuxError(cause) ? `: ${cause.message}` : '';
-        throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `the process backend failed to start the session${why}`, {
-          cause,
-        });
+        throw new ProcmuxError(
+          'ERR_PROCESS_PTY_BACKEND',
+          `the process backend failed to start the session${why}`,
+          {
+            cause,
+          },
+        );
       }),
       timeout,
     ]);

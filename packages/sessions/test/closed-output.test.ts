@@ -28,10 +28,14 @@ for (const pty of [false, true]) {
         const sessions = track(createProcessSessions({ cwd: workspace }));
         const s = await sessions.start({ command: 'sh', args: ['-c', program(close, dir)], pty });
         let seen = '';
-        await waitFor(async () => {
-          seen += (await s.poll()).stdout;
-          return seen.includes('before the close');
-        }, 10_000, 'the output written before the close');
+        await waitFor(
+          async () => {
+            seen += (await s.poll()).stdout;
+            return seen.includes('before the close');
+          },
+          10_000,
+          'the output written before the close',
+        );
         await waitFor(() => existsSync(join(dir, 'closed')), 10_000, 'the program to close its output');
         // Nothing is left to read: this poll returns at the session's end or after 1 s. An
         // EOF taken for the end would end it within milliseconds of the close.
