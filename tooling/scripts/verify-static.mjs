@@ -1,22 +1,41 @@
 #!/usr/bin/env node
-// Stryker's vitest runner reads per-test results only: a mutant that makes a module throw while
-// loading leaves its test file with no tests, and is scored "survived". Such a mutant always
-// runs at module load, so Stryker marks it static. This applies each surviving static mutant to
-// the real source in turn, runs the package's tests as a user would (vitest run), and counts it
-// killed when they fail. It then sets aside the survivors the package's stryker.config.mjs
-// lists as equivalent (its `equivalent` export: no test can tell them from the original),
-// prints the honest score and enforces thresholds.break against it.
+// The honest score of a Stryker run, from its JSON report:
+// - A mutant counts as killed only when a test failed on an assertion. Stryker's `Killed` is a
+//   failed test. Its `Timeout` and `RuntimeError` say only that the run hung or crashed, and a
+//   `Survived` static mutant (one that runs at module load) may be a test file that failed to
+//   load (Stryker's vitest runner reads per-test results, so a file with no tests scores
+//   "survived"). Each of those is applied to the real source in turn and the package's tests
+//   run as a user would (vitest run, JSON report): killed if a test failed with an
+//   AssertionError; otherwise it stays what it was (timeout, crash, survived), undetected.
+// - The survivors the package's stryker.config.mjs lists as equivalent (its `equivalent`
+//   export: no test can tell them from the original) are set aside, each named by file, line,
+//   column, mutator and replacement, so a new survivor on a listed line is never hidden. A
+//   mutant no test covers (NoCoverage) is never set aside. An entry that names no mutant of
+//   the run fails the run (the source moved: re-derive it with --survivors).
+// It prints the score and enforces thresholds.break against it.
 //   node tooling/scripts/verify-static.mjs <package-dir-name>
-import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+//   node tooling/scripts/verify-static.mjs <package-dir-name> --survivors   (entries to review)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { checkEquivalents, keyOf, mutantKey } from './mutants.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const name = process.argv[2];
+const listSurvivors = process.argv.includes('--survivors');
 const dir = join(root, 'packages', name);
-/** @type {{ default: object, equivalent?: { file: string, line: string, survivors: number, why: string }[] }} */
+/** @type {{ default: object, equivalent?: import('./mutants.mjs').Equivalent[] }} */
 const { default: config, equivalent = [] } = await import(join(dir, 'stryker.config.mjs'));
+checkEquivalents(equivalent);
 const report = JSON.parse(readFileSync(join(root, config.jsonReporter.fileName), 'utf8'));
+/** Test files by the ids the report gives tests (a mutant's coveredBy). */
+const fileOfTest = new Map();
+for (const [testFile, { tests }] of Object.entries(report.testFiles ?? {})) {
+  for (const test of tests) fileOfTest.set(test.id, testFile);
+}
+/** A hung run ends after this long: 3 times an unmutated run of the whole suite, 30 s at least. */
+let runLimitMs = 600_000;
 
 // Report locations are 1-based lines and columns.
 function offsetOf(text, { line, column }) {
@@ -25,15 +44,45 @@ function offsetOf(text, { line, column }) {
   return offset + column - 1;
 }
 
-function testsFail() {
+/**
+ * Runs the package's tests; resolves 'assertion' when a test failed on an assertion, else
+ * 'passed', 'crashed' (a failure that is no assertion: a load error, an exception, a test
+ * timeout) or 'hung' (ended after runLimitMs, its whole process group with it). `files`: only
+ * these test files (those covering the mutant), else all.
+ */
+function runTests(files = []) {
+  const out = mkdtempSync(join(tmpdir(), 'procmux-verify-'));
+  const file = join(out, 'vitest.json');
   const vitest = join(root, 'node_modules/.bin/vitest');
-  const result = spawnSync(vitest, ['run', '--bail=1', '--reporter=dot'], {
-    cwd: dir,
-    env: process.env,
-    encoding: 'utf8',
-    timeout: 300_000,
+  return new Promise((resolve) => {
+    const child = spawn(vitest, ['run', '--reporter=json', `--outputFile=${file}`, ...files], {
+      cwd: dir,
+      env: process.env,
+      stdio: 'ignore',
+      detached: true,
+    });
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, runLimitMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      let outcome = hung ? 'hung' : code === 0 ? 'passed' : 'crashed';
+      try {
+        const results = JSON.parse(readFileSync(file, 'utf8'));
+        const failures = results.testResults
+          .flatMap((f) => f.assertionResults)
+          .filter((t) => t.status === 'failed')
+          .flatMap((t) => t.failureMessages);
+        if (failures.some((message) => /\bAssertionError\b/.test(message))) outcome = 'assertion';
+      } catch {}
+      rmSync(out, { recursive: true, force: true });
+      resolve(outcome);
+    });
   });
-  return result.status !== 0;
 }
 
 // The mutant is written into the real source: put it back however this process ends, and
@@ -46,86 +95,120 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-const counts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, ignored: 0, other: 0 };
+/** Applies the mutant to `path`, runs the tests, restores the file (and its times). */
+async function realRun(path, original, mutant) {
+  const start = offsetOf(original, mutant.location.start);
+  const end = offsetOf(original, mutant.location.end);
+  // The original text and times come back, so no build thinks src/ changed.
+  const { atime, mtime } = statSync(path);
+  restore = () => {
+    writeFileSync(path, original);
+    utimesSync(path, atime, mtime);
+  };
+  writeFileSync(path, original.slice(0, start) + mutant.replacement + original.slice(end));
+  // A static mutant runs at load: every file may notice. Otherwise the files covering it.
+  const covering = mutant.static ? [] : [...new Set((mutant.coveredBy ?? []).map((id) => fileOfTest.get(id)))];
+  try {
+    return await runTests(covering.filter((f) => f !== undefined).map((f) => (isAbsolute(f) ? f : join(root, f))));
+  } finally {
+    restore();
+    restore = () => {};
+  }
+}
+
+const RERUN = new Set(['Timeout', 'RuntimeError']);
+const needsRun = (m) => RERUN.has(m.status) || (m.status === 'Survived' && m.static);
+if (Object.values(report.files).some((entry) => entry.mutants.some(needsRun))) {
+  const began = Date.now();
+  const baseline = await runTests();
+  if (baseline !== 'passed') {
+    console.error(`[verify-static] ${name}: the tests do not pass without a mutant (${baseline}); nothing can be verified`);
+    process.exit(1);
+  }
+  runLimitMs = Math.max(30_000, 3 * (Date.now() - began));
+}
+const counts = { killed: 0, survived: 0, timeout: 0, crashed: 0, noCoverage: 0, invalid: 0, ignored: 0 };
 let verifiedKilled = 0;
-// Survivors (and mutants without coverage) by file and trimmed source line, for `equivalent`.
-const standing = new Map();
-for (const [file, entry] of Object.entries(report.files)) {
-  const path = join(root, file);
+/** Undetected mutants by key, with the status they count under. */
+const undetected = new Map();
+/** Every mutant of the run by key, with its final status. */
+const all = new Map();
+const prefix = `packages/${name}/`;
+for (const [reportFile, entry] of Object.entries(report.files)) {
+  const path = join(root, reportFile);
+  const file = reportFile.startsWith(prefix) ? reportFile.slice(prefix.length) : reportFile;
   const original = readFileSync(path, 'utf8');
   for (const mutant of entry.mutants) {
     let status = mutant.status;
-    if (status === 'Survived' && mutant.static) {
-      const start = offsetOf(original, mutant.location.start);
-      const end = offsetOf(original, mutant.location.end);
-      // The original text and times come back, so no build thinks src/ changed.
-      const { atime, mtime } = statSync(path);
-      restore = () => {
-        writeFileSync(path, original);
-        utimesSync(path, atime, mtime);
-      };
-      writeFileSync(path, original.slice(0, start) + mutant.replacement + original.slice(end));
-      try {
-        if (testsFail()) {
-          status = 'Killed';
-          verifiedKilled++;
-          console.log(
-            `[verify-static] killed on a real run: ${file}:${mutant.location.start.line} ${mutant.mutatorName} -> ${mutant.replacement}`,
-          );
-        } else {
-          console.log(
-            `[verify-static] survives a real run too: ${file}:${mutant.location.start.line} ${mutant.mutatorName} -> ${mutant.replacement}`,
-          );
-        }
-      } finally {
-        restore();
-        restore = () => {};
+    const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} -> ${JSON.stringify(mutant.replacement)}`;
+    if (needsRun(mutant)) {
+      const outcome = await realRun(path, original, mutant);
+      if (outcome === 'assertion') {
+        verifiedKilled++;
+        console.log(`[verify-static] ${status}, killed on a real run (a test failed on an assertion): ${where}`);
+        status = 'Killed';
+      } else {
+        console.log(`[verify-static] ${status}, not killed on a real run (${outcome}): ${where}`);
+        // What the real run showed is what counts: every test passing is a survivor (which an
+        // `equivalent` entry may then set aside), a hang a timeout, any other failure a crash.
+        status = { passed: 'Survived', hung: 'Timeout', crashed: 'RuntimeError' }[outcome];
       }
     }
-    if (status === 'Survived' || status === 'NoCoverage') {
-      const key = `${file}\n${original.split('\n')[mutant.location.start.line - 1].trim()}`;
-      standing.set(key, [...(standing.get(key) ?? []), status]);
-    }
+    const key = mutantKey(file, mutant);
+    all.set(key, status);
     if (status === 'Killed') counts.killed++;
     else if (status === 'Survived') counts.survived++;
     else if (status === 'Timeout') counts.timeout++;
+    else if (status === 'RuntimeError') counts.crashed++;
     else if (status === 'NoCoverage') counts.noCoverage++;
     else if (status === 'Ignored') counts.ignored++;
-    else counts.other++;
+    else counts.invalid++; // CompileError: not a mutant of the program, as Stryker scores it
+    if (['Survived', 'Timeout', 'RuntimeError', 'NoCoverage'].includes(status)) {
+      undetected.set(key, { status, mutant, file });
+    }
   }
 }
 
-// An entry names a source line and how many survivors on it are judged equivalent (fewer may
-// survive a run: under load a slow one times out). A line left with more survivors than that
-// is not set aside at all, so a new survivor there is never hidden.
+// Set aside only survivors named exactly; anything else an entry names is reported.
 let equivalents = 0;
+const stale = [];
 for (const entry of equivalent) {
-  const key = `packages/${name}/${entry.file}\n${entry.line.trim()}`;
-  const found = standing.get(key) ?? [];
-  if (found.length > entry.survivors || found.length === 0) {
-    console.log(
-      `[verify-static] not set aside: ${entry.file} "${entry.line}" lists ${entry.survivors} equivalent survivors, the run left ${found.length}`,
-    );
-    continue;
-  }
-  standing.delete(key);
-  equivalents += found.length;
-  for (const status of found) {
-    if (status === 'Survived') counts.survived--;
-    else counts.noCoverage--;
+  const key = keyOf(entry);
+  const status = all.get(key);
+  if (status === undefined) {
+    stale.push(`${key}: no such mutant in this run (the source moved?)`);
+  } else if (status === 'Survived') {
+    undetected.delete(key);
+    counts.survived--;
+    equivalents++;
+  } else {
+    console.log(`[verify-static] listed as equivalent but ${status}, so counted as it is: ${key}`);
   }
 }
 
-const detected = counts.killed + counts.timeout;
-const valid = detected + counts.survived + counts.noCoverage;
+if (listSurvivors) {
+  const open = [...undetected.values()].filter((u) => u.status === 'Survived');
+  console.log(`[verify-static] ${open.length} survivors not listed as equivalent:`);
+  for (const { mutant, file } of open) {
+    const { line, column } = mutant.location.start;
+    console.log(
+      `  { file: '${file}', line: ${line}, column: ${column}, mutator: '${mutant.mutatorName}', replacement: ${JSON.stringify(mutant.replacement)}, why: '' },`,
+    );
+  }
+}
+
+const detected = counts.killed;
+const valid = detected + counts.survived + counts.timeout + counts.crashed + counts.noCoverage;
 const score = valid === 0 ? 100 : (detected / valid) * 100;
 const floor = config.thresholds?.break ?? 0;
 console.log(
-  `[verify-static] ${name}: ${score.toFixed(2)}% (killed ${counts.killed}, timeout ${counts.timeout}, survived ${counts.survived}, no coverage ${counts.noCoverage}, equivalent ${equivalents}, ignored ${counts.ignored}, errors ${counts.other}; ${verifiedKilled} static survivors killed on a real run) floor ${floor}%`,
+  `[verify-static] ${name}: ${score.toFixed(2)}% (killed ${counts.killed}, survived ${counts.survived}, timeout ${counts.timeout}, crashed ${counts.crashed}, no coverage ${counts.noCoverage}; equivalent ${equivalents}, invalid ${counts.invalid}, ignored ${counts.ignored}; ${verifiedKilled} re-run and killed on an assertion) floor ${floor}%`,
 );
+if (stale.length > 0) {
+  console.error(`[verify-static] ${name}: ${stale.length} equivalent entries name no mutant:\n  ${stale.join('\n  ')}`);
+  process.exit(1);
+}
 if (score < floor) {
-  console.error(
-    `[verify-static] ${name}: mutation score ${score.toFixed(2)}% is below the floor of ${floor}%`,
-  );
+  console.error(`[verify-static] ${name}: mutation score ${score.toFixed(2)}% is below the floor of ${floor}%`);
   process.exit(1);
 }

@@ -19,7 +19,8 @@ async function parent(cases) {
   const ts = createRequire(join(pkg, 'package.json'))('typescript');
   const { default: config, equivalent } = await import(pathToFileURL(join(pkg, 'stryker.config.mjs')).href);
   const report = JSON.parse(readFileSync(join(pkg, '../..', config.jsonReporter.fileName), 'utf8'));
-  const listed = new Set(equivalent.map((e) => `${e.file}\n${e.line.trim()}`));
+  const { keyOf, mutantKey } = await import(pathToFileURL(join(pkg, '../../tooling/scripts/mutants.mjs')).href);
+  const listed = new Set(equivalent.map(keyOf));
   const build = (dir, patch) => {
     mkdirSync(dir, { recursive: true });
     for (const name of ['codes', 'dsr', 'mode-tracker', 'pending-line', 'strip']) {
@@ -38,10 +39,8 @@ async function parent(cases) {
   for (const [file, entry] of Object.entries(report.files)) {
     const name = file.replace(/^.*\/src\/(.*)\.ts$/, '$1');
     const source = readFileSync(join(pkg, `src/${name}.ts`), 'utf8');
-    const lines = source.split('\n');
     for (const mutant of entry.mutants) {
-      const line = lines[mutant.location.start.line - 1].trim();
-      if (mutant.status !== 'Survived' || !listed.has(`src/${name}.ts\n${line}`)) continue;
+      if (mutant.status !== 'Survived' || !listed.has(mutantKey(`src/${name}.ts`, mutant))) continue;
       const dir = join(out, `m${mutant.id}`);
       const start = offsetOf(source, mutant.location.start);
       const end = offsetOf(source, mutant.location.end);
