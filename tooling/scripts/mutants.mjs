@@ -20,10 +20,20 @@ export function keyOf({ file, line, column, mutator, replacement }) {
 
 /** Checks every entry has the five fields and a reason; throws naming the first that does not. */
 export function checkEquivalents(list) {
-  const fields = { file: 'string', line: 'number', column: 'number', mutator: 'string', replacement: 'string', why: 'string' };
+  const fields = {
+    file: 'string',
+    line: 'number',
+    column: 'number',
+    mutator: 'string',
+    replacement: 'string',
+    why: 'string',
+  };
   for (const [index, entry] of list.entries()) {
     for (const [field, type] of Object.entries(fields)) {
-      if (typeof entry?.[field] !== type || (type === 'string' && field !== 'replacement' && entry[field] === '')) {
+      if (
+        typeof entry?.[field] !== type ||
+        (type === 'string' && field !== 'replacement' && entry[field] === '')
+      ) {
         throw new Error(
           `equivalent[${index}] needs ${field} (${type}): an entry names one mutant by file, line, column, mutator and replacement, with why (got ${JSON.stringify(entry)})`,
         );

@@ -107,9 +107,13 @@ async function realRun(path, original, mutant) {
   };
   writeFileSync(path, original.slice(0, start) + mutant.replacement + original.slice(end));
   // A static mutant runs at load: every file may notice. Otherwise the files covering it.
-  const covering = mutant.static ? [] : [...new Set((mutant.coveredBy ?? []).map((id) => fileOfTest.get(id)))];
+  const covering = mutant.static
+    ? []
+    : [...new Set((mutant.coveredBy ?? []).map((id) => fileOfTest.get(id)))];
   try {
-    return await runTests(covering.filter((f) => f !== undefined).map((f) => (isAbsolute(f) ? f : join(root, f))));
+    return await runTests(
+      covering.filter((f) => f !== undefined).map((f) => (isAbsolute(f) ? f : join(root, f))),
+    );
   } finally {
     restore();
     restore = () => {};
@@ -122,7 +126,9 @@ if (Object.values(report.files).some((entry) => entry.mutants.some(needsRun))) {
   const began = Date.now();
   const baseline = await runTests();
   if (baseline !== 'passed') {
-    console.error(`[verify-static] ${name}: the tests do not pass without a mutant (${baseline}); nothing can be verified`);
+    console.error(
+      `[verify-static] ${name}: the tests do not pass without a mutant (${baseline}); nothing can be verified`,
+    );
     process.exit(1);
   }
   runLimitMs = Math.max(30_000, 3 * (Date.now() - began));
@@ -145,7 +151,9 @@ for (const [reportFile, entry] of Object.entries(report.files)) {
       const outcome = await realRun(path, original, mutant);
       if (outcome === 'assertion') {
         verifiedKilled++;
-        console.log(`[verify-static] ${status}, killed on a real run (a test failed on an assertion): ${where}`);
+        console.log(
+          `[verify-static] ${status}, killed on a real run (a test failed on an assertion): ${where}`,
+        );
         status = 'Killed';
       } else {
         console.log(`[verify-static] ${status}, not killed on a real run (${outcome}): ${where}`);
@@ -205,10 +213,14 @@ console.log(
   `[verify-static] ${name}: ${score.toFixed(2)}% (killed ${counts.killed}, survived ${counts.survived}, timeout ${counts.timeout}, crashed ${counts.crashed}, no coverage ${counts.noCoverage}; equivalent ${equivalents}, invalid ${counts.invalid}, ignored ${counts.ignored}; ${verifiedKilled} re-run and killed on an assertion) floor ${floor}%`,
 );
 if (stale.length > 0) {
-  console.error(`[verify-static] ${name}: ${stale.length} equivalent entries name no mutant:\n  ${stale.join('\n  ')}`);
+  console.error(
+    `[verify-static] ${name}: ${stale.length} equivalent entries name no mutant:\n  ${stale.join('\n  ')}`,
+  );
   process.exit(1);
 }
 if (score < floor) {
-  console.error(`[verify-static] ${name}: mutation score ${score.toFixed(2)}% is below the floor of ${floor}%`);
+  console.error(
+    `[verify-static] ${name}: mutation score ${score.toFixed(2)}% is below the floor of ${floor}%`,
+  );
   process.exit(1);
 }

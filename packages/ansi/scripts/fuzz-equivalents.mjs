@@ -19,7 +19,9 @@ async function parent(cases) {
   const ts = createRequire(join(pkg, 'package.json'))('typescript');
   const { default: config, equivalent } = await import(pathToFileURL(join(pkg, 'stryker.config.mjs')).href);
   const report = JSON.parse(readFileSync(join(pkg, '../..', config.jsonReporter.fileName), 'utf8'));
-  const { keyOf, mutantKey } = await import(pathToFileURL(join(pkg, '../../tooling/scripts/mutants.mjs')).href);
+  const { keyOf, mutantKey } = await import(
+    pathToFileURL(join(pkg, '../../tooling/scripts/mutants.mjs')).href
+  );
   const listed = new Set(equivalent.map(keyOf));
   const build = (dir, patch) => {
     mkdirSync(dir, { recursive: true });
