@@ -3,8 +3,9 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 // The pure logic: which processes form a tree, the kill rounds over injected effects, the
 // /proc and ps parsers, options and the platform wiring. Not mutated: the lines that touch the
 // real system (readProcFile and the /proc walk, spawning ps, killProcessTree and
-// snapshotProcessTree, which only hand the real effects over); the suites on real processes
-// (kill-process-tree, ps-environment) test those.
+// snapshotProcessTree, which only hand the real effects over); the suite on real processes
+// (kill-process-tree) tests those. ps-environment's parsing cases are pure; its two kills from
+// ps output run real processes (Linux), run only for the mutants they cover.
 export default mutationConfig('kill-posix', {
   breakAt: 90,
   mutate: [
@@ -22,6 +23,7 @@ export default mutationConfig('kill-posix', {
     'test/platform.test.ts',
     'test/procfs.test.ts',
     'test/ps.test.ts',
+    'test/ps-environment.test.ts',
     'test/tree.test.ts',
   ],
 });

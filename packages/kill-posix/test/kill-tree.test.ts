@@ -127,6 +127,18 @@ describe('the tree kill, on a simulated process table', () => {
     );
   });
 
+  it('reports signalled pids and survivors in ascending order, whatever order the table holds', async () => {
+    const world = new FakeWorld([
+      { pid: 300, ppid: SELF, pgid: 300, state: 'S' },
+      { pid: 320, ppid: 300, pgid: 300, state: 'S', unkillable: true, onTerm: 'ignore' },
+      { pid: 305, ppid: 300, pgid: 300, state: 'S' },
+      { pid: 310, ppid: 300, pgid: 300, state: 'S', unkillable: true, onTerm: 'ignore' },
+      { pid: 302, ppid: 300, pgid: 300, state: 'S' },
+    ]);
+    const report = await killTreeWith(300, { graceMs: 100 }, world.effects());
+    expect(report).toEqual({ signalled: [300, 302, 305, 310, 320], survivors: [310, 320] });
+  });
+
   it('reports what it may not signal as a survivor, and never signals our own group', async () => {
     const world = new FakeWorld([
       { pid: 100, ppid: SELF, pgid: SELF_PGID, state: 'S' },
