@@ -1,19 +1,26 @@
 // How a mutant is named across a Stryker JSON report, a package's `equivalent` list and the
 // tools that read both: its file, start line and column (1-based, as the report gives them),
-// mutator and replacement. Two mutants never share all five.
+// mutator and replacement. Where two mutants share all five (`a || b || c` mutated to `false`
+// at each `||`: every operand chain starts at the same column) the entry adds `end`, the
+// mutant's end as "line:column".
 
 /**
- * @typedef {{ file: string, line: number, column: number, mutator: string, replacement: string, why: string }} Equivalent
+ * @typedef {{ file: string, line: number, column: number, mutator: string, replacement: string, end?: string, why: string }} Equivalent
  *   An entry of a stryker.config.mjs `equivalent` list; `file` is relative to the package.
  */
 
-/** The key of a report mutant, its file relative to the package (`src/x.ts`). */
+/** The five-field key of a report mutant, its file relative to the package (`src/x.ts`). */
 export function mutantKey(file, mutant) {
   const { line, column } = mutant.location.start;
   return keyOf({ file, line, column, mutator: mutant.mutatorName, replacement: mutant.replacement ?? '' });
 }
 
-/** The key of an `equivalent` entry. */
+/** A report mutant's end, as an entry's `end` names it. */
+export function endOf(mutant) {
+  return `${mutant.location.end.line}:${mutant.location.end.column}`;
+}
+
+/** The five-field key of an `equivalent` entry (its `end` is matched apart). */
 export function keyOf({ file, line, column, mutator, replacement }) {
   return `${file}:${line}:${column} ${mutator} ${JSON.stringify(replacement)}`;
 }
@@ -38,6 +45,9 @@ export function checkEquivalents(list) {
           `equivalent[${index}] needs ${field} (${type}): an entry names one mutant by file, line, column, mutator and replacement, with why (got ${JSON.stringify(entry)})`,
         );
       }
+    }
+    if (entry.end !== undefined && !/^\d+:\d+$/.test(entry.end)) {
+      throw new Error(`equivalent[${index}].end must be "line:column" (got ${JSON.stringify(entry.end)})`);
     }
   }
 }

@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { checkEquivalents, keyOf, mutantKey } from './mutants.mjs';
+import { checkEquivalents, endOf, keyOf, mutantKey } from './mutants.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const name = process.argv[2];
@@ -135,9 +135,9 @@ if (Object.values(report.files).some((entry) => entry.mutants.some(needsRun))) {
 }
 const counts = { killed: 0, survived: 0, timeout: 0, crashed: 0, noCoverage: 0, invalid: 0, ignored: 0 };
 let verifiedKilled = 0;
-/** Undetected mutants by key, with the status they count under. */
+/** Undetected mutants by key and end, with the status they count under. */
 const undetected = new Map();
-/** Every mutant of the run by key, with its final status. */
+/** Every mutant of the run by five-field key: its ends, each with its final status. */
 const all = new Map();
 const prefix = `packages/${name}/`;
 for (const [reportFile, entry] of Object.entries(report.files)) {
@@ -163,7 +163,7 @@ for (const [reportFile, entry] of Object.entries(report.files)) {
       }
     }
     const key = mutantKey(file, mutant);
-    all.set(key, status);
+    all.set(key, [...(all.get(key) ?? []), { end: endOf(mutant), status }]);
     if (status === 'Killed') counts.killed++;
     else if (status === 'Survived') counts.survived++;
     else if (status === 'Timeout') counts.timeout++;
@@ -172,7 +172,7 @@ for (const [reportFile, entry] of Object.entries(report.files)) {
     else if (status === 'Ignored') counts.ignored++;
     else counts.invalid++; // CompileError: not a mutant of the program, as Stryker scores it
     if (['Survived', 'Timeout', 'RuntimeError', 'NoCoverage'].includes(status)) {
-      undetected.set(key, { status, mutant, file });
+      undetected.set(`${key} ${endOf(mutant)}`, { status, mutant, file });
     }
   }
 }
@@ -182,15 +182,17 @@ let equivalents = 0;
 const stale = [];
 for (const entry of equivalent) {
   const key = keyOf(entry);
-  const status = all.get(key);
-  if (status === undefined) {
-    stale.push(`${key}: no such mutant in this run (the source moved?)`);
-  } else if (status === 'Survived') {
-    undetected.delete(key);
+  const found = (all.get(key) ?? []).filter((m) => entry.end === undefined || m.end === entry.end);
+  if (found.length === 0) {
+    stale.push(`${key}${entry.end ? ` end ${entry.end}` : ''}: no such mutant in this run (the source moved?)`);
+  } else if (found.length > 1) {
+    stale.push(`${key}: ${found.length} mutants share it; add end (${found.map((m) => m.end).join(' or ')})`);
+  } else if (found[0].status === 'Survived') {
+    undetected.delete(`${key} ${found[0].end}`);
     counts.survived--;
     equivalents++;
   } else {
-    console.log(`[verify-static] listed as equivalent but ${status}, so counted as it is: ${key}`);
+    console.log(`[verify-static] listed as equivalent but ${found[0].status}, so counted as it is: ${key}`);
   }
 }
 
@@ -199,8 +201,9 @@ if (listSurvivors) {
   console.log(`[verify-static] ${open.length} survivors not listed as equivalent:`);
   for (const { mutant, file } of open) {
     const { line, column } = mutant.location.start;
+    const shared = all.get(mutantKey(file, mutant)).length > 1 ? `, end: '${endOf(mutant)}'` : '';
     console.log(
-      `  { file: '${file}', line: ${line}, column: ${column}, mutator: '${mutant.mutatorName}', replacement: ${JSON.stringify(mutant.replacement)}, why: '' },`,
+      `  { file: '${file}', line: ${line}, column: ${column}, mutator: '${mutant.mutatorName}', replacement: ${JSON.stringify(mutant.replacement)}${shared}, why: '' },`,
     );
   }
 }
