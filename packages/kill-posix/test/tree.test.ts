@@ -1,6 +1,6 @@
 import { checkLeaksAfterAll } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { collectTree, type TreeContext, treeMarkers } from '../src/tree.js';
+import { collectTree, isLiveEntry, sameProcess, type TreeContext, treeMarkers } from '../src/tree.js';
 import type { ProcessEntry } from '../src/types.js';
 
 function p(pid: number, ppid: number, pgid: number, extra: Partial<ProcessEntry> = {}): ProcessEntry {
@@ -124,3 +124,63 @@ describe('treeMarkers', () => {
 });
 
 checkLeaksAfterAll();
+
+describe('sameProcess and isLiveEntry', () => {
+  it('is the same process when the pids match and either start time is unknown or both agree', () => {
+    expect(sameProcess(p(7, 1, 7, { startTime: 10 }), p(7, 1, 7, { startTime: 10 }))).toBe(true);
+    expect(sameProcess(p(7, 1, 7, { startTime: 10 }), p(7, 1, 7, { startTime: 11 }))).toBe(false);
+    expect(sameProcess(p(7, 1, 7, { startTime: undefined }), p(7, 1, 7, { startTime: 11 }))).toBe(true);
+    expect(sameProcess(p(7, 1, 7, { startTime: 10 }), p(7, 1, 7, { startTime: undefined }))).toBe(true);
+    expect(sameProcess(p(7, 1, 7), p(8, 1, 7, { startTime: 7 }))).toBe(false);
+  });
+
+  it('counts zombies and dead entries (Z, X, x) out, every other state in', () => {
+    for (const state of ['Z', 'X', 'x']) expect(isLiveEntry(p(7, 1, 7, { state }))).toBe(false);
+    for (const state of ['S', 'R', 'D', 'T', '']) expect(isLiveEntry(p(7, 1, 7, { state }))).toBe(true);
+  });
+});
+
+describe('collectTree, the edges', () => {
+  it('lists the groups it will signal in ascending order', () => {
+    // Found in the order 300, 310, 305 (the table's): the group leaders are children of the root.
+    const table = [
+      ...base,
+      p(300, SELF, 300),
+      p(310, 300, 310),
+      p(305, 300, 305),
+      p(311, 1, 310),
+      p(306, 1, 305),
+    ];
+    const tree = collectTree(table, context(300));
+    expect(tree.groups).toEqual([300, 305, 310]);
+    expect(pids(tree.members)).toEqual([300, 305, 306, 310, 311]);
+  });
+
+  it('signals no group at all when our own group is unknown, and never group 1 or ours', () => {
+    const table = [...base, p(300, SELF, 300), p(301, 1, 300), p(302, 300, 40), p(303, 300, 1)];
+    expect(collectTree(table, context(300, [], null)).groups).toEqual([]);
+    const tree = collectTree(table, context(300));
+    expect(tree.groups).toEqual([300]);
+    expect(pids(tree.members)).toEqual([300, 301, 302, 303]);
+  });
+
+  it('takes only the carriers of its markers, none when it has none', () => {
+    const table = [
+      ...base,
+      p(300, SELF, 300),
+      p(400, 1, 400, { marker: 'm-1' }),
+      p(401, 1, 401, { marker: 'other' }),
+    ];
+    expect(pids(collectTree(table, context(300)).members)).toEqual([300]);
+    expect(pids(collectTree(table, context(300, ['m-1'])).members)).toEqual([300, 400]);
+  });
+});
+
+describe('treeMarkers, the edges', () => {
+  it('takes the markers of the root group only, and never our own', () => {
+    const table = [...base, p(301, 1, 300, { marker: 'a' }), p(302, 1, 302, { marker: 'b' }), p(303, 1, 300)];
+    expect([...treeMarkers(table, 300, undefined, undefined)]).toEqual(['a']);
+    expect([...treeMarkers(table, 300, 'a', undefined)]).toEqual([]);
+    expect([...treeMarkers(table, 300, 'zzz', 'x')].sort()).toEqual(['a', 'x']);
+  });
+});
