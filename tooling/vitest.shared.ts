@@ -59,7 +59,17 @@ export function packageTestConfig(options: PackageTestOptions = {}) {
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 60_000,
       retry: options.retry ?? 0,
-      reporters: ['default', ['json', { outputFile: options.resultFile ?? 'test-results/unit.json' }]],
+      // PROCMUX_TEST_RESULT_FILE: where tooling/scripts/verify-static.mjs reads a run's results.
+      reporters: [
+        'default',
+        [
+          'json',
+          {
+            outputFile:
+              process.env.PROCMUX_TEST_RESULT_FILE ?? options.resultFile ?? 'test-results/unit.json',
+          },
+        ],
+      ],
       coverage: coverage
         ? {
             enabled: true,

@@ -55,9 +55,9 @@ function runTests(files = []) {
   const file = join(out, 'vitest.json');
   const vitest = join(root, 'node_modules/.bin/vitest');
   return new Promise((resolve) => {
-    const child = spawn(vitest, ['run', '--reporter=json', `--outputFile=${file}`, ...files], {
+    const child = spawn(vitest, ['run', ...files], {
       cwd: dir,
-      env: process.env,
+      env: { ...process.env, PROCMUX_TEST_RESULT_FILE: file },
       stdio: 'ignore',
       detached: true,
     });
@@ -184,7 +184,9 @@ for (const entry of equivalent) {
   const key = keyOf(entry);
   const found = (all.get(key) ?? []).filter((m) => entry.end === undefined || m.end === entry.end);
   if (found.length === 0) {
-    stale.push(`${key}${entry.end ? ` end ${entry.end}` : ''}: no such mutant in this run (the source moved?)`);
+    stale.push(
+      `${key}${entry.end ? ` end ${entry.end}` : ''}: no such mutant in this run (the source moved?)`,
+    );
   } else if (found.length > 1) {
     stale.push(`${key}: ${found.length} mutants share it; add end (${found.map((m) => m.end).join(' or ')})`);
   } else if (found[0].status === 'Survived') {
