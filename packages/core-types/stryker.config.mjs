@@ -2,12 +2,12 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 
 export default mutationConfig('core-types', { breakAt: 90 });
 
-// Surviving mutants no test can tell from the original, each named by file, line, column,
-// mutator and replacement (tooling/scripts/verify-static.mjs sets aside exactly those; a
-// comment above each group quotes its source line). Utf8ChunkDecoder's ASCII path is a
-// speed-up only: every mutant below turns it off for some chunks, which then go through the
-// StringDecoder and decode to the same string (test/utf8-decoder.test.ts compares every chunk
-// with a StringDecoder's, fixed and random).
+// Surviving mutants no test can tell from the original, each named by file, line, column, mutator
+// and replacement (tooling/scripts/verify-static.mjs sets aside exactly those; a comment above each
+// group quotes its source line). Utf8ChunkDecoder's ASCII path is a speed-up only: every mutant
+// below turns it off for some chunks, which then go through the StringDecoder and decode to the
+// same string (test/utf8-decoder.test.ts compares every chunk with a StringDecoder's, fixed and
+// random).
 const SLOW_PATH = 'only sends more chunks through the StringDecoder, which gives the same strings';
 export const equivalent = [
   // readonly #decoder = new StringDecoder('utf8');

@@ -13,9 +13,9 @@ export default mutationConfig('tools', {
   ],
 });
 
-// Surviving mutants no test can tell from the original, each named by file, line, column,
-// mutator and replacement (tooling/scripts/verify-static.mjs sets aside exactly those; a
-// comment above each group quotes its source line).
+// Surviving mutants no test can tell from the original, each named by file, line, column, mutator
+// and replacement (tooling/scripts/verify-static.mjs sets aside exactly those; a comment above each
+// group quotes its source line).
 export const equivalent = [
   // if (tailStart < headEnd) tailStart = headEnd;
   {
