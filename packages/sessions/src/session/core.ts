@@ -1,3 +1,4 @@
+import type { SessionSandbox } from '@procmux/sandbox-linux';
 // The state of one session, shared by the files that act on it (lifecycle, input, control,
 // reads, waiting, watching). Internal: hosts see the ProcessSession interface (handle.ts).
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
@@ -76,6 +77,8 @@ export class SessionCore {
   run: ManagedRun | undefined;
   adapter: BackendAdapter | undefined;
   backendMetadata: Record<string, unknown> | undefined;
+  /** The OS sandbox the process runs in, if any. */
+  sandbox: SessionSandbox | undefined;
   exitCode: number | null = null;
   signal: SignalName | null = null;
   endedAt: number | null = null;
