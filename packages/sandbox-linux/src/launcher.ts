@@ -21,20 +21,23 @@ const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
 // The outer shell binds the session's own terminal (when it has one) as /dev/pts/N, so `tty`
 // names it and job control works: bwrap's --dev would show it as /dev/console, and a fresh
 // devpts has no such node. `[ -t 0 ]` first spares a pipe session the `tty` exec.
+// Ctrl-C and Ctrl-\ signal the terminal's whole foreground group, bwrap outside too, and
+// its death would end the sandbox: bwrap ignores them, the target gets them back (env below).
 const OUTER = [
   'f=$1; shift',
+  "trap '' INT QUIT",
   'if [ -t 0 ] && t=$(tty 2>/dev/null); then',
   '  exec bwrap --ro-bind / / --dev /dev --tmpfs /dev/pts --dev-bind "$t" "$t" "$@" 9<"$f"',
   'fi',
   'exec bwrap --ro-bind / / --dev /dev "$@" 9<"$f"',
 ].join('\n');
 
-// Inside: socat forwards 127.0.0.1:3128 to the host's proxy socket, in its own session so a
-// Ctrl-C to the terminal's foreground group never ends it. The target starts once socat
+// Inside: socat forwards 127.0.0.1:3128 to the host's proxy socket (Ctrl-C ignored, as
+// inherited). The target starts once socat
 // listens (a builtin read of /proc/net/tcp, no exec), so its first connection finds it.
 const INNER = [
   's=$1; shift',
-  `setsid socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
+  `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
   'n=0',
   'while [ $n -lt 2000 ]; do',
   '  while read -r _ a _ st _; do',
@@ -42,10 +45,8 @@ const INNER = [
   '  done </proc/net/tcp',
   '  n=$((n+1))',
   'done',
-  // On a terminal the target runs as a foreground job (its own process group, given the
-  // terminal): Ctrl-C then reaches it alone, not bwrap outside, whose death would end it all.
-  'if [ -t 0 ]; then set -m; "$@"; exit $?; fi',
-  'exec "$@"',
+  // A shell cannot undo an ignored signal it inherited (POSIX); coreutils' env can.
+  'exec env --default-signal=INT,QUIT "$@"',
 ].join('\n');
 
 export interface LaunchTarget {
