@@ -48,7 +48,9 @@ describe.skipIf(!linux)('escape table through procmux mcp --sandbox', () => {
   it('refuses to read a key in ~/.ssh', async () => {
     const r = await oneShot('cat ~/.ssh/id_ed25519');
     expect(r.text).not.toContain('FAKE-PRIVATE-KEY');
-    expect(lastLines(r.text)).toContain(`sandbox: read of ${join(server.home, '.ssh', 'id_ed25519')} refused`);
+    expect(lastLines(r.text)).toContain(
+      `sandbox: read of ${join(server.home, '.ssh', 'id_ed25519')} refused`,
+    );
   });
 
   it("refuses to read procmux's own state dir", async () => {
@@ -87,7 +89,11 @@ describe.skipIf(!linux)('escape table through procmux mcp --sandbox', () => {
       mode: 'session',
       command: `python3 -c "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b'x'); print('in' + 'jected')"`,
     });
-    const done = await server.call('process', { action: 'wait_for', session_id: sessionId(started.text), exit: true });
+    const done = await server.call('process', {
+      action: 'wait_for',
+      session_id: sessionId(started.text),
+      exit: true,
+    });
     const all = `${started.text}\n${done.text}`;
     expect(all).toContain('Operation not permitted');
     expect(all).not.toContain('injected');

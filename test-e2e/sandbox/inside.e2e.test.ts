@@ -71,7 +71,9 @@ describe.skipIf(!linux)('inside procmux mcp --sandbox', () => {
   it('one_shot read -s -p "Password: " is stopped at the prompt, as outside', async () => {
     const r = await server.call('exec', { command: 'read -s -p "Password: " x; echo got $x' });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain('it was waiting for input at "Password:" (input was not echoed: likely a password)');
+    expect(r.text).toContain(
+      'it was waiting for input at "Password:" (input was not echoed: likely a password)',
+    );
     expect(r.text).not.toContain('got');
   });
 });

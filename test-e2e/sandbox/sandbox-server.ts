@@ -15,7 +15,10 @@ export interface SandboxedServer {
   workspace: string;
   home: string;
   stateDir: string;
-  call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; pid?: number }>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ text: string; isError: boolean; pid?: number }>;
   close(): Promise<void>;
 }
 
@@ -39,7 +42,7 @@ export async function startSandboxed(extraArgs: string[] = []): Promise<Sandboxe
     env: { ...(process.env as Record<string, string>), HOME: dirs.home },
     stderr: 'pipe',
   });
-  transport.stderr?.resume();
+  transport.stderr?.on('data', () => {});
   const client = new Client({ name: 'procmux-sandbox-e2e', version: '1.0.0' });
   await client.connect(transport);
   trackPid(transport.pid!);
@@ -62,7 +65,9 @@ export async function startSandboxed(extraArgs: string[] = []): Promise<Sandboxe
 }
 
 /** An HTTP server on 127.0.0.1 answering `body`, counting the requests it got. */
-export async function hostHttp(body: string): Promise<{ port: number; requests: () => number; close(): Promise<void> }> {
+export async function hostHttp(
+  body: string,
+): Promise<{ port: number; requests: () => number; close(): Promise<void> }> {
   let requests = 0;
   const server: Server = createServer((_req, res) => {
     requests += 1;

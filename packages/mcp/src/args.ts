@@ -119,11 +119,14 @@ function sandboxRequest(
   const allowDomains = values['sandbox-allow-domain'] ?? [];
   if (values.sandbox !== true) {
     if (write.length > 0 || allowDomains.length > 0) {
-      throw new CliUsageError(`--${write.length > 0 ? 'sandbox-write' : 'sandbox-allow-domain'} needs --sandbox`);
+      throw new CliUsageError(
+        `--${write.length > 0 ? 'sandbox-write' : 'sandbox-allow-domain'} needs --sandbox`,
+      );
     }
     return {};
   }
-  if (remote) throw new CliUsageError('--sandbox runs sessions on this host; it cannot be combined with --ssh');
+  if (remote)
+    throw new CliUsageError('--sandbox runs sessions on this host; it cannot be combined with --ssh');
   return { sandbox: { write: write.map((path) => resolve(cwd, path)), allowDomains } };
 }
 

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '@procmux/core-types';
+import { ensureSandboxSupport } from '@procmux/sandbox-linux';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
-import { ensureSandboxSupport } from '@procmux/sandbox-linux';
 import type { SandboxRequest, ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { openPersistence } from './persistence.js';

@@ -1,13 +1,20 @@
-export { bwrapArgs, type LaunchTarget, launchArgs, PROXY_PORT, type SandboxFiles, sandboxEnv } from './launcher.js';
+export {
+  bwrapArgs,
+  type LaunchTarget,
+  launchArgs,
+  PROXY_PORT,
+  type SandboxFiles,
+  sandboxEnv,
+} from './launcher.js';
 export {
   type AllowedDomain,
   domainAllowed,
   type PolicyContext,
   parseDomain,
   resolveSandboxPolicy,
-  SECRET_PATHS,
   type SandboxOptions,
   type SandboxPolicy,
+  SECRET_PATHS,
 } from './policy.js';
 export { type SandboxProxy, startProxy } from './proxy.js';
 export { type SeccompArch, seccompProgram, TIOCLINUX, TIOCSTI } from './seccomp.js';

@@ -36,9 +36,11 @@ const OUTER = [
 // inherited). The target starts once socat
 // listens (a builtin read of /proc/net/tcp, no exec), so its first connection finds it.
 const INNER = [
-  's=$1; shift',
+  's=$1; w=$2; shift 2',
   `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
-  'n=0',
+  // Without allowed domains nothing can get through anyway: the target does not wait, and a
+  // connection in socat's first milliseconds is refused by the kernel, untold.
+  'n=0; [ "$w" = wait ] || n=2000',
   'while [ $n -lt 2000 ]; do',
   '  while read -r _ a _ st _; do',
   `    [ "$a" = 0100007F:${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} ] && [ "$st" = 0A ] && n=2000`,
@@ -112,6 +114,7 @@ export function launchArgs(
       INNER,
       'procmux-sandbox',
       files.proxySocket,
+      policy.allowDomains.length > 0 ? 'wait' : 'nowait',
       target.file,
       ...target.args,
     ],

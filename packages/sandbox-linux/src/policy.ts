@@ -66,7 +66,10 @@ export interface PolicyContext {
  * Resolves `options` into a policy; a relative or missing write path or a malformed domain is
  * ERR_INVALID_OPTION, never dropped.
  */
-export function resolveSandboxPolicy(options: SandboxOptions | undefined, context: PolicyContext): SandboxPolicy {
+export function resolveSandboxPolicy(
+  options: SandboxOptions | undefined,
+  context: PolicyContext,
+): SandboxPolicy {
   const given = optionsObject<SandboxOptions>(options, 'sandbox');
   knownKeys('sandbox', given, ['write', 'allowDomains', 'denyRead']);
   const write = [context.workspace];
@@ -96,21 +99,25 @@ function pathList(option: string, value: unknown): string[] {
   return value as string[];
 }
 
-const HOST = /^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/;
+const HOST =
+  /^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/;
 
 /** `NAME[:PORT]`, `*.NAME` for its subdomains; an IPv4 address is a name too. */
 export function parseDomain(value: string): AllowedDomain {
   const match = /^([^:]+)(?::(\d{1,5}))?$/.exec(value);
   const port = match?.[2] === undefined ? undefined : Number(match[2]);
   if (!match || !HOST.test(match[1]!) || (port !== undefined && (port < 1 || port > 65535))) {
-    throw invalidOption('sandbox.allowDomains', 'host names as NAME or NAME:PORT (port 1 to 65535)', { value });
+    throw invalidOption('sandbox.allowDomains', 'host names as NAME or NAME:PORT (port 1 to 65535)', {
+      value,
+    });
   }
   return { host: match[1]!.toLowerCase(), ...(port !== undefined ? { port } : {}) };
 }
 
 function domainList(value: unknown): AllowedDomain[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw invalidOption('sandbox.allowDomains', 'an array of NAME or NAME:PORT', { value });
+  if (!Array.isArray(value))
+    throw invalidOption('sandbox.allowDomains', 'an array of NAME or NAME:PORT', { value });
   return value.map((v) => parseDomain(typeof v === 'string' ? v : String(v)));
 }
 

@@ -66,7 +66,9 @@ function serve(
   const [method = '', target = '', version = 'HTTP/1.1'] = requestLine.split(' ');
   const destination = method === 'CONNECT' ? authority(target, 443) : absoluteUrl(target);
   if (!destination) {
-    client.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\nprocmux sandbox proxy: absolute URL or CONNECT expected\n');
+    client.end(
+      'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\nprocmux sandbox proxy: absolute URL or CONNECT expected\n',
+    );
     return;
   }
   const { host, port } = destination;
@@ -94,7 +96,9 @@ function serve(
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     } else {
       const kept = headers.filter((h) => !/^(proxy-connection|connection|keep-alive):/i.test(h));
-      upstream.write(`${method} ${destination.path} ${version}\r\n${[...kept, 'Connection: close'].join('\r\n')}\r\n\r\n`);
+      upstream.write(
+        `${method} ${destination.path} ${version}\r\n${[...kept, 'Connection: close'].join('\r\n')}\r\n\r\n`,
+      );
     }
     if (rest.length > 0) upstream.write(rest);
     client.pipe(upstream);
@@ -103,7 +107,10 @@ function serve(
   });
 }
 
-function authority(value: string, defaultPort: number): { host: string; port: number; path: string } | undefined {
+function authority(
+  value: string,
+  defaultPort: number,
+): { host: string; port: number; path: string } | undefined {
   const match = /^(\[[^\]]+\]|[^:/]+)(?::(\d{1,5}))?$/.exec(value);
   if (!match) return undefined;
   return { host: match[1]!, port: match[2] ? Number(match[2]) : defaultPort, path: '' };
@@ -113,7 +120,11 @@ function absoluteUrl(value: string): { host: string; port: number; path: string 
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:') return undefined;
-    return { host: url.hostname, port: url.port ? Number(url.port) : 80, path: `${url.pathname}${url.search}` };
+    return {
+      host: url.hostname,
+      port: url.port ? Number(url.port) : 80,
+      path: `${url.pathname}${url.search}`,
+    };
   } catch {
     return undefined;
   }

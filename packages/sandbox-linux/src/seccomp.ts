@@ -60,7 +60,7 @@ export function seccompProgram(arch: string): Buffer {
     );
   }
   const program: Insn[] = [{ code: LD_W_ABS, k: OFFSET_ARCH }];
-  abis.forEach((abi, i) => program.push({ code: JEQ_K, k: abi.audit, jt: `abi${i}` }));
+  for (const [i, abi] of abis.entries()) program.push({ code: JEQ_K, k: abi.audit, jt: `abi${i}` });
   program.push({ code: RET_K, k: RET_KILL_PROCESS });
   abis.forEach((abi, i) => {
     program.push({ label: `abi${i}` }, { code: LD_W_ABS, k: OFFSET_NR });

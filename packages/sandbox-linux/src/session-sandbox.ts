@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findExecutableOnPath } from './which.js';
 import { type LaunchTarget, launchArgs, type SandboxFiles, sandboxEnv } from './launcher.js';
 import type { SandboxPolicy } from './policy.js';
 import { type SandboxProxy, startProxy } from './proxy.js';
@@ -18,6 +17,7 @@ import {
   type ScanEffects,
   scanLine,
 } from './violations.js';
+import { findExecutableOnPath } from './which.js';
 
 /** Most violations a session keeps (the oldest go first); every one is still an event. */
 export const MAX_KEPT_VIOLATIONS = 100;

@@ -11,7 +11,17 @@ export interface SupportEffects {
   run(file: string, args: readonly string[]): Promise<{ code: number | null; stderr: string }>;
 }
 
-const PROBE = ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', 'true'];
+const PROBE = [
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-net',
+  '--ro-bind',
+  '/',
+  '/',
+  '--proc',
+  '/proc',
+  'true',
+];
 
 /**
  * Resolves when sandboxed sessions can run here; else rejects with ERR_PROCESS_UNSUPPORTED
@@ -25,9 +35,12 @@ export async function checkSandboxSupport(effects: SupportEffects): Promise<void
     );
   }
   if (effects.arch !== 'x64' && effects.arch !== 'arm64') {
-    throw unsupported(`the sandbox's seccomp filter is built for x64 and arm64 only (this host is ${effects.arch})`, {
-      arch: effects.arch,
-    });
+    throw unsupported(
+      `the sandbox's seccomp filter is built for x64 and arm64 only (this host is ${effects.arch})`,
+      {
+        arch: effects.arch,
+      },
+    );
   }
   const missing = ['bwrap', 'socat'].filter((name) => effects.which(name) === undefined);
   if (missing.length > 0) {

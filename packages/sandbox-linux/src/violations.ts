@@ -45,15 +45,22 @@ export interface ScanContext {
   commandText(): string;
 }
 
+const ERROR_WORDS = /Read-only|denied|No such process|not permitted|EROFS|EACCES|EPERM|Errno 1\]/;
 const ERRORS = 'Read-only file system|Permission denied|No such process|Operation not permitted';
 const PATH_BEFORE = new RegExp(`(?:^|: |\\s)([^:\\s'‘"][^:'’"]*?): (?:${ERRORS})`);
 const QUOTED = /['‘"]([^'’"\n]+)['’"]/;
 // CSI/OSC sequences and carriage returns a terminal session's lines carry.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escapes are what is stripped
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\r/g;
 
 /** Violations in one line of output, none when the line is not an error the sandbox caused. */
-export function scanLine(rawLine: string, context: ScanContext, effects: ScanEffects, at: number): SandboxViolation[] {
+export function scanLine(
+  rawLine: string,
+  context: ScanContext,
+  effects: ScanEffects,
+  at: number,
+): SandboxViolation[] {
+  // Most output is no error at all: one cheap test before any regex (a flood stays a flood).
+  if (!ERROR_WORDS.test(rawLine)) return [];
   const line = rawLine.replace(ESCAPES, '');
   const found: SandboxViolation[] = [];
   const kill = /kill: \(?(\d+)\)?\s*[-:]\s*No such process/.exec(line);
@@ -64,7 +71,11 @@ export function scanLine(rawLine: string, context: ScanContext, effects: ScanEff
   }
   const path = pathIn(line);
   if (/Read-only file system|EROFS/i.test(line) && path !== undefined) {
-    found.push({ kind: 'write', target: describeWrite(resolve(context.cwd, path), context.policy, effects), at });
+    found.push({
+      kind: 'write',
+      target: describeWrite(resolve(context.cwd, path), context.policy, effects),
+      at,
+    });
   } else if (/Permission denied|EACCES/.test(line) && path !== undefined) {
     const absolute = resolve(context.cwd, path);
     if (hidden(absolute, context.policy)) found.push({ kind: 'read', target: absolute, at });
@@ -77,7 +88,8 @@ export function scanLine(rawLine: string, context: ScanContext, effects: ScanEff
 
 function pathIn(line: string): string | undefined {
   const quoted = QUOTED.exec(line)?.[1];
-  if (quoted !== undefined && (isAbsolute(quoted) || quoted.includes('/') || !quoted.includes(' '))) return quoted;
+  if (quoted !== undefined && (isAbsolute(quoted) || quoted.includes('/') || !quoted.includes(' ')))
+    return quoted;
   return PATH_BEFORE.exec(line)?.[1]?.trim();
 }
 

@@ -1,4 +1,11 @@
 // The public face of @procmux/sessions: every name here is listed in the README's "Exports".
+
+export {
+  type SandboxOptions,
+  type SandboxPolicy,
+  type SandboxViolation,
+  violationLine,
+} from '@procmux/sandbox-linux';
 export { lfToCrlf } from './asciicast.js';
 export type { BackendExit } from './backend-adapter.js';
 export { resolveSessionCwd } from './cwd.js';
@@ -23,12 +30,6 @@ export type { ProcessSession } from './process-session.js';
 export type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from './pty-backend.js';
 export { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSessions } from './registry.js';
 export type { ProcessSandboxBackend, SandboxProcessHandle, SandboxStartRequest } from './sandbox.js';
-export {
-  type SandboxOptions,
-  type SandboxPolicy,
-  type SandboxViolation,
-  violationLine,
-} from '@procmux/sandbox-linux';
 export type { SessionWatchEvent, SessionWatcher } from './session-watch.js';
 export { DEFAULT_SESSION_COLUMNS, DEFAULT_SESSION_ROWS, type TerminalRequest } from './terminal.js';
 export type {

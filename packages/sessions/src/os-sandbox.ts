@@ -20,8 +20,14 @@ export function planSandbox(
   workspace: string,
 ): SandboxPolicy | undefined {
   if (requested === false || (requested === undefined && registry === undefined)) return undefined;
-  if (requested !== undefined && typeof requested !== 'boolean' && (typeof requested !== 'object' || requested === null)) {
-    throw invalidOption('sandbox', 'true, false or a policy { write?, allowDomains?, denyRead? }', { value: requested });
+  if (
+    requested !== undefined &&
+    typeof requested !== 'boolean' &&
+    (typeof requested !== 'object' || requested === null)
+  ) {
+    throw invalidOption('sandbox', 'true, false or a policy { write?, allowDomains?, denyRead? }', {
+      value: requested,
+    });
   }
   const options = typeof requested === 'object' ? requested : registry === true ? {} : registry;
   return resolveSandboxPolicy(options, { workspace, home: process.env.HOME ?? homedir() });
@@ -61,7 +67,9 @@ export async function openSandboxedSpawn(
     scan(stream, chunk);
   };
   session.attachSandbox(box);
-  const target = plan.shell ? shellWrap(commandLine, { env: plan.env }) : { file: plan.command, args: plan.args };
+  const target = plan.shell
+    ? shellWrap(commandLine, { env: plan.env })
+    : { file: plan.command, args: plan.args };
   const wrapped = box.wrap({ file: target.file, args: [...target.args] }, plan.cwd);
   return { box, file: wrapped.file, args: [...wrapped.args], env: { ...plan.env, ...box.env } };
 }

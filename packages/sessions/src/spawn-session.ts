@@ -5,8 +5,8 @@ import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
 import { hangUpRun } from './hang-up.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
-import { hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from './pty-backend.js';
 import { openSandboxedSpawn, type SandboxedSpawn, sandboxUnsupportedOn } from './os-sandbox.js';
+import { hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from './pty-backend.js';
 import type { ProcessSandboxBackend, SandboxProcessHandle } from './sandbox.js';
 import type { LiveSession } from './session/live-session.js';
 import { hostTarget, type StartPlan, shellLine } from './start-plan.js';
@@ -50,7 +50,11 @@ export async function spawnSession(
     // The session's OutputLog keeps the output; RunExit needs none of it.
     maxCaptureBytes: 0,
     // A sandboxed session's target is the sandbox's launcher (sandboxedTarget).
-    ...(plan.sandbox ? {} : plan.shell ? { command: shellLine(plan) } : { file: plan.command, args: plan.args }),
+    ...(plan.sandbox
+      ? {}
+      : plan.shell
+        ? { command: shellLine(plan) }
+        : { file: plan.command, args: plan.args }),
   };
   const backend = hostPtyBackend(ptyBackend);
   if (plan.sandbox && sandbox) throw sandboxUnsupportedOn("the host's sandbox backend");
@@ -116,27 +120,31 @@ export async function spawnSession(
     .spawn({
       ...common,
       ...(boxed ? sandboxedTarget(boxed, common) : {}),
-    // A timeout ends a terminal as closing its window does (kill() and expire() hang up
-    // themselves before they cancel): shells and editors end at once, and cleanly.
-    beforeForceKill: (reason) =>
-      native && (reason === 'overall-timeout' || reason === 'no-output-timeout')
-        ? hangUpRun(native)
-        : undefined,
-    mode: plan.pty ? 'pty' : 'pipe',
-    ptyFallback: request.ptyFallback ?? 'fail',
-    cwd: plan.cwd,
-    env: boxed ? boxed.env : plan.env,
-    cols: plan.terminal.columns,
-    rows: plan.terminal.rows,
-    term: plan.terminal.term,
-  })
+      // A timeout ends a terminal as closing its window does (kill() and expire() hang up
+      // themselves before they cancel): shells and editors end at once, and cleanly.
+      beforeForceKill: (reason) =>
+        native && (reason === 'overall-timeout' || reason === 'no-output-timeout')
+          ? hangUpRun(native)
+          : undefined,
+      mode: plan.pty ? 'pty' : 'pipe',
+      ptyFallback: request.ptyFallback ?? 'fail',
+      cwd: plan.cwd,
+      env: boxed ? boxed.env : plan.env,
+      cols: plan.terminal.columns,
+      rows: plan.terminal.rows,
+      term: plan.terminal.term,
+    })
     .catch(async (error: unknown) => {
       await boxed?.box.close();
       throw error;
     });
   native = run;
   // The proxy and the private directory live as long as the process does.
-  if (boxed) void run.wait().then(() => boxed.box.close(), () => boxed.box.close());
+  if (boxed)
+    void run.wait().then(
+      () => boxed.box.close(),
+      () => boxed.box.close(),
+    );
   return { run };
 }
 

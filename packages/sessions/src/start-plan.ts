@@ -6,14 +6,14 @@ import {
   oneOf,
   type StdinMode,
 } from '@procmux/core-types';
+import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
 import { resolveSessionCwd } from './cwd.js';
 import { commandFingerprint } from './fingerprint.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
+import { planSandbox } from './os-sandbox.js';
 import { type AgentIdentity, type OwnershipScope, resolveOwnerKey } from './owner.js';
 import { resolveTerminal } from './terminal.js';
-import { planSandbox } from './os-sandbox.js';
-import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
 
 export interface StartPlan {

@@ -6,6 +6,7 @@ import type {
   StdinMode,
   StdioMode,
 } from '@procmux/core-types';
+import type { SandboxOptions, SandboxPolicy, SandboxViolation } from '@procmux/sandbox-linux';
 import type { DurabilityOptions } from './durable/options.js';
 import type { InputWait } from './input/input-watch.js';
 import type { ProcessSessionLimits } from './limits.js';
@@ -14,7 +15,6 @@ import type { ExecutionPolicy } from './policy.js';
 import type { ProcessPtyBackend } from './pty-backend.js';
 import type { ProcessSandboxBackend } from './sandbox.js';
 import type { TerminalRequest } from './terminal.js';
-import type { SandboxOptions, SandboxPolicy, SandboxViolation } from '@procmux/sandbox-linux';
 
 /**
  * `checkpoints`, `leases` and `ownerId` (this replica's unique name) turn durability on, all

@@ -19,5 +19,8 @@ export function sandboxLines(session: ToolSession): string[] {
   const lines = [...new Set(sandbox.violations.slice(-fresh).map(violationLine))];
   return lines.length <= MAX_LINES
     ? lines
-    : [...lines.slice(0, MAX_LINES), `sandbox: ${lines.length - MAX_LINES} more refusals (process action=list shows the policy)`];
+    : [
+        ...lines.slice(0, MAX_LINES),
+        `sandbox: ${lines.length - MAX_LINES} more refusals (process action=list shows the policy)`,
+      ];
 }

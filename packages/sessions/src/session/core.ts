@@ -1,8 +1,8 @@
-import type { SessionSandbox } from '@procmux/sandbox-linux';
 // The state of one session, shared by the files that act on it (lifecycle, input, control,
 // reads, waiting, watching). Internal: hosts see the ProcessSession interface (handle.ts).
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { OutputLog } from '@procmux/registry';
+import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { TerminalScreen } from '@procmux/screen';
 import type { BackendAdapter } from '../backend-adapter.js';
 import type { SessionContext } from '../context.js';
