@@ -10,6 +10,7 @@ import { type SandboxProxy, startProxy } from './proxy.js';
 import { seccompProgram } from './seccomp.js';
 import { checkSandboxSupport } from './support.js';
 import {
+  ERROR_WORDS,
   hostRealPath,
   LineScanner,
   type SandboxViolation,
@@ -103,8 +104,14 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
   const context: ScanContext = { policy, cwd: options.cwd, commandText: options.commandText };
   const effects: ScanEffects = { hostPidExists, realPath: hostRealPath(realpathSync) };
   const scanners = {
-    stdout: new LineScanner((line) => scanLine(line, context, effects, Date.now()).forEach(record)),
-    stderr: new LineScanner((line) => scanLine(line, context, effects, Date.now()).forEach(record)),
+    stdout: new LineScanner(
+      (line) => scanLine(line, context, effects, Date.now()).forEach(record),
+      ERROR_WORDS,
+    ),
+    stderr: new LineScanner(
+      (line) => scanLine(line, context, effects, Date.now()).forEach(record),
+      ERROR_WORDS,
+    ),
   };
   let closed: Promise<void> | undefined;
   return {

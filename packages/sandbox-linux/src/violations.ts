@@ -45,7 +45,7 @@ export interface ScanContext {
   commandText(): string;
 }
 
-const ERROR_WORDS = /Read-only|denied|No such process|not permitted|EROFS|EACCES|EPERM|Errno 1\]/;
+export const ERROR_WORDS = /Read-only|denied|No such process|not permitted|EROFS|EACCES|EPERM|Errno 1\]/;
 const ERRORS = 'Read-only file system|Permission denied|No such process|Operation not permitted';
 const PATH_BEFORE = new RegExp(`(?:^|: |\\s)([^:\\s'‘"][^:'’"]*?): (?:${ERRORS})`);
 const QUOTED = /['‘"]([^'’"\n]+)['’"]/;
@@ -132,10 +132,22 @@ export function hostRealPath(realpath: (p: string) => string): (path: string) =>
  */
 export class LineScanner {
   #partial = '';
-  constructor(readonly onLine: (line: string) => void) {}
+  /** `onLine` sees only lines `interesting` matches (default: every line). */
+  constructor(
+    readonly onLine: (line: string) => void,
+    readonly interesting: RegExp = /[^]/,
+  ) {}
 
   feed(chunk: string): void {
-    const lines = (this.#partial + chunk).split('\n');
+    // A flood with no error word anywhere costs one search, not a split and a test per line.
+    const text = this.#partial + chunk;
+    if (!this.interesting.test(text)) {
+      const end = text.lastIndexOf('\n');
+      this.#partial = end === -1 ? text : text.slice(end + 1);
+      if (this.#partial.length > 4096) this.#partial = this.#partial.slice(-4096);
+      return;
+    }
+    const lines = text.split('\n');
     this.#partial = lines.pop() ?? '';
     if (this.#partial.length > 4096) {
       lines.push(this.#partial);

@@ -63,7 +63,7 @@ export async function openSandboxedSpawn(
   });
   const scan = box.scan.bind(box);
   box.scan = (stream, chunk) => {
-    recent = (recent + chunk).slice(-4096);
+    recent = chunk.length >= 4096 ? chunk.slice(-4096) : (recent + chunk).slice(-4096);
     scan(stream, chunk);
   };
   session.attachSandbox(box);
