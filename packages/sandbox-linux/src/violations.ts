@@ -135,7 +135,7 @@ export class LineScanner {
   /** `onLine` sees only lines `interesting` matches (default: every line). */
   constructor(
     readonly onLine: (line: string) => void,
-    readonly interesting: RegExp = /[^]/,
+    readonly interesting: RegExp = /[\s\S]/,
   ) {}
 
   feed(chunk: string): void {

@@ -39,5 +39,6 @@ export type {
   ProcessSessionsOptions,
   ProcessStartRequest,
   SessionMetadata,
+  SessionSandboxState,
   WaitOutcome,
 } from './types.js';
