@@ -68,6 +68,13 @@ describe.skipIf(!linux)('inside procmux mcp --sandbox', () => {
     expect([pid, ...tree].filter((p) => isAlive(p))).toEqual([]);
   });
 
+  it('loses no tail: the last bytes of a 200 KB burst that exits at once are in the reply', async () => {
+    const r = await server.call('exec', {
+      command: `python3 -c "import sys; sys.stdout.write('x' * 200000 + 'TAIL-' + 'END')"`,
+    });
+    expect(r.text).toMatch(/TAIL-END\n\nProcess exited with code 0\.$/);
+  });
+
   it('one_shot read -s -p "Password: " is stopped at the prompt, as outside', async () => {
     const r = await server.call('exec', { command: 'read -s -p "Password: " x; echo got $x' });
     expect(r.isError).toBe(true);
@@ -75,5 +82,25 @@ describe.skipIf(!linux)('inside procmux mcp --sandbox', () => {
       'it was waiting for input at "Password:" (input was not echoed: likely a password)',
     );
     expect(r.text).not.toContain('got');
+  });
+});
+
+describe.skipIf(!linux)('host death with --sandbox', () => {
+  it('SIGKILL of procmux mcp ends the sandboxed tree (the watchdog, then the pid namespace)', async () => {
+    const doomed = await startSandboxed();
+    try {
+      const started = await doomed.call('exec', {
+        mode: 'daemon',
+        command: "(setsid sh -c 'exec env -i sleep 303.1' &); echo up; sleep 300",
+      });
+      const pid = started.pid!;
+      await waitFor(() => descendantsOf(pid).length >= 4, 10_000, 'the tree inside the sandbox');
+      const tree = [pid, ...descendantsOf(pid).map((p) => p.pid)];
+      process.kill(doomed.serverPid, 'SIGKILL');
+      await waitFor(() => tree.every((p) => !isAlive(p)), 15_000, 'the sandboxed tree gone');
+      expect(tree.filter((p) => isAlive(p))).toEqual([]);
+    } finally {
+      await doomed.close().catch(() => {});
+    }
   });
 });

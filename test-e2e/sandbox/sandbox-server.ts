@@ -15,6 +15,8 @@ export interface SandboxedServer {
   workspace: string;
   home: string;
   stateDir: string;
+  /** The `procmux mcp` process. */
+  serverPid: number;
   call(
     name: string,
     args: Record<string, unknown>,
@@ -48,6 +50,7 @@ export async function startSandboxed(extraArgs: string[] = []): Promise<Sandboxe
   trackPid(transport.pid!);
   return {
     ...dirs,
+    serverPid: transport.pid!,
     async call(name, args) {
       const result = (await client.callTool({ name, arguments: args }, undefined, {
         timeout: 60_000,
