@@ -18,7 +18,7 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
       onEvent: (e) => events.push(e),
     });
     try {
-      const s = await sessions.start({ command: 'echo $$; echo x > /etc/procmux-nope' });
+      const s = await sessions.start({ command: 'echo $$; echo x > /etc/procmux-nope', shell: true });
       expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited' });
       expect(Number((await s.poll()).stdout.trim())).toBeLessThan(10);
       const sandbox = s.metadata().sandbox!;
@@ -40,7 +40,7 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     const sessions = createProcessSessions({ cwd: makeWorkspace(), sandboxPolicy: true });
     const plain = createProcessSessions({ cwd: makeWorkspace() });
     try {
-      const s = await sessions.start({ command: 'echo $$', sandbox: false });
+      const s = await sessions.start({ command: 'echo $$', shell: true, sandbox: false });
       await s.wait({ timeoutMs: 10_000 });
       expect(Number((await s.poll()).stdout.trim())).toBeGreaterThan(10);
       expect(s.metadata().sandbox).toBeUndefined();
