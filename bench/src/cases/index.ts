@@ -11,6 +11,7 @@ import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
 import { rss, rssSpilled } from './rss.js';
+import { sandboxFirstByte, sandboxThroughput } from './sandbox.js';
 import { sshRoundTrip, sshThroughput } from './ssh.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
@@ -41,4 +42,6 @@ export const CASES: readonly BenchCase[] = [
   tmuxRecovery,
   sshRoundTrip,
   sshThroughput,
+  sandboxFirstByte,
+  sandboxThroughput,
 ];

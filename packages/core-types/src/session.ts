@@ -24,7 +24,9 @@ export type ProcessEventType =
   /** The person gave it back (or their view went away). */
   | 'human_control_ended'
   /** The program started waiting for input (a prompt, a password); `input` says how. */
-  | 'process_waiting_input';
+  | 'process_waiting_input'
+  /** The session's OS sandbox refused something (a write, a read, a connection, ...); `violation` says what. */
+  | 'sandbox_violation';
 
 /**
  * What a host's onEvent sink receives. Carries the command fingerprint (SHA-256 of
@@ -48,6 +50,8 @@ export interface ProcessEvent {
   reason?: string;
   /** process_waiting_input only: what the program waits at. */
   input?: { since: number; echo: boolean; prompt: string; confidence: 'kernel' | 'heuristic' };
+  /** sandbox_violation only: what was refused (kind: write, read, network, signal, terminal-injection). */
+  violation?: { kind: string; target: string; at: number };
 }
 
 export function isTerminalState(state: SessionState): boolean {

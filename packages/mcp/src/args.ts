@@ -27,7 +27,15 @@ export type CliCommand =
       view?: ViewRequest;
       /** --ssh user@host[:port]: every session runs on that host; cwd is a path there. */
       ssh?: SshRequest;
+      /** --sandbox (with --sandbox-write, --sandbox-allow-domain): every session in an OS sandbox. */
+      sandbox?: SandboxRequest;
     };
+
+/** The OS sandbox the host asked for: extra writable paths and reachable domains. */
+export interface SandboxRequest {
+  write: string[];
+  allowDomains: string[];
+}
 
 /** Where `--view` serves the page; port 0 picks a free one. */
 export interface ViewRequest {
@@ -71,6 +79,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       'ssh',
       'ssh-identity',
       'ssh-known-hosts',
+      'sandbox',
+      'sandbox-write',
+      'sandbox-allow-domain',
     ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
@@ -95,7 +106,28 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     pty: values['no-pty'] !== true,
     stateDir: stateDirValue(values['state-dir']),
     ...(view ? { view } : {}),
+    ...sandboxRequest(values, cwd, remote !== undefined),
   };
+}
+
+function sandboxRequest(
+  values: ReturnType<typeof parse>['values'],
+  cwd: string,
+  remote: boolean,
+): { sandbox?: SandboxRequest } {
+  const write = values['sandbox-write'] ?? [];
+  const allowDomains = values['sandbox-allow-domain'] ?? [];
+  if (values.sandbox !== true) {
+    if (write.length > 0 || allowDomains.length > 0) {
+      throw new CliUsageError(
+        `--${write.length > 0 ? 'sandbox-write' : 'sandbox-allow-domain'} needs --sandbox`,
+      );
+    }
+    return {};
+  }
+  if (remote)
+    throw new CliUsageError('--sandbox runs sessions on this host; it cannot be combined with --ssh');
+  return { sandbox: { write: write.map((path) => resolve(cwd, path)), allowDomains } };
 }
 
 // `--view` takes an optional port: a bare `--view` (followed by nothing, an option or the
@@ -140,6 +172,9 @@ function parse(argv: readonly string[]) {
       'ssh-identity': { type: 'string' },
       'ssh-known-hosts': { type: 'string' },
       gone: { type: 'boolean' },
+      sandbox: { type: 'boolean' },
+      'sandbox-write': { type: 'string', multiple: true },
+      'sandbox-allow-domain': { type: 'string', multiple: true },
     },
   });
 }

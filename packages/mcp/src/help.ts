@@ -8,6 +8,7 @@ export function helpText(version: string): string {
 Usage:
   procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
               [--ssh USER@HOST[:PORT] --ssh-known-hosts FILE [--ssh-identity FILE]]
+              [--sandbox [--sandbox-write PATH]... [--sandbox-allow-domain NAME[:PORT]]...]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
       killed when the client disconnects or the server gets SIGINT or SIGTERM.
       --cwd DIR          workspace root: commands run inside it (default: the current directory)
@@ -32,6 +33,14 @@ Usage:
                          private key to log in with
       --ssh-known-hosts FILE
                          known_hosts file that must list the host's key (required with --ssh)
+      --sandbox          run every session in an OS sandbox (Linux, bubblewrap): write only the
+                         workspace and a private temp dir, secrets (~/.ssh, ~/.aws, ...) and the
+                         state dir hidden, no network but the allowed domains, own pid namespace;
+                         refusals end the reply ("sandbox: write to /etc/hosts refused")
+      --sandbox-write PATH
+                         also writable in the sandbox (repeatable)
+      --sandbox-allow-domain NAME[:PORT]
+                         reachable from the sandbox through its HTTP proxy (repeatable)
   procmux sessions prune [--cwd DIR] [--state-dir DIR]
       End every persisted session of the workspace and forget its records.
   procmux sessions prune --gone

@@ -1,9 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '@procmux/core-types';
+import { ensureSandboxSupport } from '@procmux/sandbox-linux';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
-import type { ViewRequest } from './args.js';
+import type { SandboxRequest, ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { openPersistence } from './persistence.js';
 import { createProcmuxServer } from './server.js';
@@ -32,6 +33,12 @@ export interface ServeOptions {
   stateDir?: string | undefined;
   /** Run every session on this host over SSH (`cwd` is a path there). */
   ssh?: SshRequest | undefined;
+  /**
+   * Run every session in an OS sandbox (@procmux/sandbox-linux): write only the workspace, the
+   * `write` paths and a private temp dir; the state dir and the user's secrets hidden; network
+   * only to `allowDomains`. A host without one fails here with ERR_PROCESS_UNSUPPORTED.
+   */
+  sandbox?: SandboxRequest | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -63,11 +70,18 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     log('procmux mcp: with --ssh, sessions are not remembered across restarts (persist: true is refused)');
   }
   const remote = options.ssh ? await openSshBackend(options.ssh, log) : undefined;
+  if (options.sandbox) await ensureSandboxSupport();
+  const sandboxPolicy = options.sandbox && {
+    write: options.sandbox.write,
+    allowDomains: options.sandbox.allowDomains,
+    denyRead: options.stateDir !== undefined ? [options.stateDir] : [],
+  };
   const sessions = createProcessSessions({
     ...persistence?.sessionsOptions,
     cwd: options.cwd,
     logger,
     ...(remote ? { sandbox: remote.sandbox, ptyBackend: remote.ptyBackend } : {}),
+    ...(sandboxPolicy ? { sandboxPolicy } : {}),
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
     ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),

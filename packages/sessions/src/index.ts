@@ -1,4 +1,11 @@
 // The public face of @procmux/sessions: every name here is listed in the README's "Exports".
+
+export {
+  type SandboxOptions,
+  type SandboxPolicy,
+  type SandboxViolation,
+  violationLine,
+} from '@procmux/sandbox-linux';
 export { lfToCrlf } from './asciicast.js';
 export type { BackendExit } from './backend-adapter.js';
 export { resolveSessionCwd } from './cwd.js';
@@ -32,5 +39,6 @@ export type {
   ProcessSessionsOptions,
   ProcessStartRequest,
   SessionMetadata,
+  SessionSandboxState,
   WaitOutcome,
 } from './types.js';

@@ -5,6 +5,7 @@ import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
 import { hangUpRun } from './hang-up.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
+import { openSandboxedSpawn, type SandboxedSpawn, sandboxUnsupportedOn } from './os-sandbox.js';
 import { hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from './pty-backend.js';
 import type { ProcessSandboxBackend, SandboxProcessHandle } from './sandbox.js';
 import type { LiveSession } from './session/live-session.js';
@@ -48,9 +49,16 @@ export async function spawnSession(
     onStderr: (chunk: string) => session.onOutput('stderr', chunk),
     // The session's OutputLog keeps the output; RunExit needs none of it.
     maxCaptureBytes: 0,
-    ...(plan.shell ? { command: shellLine(plan) } : { file: plan.command, args: plan.args }),
+    // A sandboxed session's target is the sandbox's launcher (sandboxedTarget).
+    ...(plan.sandbox
+      ? {}
+      : plan.shell
+        ? { command: shellLine(plan) }
+        : { file: plan.command, args: plan.args }),
   };
   const backend = hostPtyBackend(ptyBackend);
+  if (plan.sandbox && sandbox) throw sandboxUnsupportedOn("the host's sandbox backend");
+  if (plan.sandbox && plan.pty && backend) throw sandboxUnsupportedOn('a host PTY backend (tmux)');
   // A sandbox that also brings its own PTY backend (a remote host) runs terminals there.
   if (sandbox && !(plan.pty && backend)) {
     const early = earlyOutput();
@@ -104,25 +112,59 @@ export async function spawnSession(
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
     return { run, adapter, ...(metadata ? { metadata } : {}) };
   }
+  const boxed: SandboxedSpawn | undefined = plan.sandbox
+    ? await openSandboxedSpawn(session, { ...plan, sandbox: plan.sandbox })
+    : undefined;
   let native: ManagedRun | undefined;
-  const run = await supervisor.spawn({
-    ...common,
-    // A timeout ends a terminal as closing its window does (kill() and expire() hang up
-    // themselves before they cancel): shells and editors end at once, and cleanly.
-    beforeForceKill: (reason) =>
-      native && (reason === 'overall-timeout' || reason === 'no-output-timeout')
-        ? hangUpRun(native)
-        : undefined,
-    mode: plan.pty ? 'pty' : 'pipe',
-    ptyFallback: request.ptyFallback ?? 'fail',
-    cwd: plan.cwd,
-    env: plan.env,
-    cols: plan.terminal.columns,
-    rows: plan.terminal.rows,
-    term: plan.terminal.term,
-  });
+  const run = await supervisor
+    .spawn({
+      ...common,
+      ...(boxed ? sandboxedTarget(boxed, common) : {}),
+      // A timeout ends a terminal as closing its window does (kill() and expire() hang up
+      // themselves before they cancel): shells and editors end at once, and cleanly.
+      beforeForceKill: (reason) =>
+        native && (reason === 'overall-timeout' || reason === 'no-output-timeout')
+          ? hangUpRun(native)
+          : undefined,
+      mode: plan.pty ? 'pty' : 'pipe',
+      ptyFallback: request.ptyFallback ?? 'fail',
+      cwd: plan.cwd,
+      env: boxed ? boxed.env : plan.env,
+      cols: plan.terminal.columns,
+      rows: plan.terminal.rows,
+      term: plan.terminal.term,
+    })
+    .catch(async (error: unknown) => {
+      await boxed?.box.close();
+      throw error;
+    });
   native = run;
+  // The proxy and the private directory live as long as the process does.
+  if (boxed)
+    void run.wait().then(
+      () => boxed.box.close(),
+      () => boxed.box.close(),
+    );
   return { run };
+}
+
+/** The sandbox's launcher instead of the command, and output scanned for its refusals. */
+function sandboxedTarget(
+  boxed: SandboxedSpawn,
+  common: { onStdout: (chunk: string) => void; onStderr: (chunk: string) => void },
+) {
+  return {
+    file: boxed.file,
+    args: boxed.args,
+    onStdout: (chunk: string) => {
+      common.onStdout(chunk);
+      boxed.box.scan('stdout', chunk);
+    },
+    onStderr: (chunk: string) => {
+      common.onStderr(chunk);
+      boxed.box.scan('stderr', chunk);
+    },
+  };
 }
 
 /**

@@ -6,13 +6,15 @@ import {
   oneOf,
   type StdinMode,
 } from '@procmux/core-types';
+import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
 import { resolveSessionCwd } from './cwd.js';
 import { commandFingerprint } from './fingerprint.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
+import { planSandbox } from './os-sandbox.js';
 import { type AgentIdentity, type OwnershipScope, resolveOwnerKey } from './owner.js';
 import { resolveTerminal } from './terminal.js';
-import type { ProcessStartRequest } from './types.js';
+import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
 
 export interface StartPlan {
   command: string;
@@ -26,6 +28,8 @@ export interface StartPlan {
   fingerprint: string;
   lifetimeMs: number;
   stdin: StdinMode;
+  /** The OS sandbox's policy, when the session runs in one. */
+  sandbox: SandboxPolicy | undefined;
 }
 
 export interface PlanContext {
@@ -35,6 +39,8 @@ export interface PlanContext {
   identity: AgentIdentity | undefined;
   /** A sandbox's own cwd resolution (a remote file system); default: this host's realpath. */
   resolveCwd?: (workspace: string, requested?: string) => string;
+  /** The registry's OS sandbox policy (ProcessSessionsOptions.sandboxPolicy). */
+  sandboxPolicy?: ProcessSessionsOptions['sandboxPolicy'];
 }
 
 /** Validates a start request and resolves everything a spawn needs; nothing runs yet. */
@@ -92,6 +98,7 @@ export function planStart(request: ProcessStartRequest, context: PlanContext): S
     fingerprint: commandFingerprint(request.command, args, shell),
     lifetimeMs,
     stdin,
+    sandbox: planSandbox(request.sandbox, context.sandboxPolicy, workspace),
   };
 }
 

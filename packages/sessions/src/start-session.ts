@@ -29,6 +29,7 @@ export async function startSession(r: RegistryState, request: ProcessStartReques
     ownership: r.options.ownership,
     identity: r.options.identity,
     resolveCwd: r.resolveCwd,
+    sandboxPolicy: r.options.sandboxPolicy,
   });
   resolveLifetime(
     request.lifetime,

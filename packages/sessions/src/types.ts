@@ -6,6 +6,7 @@ import type {
   StdinMode,
   StdioMode,
 } from '@procmux/core-types';
+import type { SandboxOptions, SandboxPolicy, SandboxViolation } from '@procmux/sandbox-linux';
 import type { DurabilityOptions } from './durable/options.js';
 import type { InputWait } from './input/input-watch.js';
 import type { ProcessSessionLimits } from './limits.js';
@@ -29,6 +30,12 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
   ownership?: OwnershipScope;
   identity?: AgentIdentity;
   sandbox?: ProcessSandboxBackend;
+  /**
+   * Runs every session in an OS sandbox (Linux: bubblewrap, see @procmux/sandbox-linux) with
+   * this policy unless a start says otherwise (`sandbox` of the start request). `true`: the
+   * default policy. Where no sandbox is possible, a start fails with ERR_PROCESS_UNSUPPORTED.
+   */
+  sandboxPolicy?: SandboxOptions | true;
   /** Undefined: the native backend. null: no PTY sessions (`pty: true` fails before spawn). */
   ptyBackend?: ProcessPtyBackend | null;
   /**
@@ -90,6 +97,11 @@ export interface ProcessStartRequest {
    * (`ptyBackend.persistent`), else ERR_INVALID_OPTION.
    */
   lifetime?: 'host' | 'detached';
+  /**
+   * This start's OS sandbox: `true` the registry's policy (or the default one), a policy of
+   * its own, or `false` none. Unset: the registry's `sandboxPolicy`, if any.
+   */
+  sandbox?: SandboxOptions | boolean;
 }
 
 export interface OutputPage {
@@ -190,4 +202,14 @@ export interface SessionMetadata {
    */
   input: InputWait | null;
   backendMetadata?: Record<string, unknown>;
+  /** Set when the session runs in an OS sandbox: its policy and what it refused so far. */
+  sandbox?: SessionSandboxState;
+}
+
+export interface SessionSandboxState {
+  policy: SandboxPolicy;
+  /** The last refusals seen (at most 100), oldest first. */
+  violations: SandboxViolation[];
+  /** Every refusal seen, including those no longer kept. */
+  violationCount: number;
 }

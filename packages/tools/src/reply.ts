@@ -1,6 +1,7 @@
 // The one builder of a result about a session, for the exec modes and the process actions
 // alike: output within the budget, notes, then the state line, and the same `data` shape.
 import { sessionStateLine, summarize } from './results.js';
+import { sandboxLines } from './sandbox-lines.js';
 import { budgetTranscript } from './transcript-excerpt.js';
 import { applyOutputBudget, type OutputBudgetResult } from './truncate.js';
 import type { ExecMode, ProcessAction, ToolResult, ToolResultData, ToolSession } from './types.js';
@@ -36,7 +37,8 @@ export async function sessionReply(
   session: ToolSession,
   reply: SessionReply,
 ): Promise<ToolResult> {
-  const status = [...(reply.notes ?? []), sessionStateLine(session)]
+  // A sandbox's refusals come last: what the command hit, after how it ended.
+  const status = [...(reply.notes ?? []), sessionStateLine(session), ...sandboxLines(session)]
     .filter((n) => n !== undefined)
     .join('\n');
   const request = {

@@ -2,6 +2,7 @@
 // reads, waiting, watching). Internal: hosts see the ProcessSession interface (handle.ts).
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { OutputLog } from '@procmux/registry';
+import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { TerminalScreen } from '@procmux/screen';
 import type { BackendAdapter } from '../backend-adapter.js';
 import type { SessionContext } from '../context.js';
@@ -79,6 +80,8 @@ export class SessionCore {
   run: ManagedRun | undefined;
   adapter: BackendAdapter | undefined;
   backendMetadata: Record<string, unknown> | undefined;
+  /** The OS sandbox the process runs in, if any. */
+  sandbox: SessionSandbox | undefined;
   exitCode: number | null = null;
   signal: SignalName | null = null;
   endedAt: number | null = null;

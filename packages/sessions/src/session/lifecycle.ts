@@ -185,6 +185,15 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     endReason: s.endReason,
     input: ask ? askInput(s) : s.input.state,
     ...(s.backendMetadata ? { backendMetadata: s.backendMetadata } : {}),
+    ...(s.sandbox
+      ? {
+          sandbox: {
+            policy: s.sandbox.policy,
+            violations: s.sandbox.violations.map((v) => ({ ...v })),
+            violationCount: s.sandbox.violationCount,
+          },
+        }
+      : {}),
   };
 }
 

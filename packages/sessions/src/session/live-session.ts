@@ -1,6 +1,7 @@
 // The class behind a ProcessSession handle, with the wiring its registry uses (attach,
 // output, expiry, unknown ends, durable records). Internal: hosts get the interface.
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
+import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { BackendAdapter } from '../backend-adapter.js';
 import type { SessionContext } from '../context.js';
 import type { RecordSource } from '../durable/record.js';
@@ -170,6 +171,13 @@ export class LiveSession implements ProcessSession {
 
   // ---- wiring used by the registry (not on ProcessSession) ----
 
+  /** The session runs in this OS sandbox: metadata states it, each refusal is an event. */
+  attachSandbox(box: SessionSandbox): void {
+    this.#s.sandbox = box;
+    box.onViolation((violation) =>
+      this.#s.ctx.emit(sessionEvent(this.#s, 'sandbox_violation', { violation: { ...violation } })),
+    );
+  }
   /** Output from the supervisor (already free of answered terminal queries). */
   onOutput(stream: 'stdout' | 'stderr', chunk: string): void {
     lifecycle.onOutput(this.#s, stream, chunk);

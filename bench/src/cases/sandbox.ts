@@ -1,0 +1,110 @@
+// A session in the OS sandbox (`sandbox: true`, @procmux/sandbox-linux) against the same
+// session unsandboxed, in one run: first byte of `echo hi` and pipe throughput of a flood.
+import { alternate } from '../alternate.js';
+import type { BenchCase, BenchContext, Measured } from '../case.js';
+import { figure, num, signedMs } from '../format.js';
+import { median } from '../stats.js';
+import { floodCommand } from '../workload.js';
+
+const FIRST_BYTE_ALLOWANCE_MS = 15;
+const MIN_THROUGHPUT_RATIO = 0.9;
+
+interface Session {
+  poll(options: { timeoutMs: number }): Promise<{ stdout: string }>;
+  wait(): Promise<{ exitCode: number | null }>;
+  metadata(): { totalBytes: number };
+}
+interface Sessions {
+  start(request: Record<string, unknown>): Promise<Session>;
+  dispose(): Promise<void>;
+}
+
+async function registry(ctx: BenchContext): Promise<Sessions> {
+  const api = (await import('@procmux/sessions')) as unknown as {
+    createProcessSessions(options: Record<string, unknown>): Sessions;
+  };
+  return api.createProcessSessions({ cwd: ctx.tmpDir, limits: { maxOutputBytes: 256 * 1024 * 1024 } });
+}
+
+async function firstByte(sessions: Sessions, sandbox: boolean): Promise<number> {
+  const start = performance.now();
+  const session = await sessions.start({ command: 'echo hi', sandbox });
+  while ((await session.poll({ timeoutMs: 5_000 })).stdout === '') {}
+  const took = performance.now() - start;
+  if ((await session.wait()).exitCode !== 0) throw new Error('echo hi failed');
+  return took;
+}
+
+async function throughput(sessions: Sessions, sandbox: boolean, bytes: number): Promise<number> {
+  const start = performance.now();
+  const session = await sessions.start({ command: floodCommand(bytes), sandbox });
+  if ((await session.wait()).exitCode !== 0) throw new Error('flood failed');
+  const rate = bytes / 1e6 / ((performance.now() - start) / 1000);
+  if (session.metadata().totalBytes !== bytes)
+    throw new Error(`got ${session.metadata().totalBytes} of ${bytes} bytes`);
+  return rate;
+}
+
+async function measureFirstByte(ctx: BenchContext): Promise<Measured> {
+  const sessions = await registry(ctx);
+  const runs = ctx.quick ? 10 : 30;
+  try {
+    const { a, b } = await alternate({
+      warmup: 2,
+      runs,
+      onPair: (i) => ctx.progress(`sandbox-first-byte: ${i + 1}/${runs}`),
+      a: () => firstByte(sessions, true),
+      b: () => firstByte(sessions, false),
+    });
+    const extra = median(a) - median(b);
+    return {
+      status: 'measured',
+      procmux: figure(a, 'ms'),
+      raw: figure(b, 'ms'),
+      ratio: signedMs(extra),
+      pass: extra <= FIRST_BYTE_ALLOWANCE_MS,
+      notes: [`median of ${runs} starts per side; sandbox without allowed domains (socat not waited for)`],
+    };
+  } finally {
+    await sessions.dispose();
+  }
+}
+
+async function measureThroughput(ctx: BenchContext): Promise<Measured> {
+  const sessions = await registry(ctx);
+  const bytes = (ctx.quick ? 16 : 64) * 1024 * 1024;
+  try {
+    const { a, b } = await alternate({
+      warmup: 1,
+      runs: 5,
+      onPair: (i) => ctx.progress(`sandbox-throughput: pair ${i + 1}/5`),
+      a: () => throughput(sessions, true, bytes),
+      b: () => throughput(sessions, false, bytes),
+    });
+    const ratio = median(a) / median(b);
+    return {
+      status: 'measured',
+      procmux: figure(a, 'MB/s'),
+      raw: figure(b, 'MB/s'),
+      ratio: `${num(ratio)}×`,
+      pass: ratio >= MIN_THROUGHPUT_RATIO,
+      notes: [`${bytes / 1024 / 1024} MiB per run, 5 pairs after 1 warm-up, session start to exit`],
+    };
+  } finally {
+    await sessions.dispose();
+  }
+}
+
+export const sandboxFirstByte: BenchCase = {
+  id: 'sandbox-first-byte',
+  title: 'session start → first byte of `echo hi` in the OS sandbox [the same session unsandboxed]',
+  target: `≤ raw + ${FIRST_BYTE_ALLOWANCE_MS} ms`,
+  run: measureFirstByte,
+};
+
+export const sandboxThroughput: BenchCase = {
+  id: 'sandbox-throughput',
+  title: 'pipe session throughput in the OS sandbox [the same session unsandboxed]',
+  target: `≥ ${MIN_THROUGHPUT_RATIO}× raw`,
+  run: measureThroughput,
+};

@@ -1,0 +1,37 @@
+export {
+  bwrapArgs,
+  type LaunchTarget,
+  launchArgs,
+  PROXY_PORT,
+  type SandboxFiles,
+  sandboxEnv,
+} from './launcher.js';
+export {
+  type AllowedDomain,
+  domainAllowed,
+  type PolicyContext,
+  parseDomain,
+  resolveSandboxPolicy,
+  type SandboxOptions,
+  type SandboxPolicy,
+  SECRET_PATHS,
+} from './policy.js';
+export { type SandboxProxy, startProxy } from './proxy.js';
+export { type SeccompArch, seccompProgram, TIOCLINUX, TIOCSTI } from './seccomp.js';
+export {
+  ensureSandboxSupport,
+  MAX_KEPT_VIOLATIONS,
+  type OpenOptions,
+  openSessionSandbox,
+  type SessionSandbox,
+} from './session-sandbox.js';
+export { checkSandboxSupport, type SupportEffects } from './support.js';
+export {
+  LineScanner,
+  type SandboxViolation,
+  type SandboxViolationKind,
+  type ScanContext,
+  type ScanEffects,
+  scanLine,
+  violationLine,
+} from './violations.js';

@@ -1,0 +1,138 @@
+// The argv that runs a target inside bubblewrap: what is mounted where, the namespaces, the
+// seccomp filter, and the small in-sandbox forwarder to the host's allow-list proxy.
+import type { SandboxPolicy } from './policy.js';
+
+/** Host files of one session's sandbox (its private directory). */
+export interface SandboxFiles {
+  /** The seccomp program (seccomp.ts), read by bwrap from fd 9. */
+  filter: string;
+  /** An empty mode-000 file bound over each hidden file. */
+  denied: string;
+  /** The proxy's unix socket (proxy.ts). */
+  proxySocket: string;
+  /** The session's private temp dir: writable, TMPDIR. */
+  tmp: string;
+}
+
+/** Where the forwarder listens inside the sandbox's own network namespace. */
+export const PROXY_PORT = 3128;
+const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
+
+// The outer shell binds the session's own terminal (when it has one) as /dev/pts/N, so `tty`
+// names it and job control works: bwrap's --dev would show it as /dev/console, and a fresh
+// devpts has no such node. `[ -t 0 ]` first spares a pipe session the `tty` exec.
+// Ctrl-C and Ctrl-\ signal the terminal's whole foreground group, bwrap outside too, and
+// its death would end the sandbox: bwrap ignores them, the target gets them back (env below).
+const OUTER = [
+  'f=$1; shift',
+  "trap '' INT QUIT",
+  'if [ -t 0 ] && t=$(tty 2>/dev/null); then',
+  '  exec bwrap --ro-bind / / --dev /dev --tmpfs /dev/pts --dev-bind "$t" "$t" "$@" 9<"$f"',
+  'fi',
+  'exec bwrap --ro-bind / / --dev /dev "$@" 9<"$f"',
+].join('\n');
+
+// Inside: socat forwards 127.0.0.1:3128 to the host's proxy socket (Ctrl-C ignored, as
+// inherited). The target starts once socat
+// listens (a builtin read of /proc/net/tcp, no exec), so its first connection finds it.
+const INNER = [
+  's=$1; w=$2; shift 2',
+  `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
+  // Without allowed domains nothing can get through anyway: the target does not wait, and a
+  // connection in socat's first milliseconds is refused by the kernel, untold.
+  'n=0; [ "$w" = wait ] || n=2000',
+  'while [ $n -lt 2000 ]; do',
+  '  while read -r _ a _ st _; do',
+  `    [ "$a" = 0100007F:${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} ] && [ "$st" = 0A ] && n=2000`,
+  '  done </proc/net/tcp',
+  '  n=$((n+1))',
+  'done',
+  // A shell cannot undo an ignored signal it inherited (POSIX); coreutils' env can.
+  'exec env --default-signal=INT,QUIT "$@"',
+].join('\n');
+
+export interface LaunchTarget {
+  file: string;
+  args: readonly string[];
+}
+
+/** The bwrap options after `--ro-bind / / --dev /dev` (order matters: later mounts win). */
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  files: SandboxFiles,
+  cwd: string,
+  kindOf: (path: string) => 'dir' | 'file',
+): string[] {
+  const args = [
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--die-with-parent',
+    '--cap-drop',
+    'ALL',
+    '--proc',
+    '/proc',
+    // The sandbox's init: nothing of the host's pid 1 is there, and its own is not to be read.
+    '--perms',
+    '0000',
+    '--tmpfs',
+    '/proc/1',
+  ];
+  for (const path of [...policy.write, files.tmp]) args.push('--bind', path, path);
+  for (const path of policy.denyRead) {
+    if (kindOf(path) === 'dir') args.push('--perms', '0000', '--tmpfs', path);
+    else args.push('--ro-bind', files.denied, path);
+  }
+  args.push('--chdir', cwd, '--seccomp', '9');
+  return args;
+}
+
+/**
+ * The file and argv to spawn instead of `target`: sh → bwrap → sh (forwarder) → target.
+ * bwrap keeps the caller's session (no --new-session): the seccomp filter is what stops
+ * TIOCSTI, so the program keeps its controlling terminal.
+ */
+export function launchArgs(
+  target: LaunchTarget,
+  policy: SandboxPolicy,
+  files: SandboxFiles,
+  cwd: string,
+  kindOf: (path: string) => 'dir' | 'file',
+): LaunchTarget {
+  return {
+    file: '/bin/sh',
+    args: [
+      '-c',
+      OUTER,
+      'procmux-sandbox',
+      files.filter,
+      ...bwrapArgs(policy, files, cwd, kindOf),
+      '--',
+      '/bin/sh',
+      '-c',
+      INNER,
+      'procmux-sandbox',
+      files.proxySocket,
+      policy.allowDomains.length > 0 ? 'wait' : 'nowait',
+      target.file,
+      ...target.args,
+    ],
+  };
+}
+
+/** Variables every sandboxed process gets: the private TMPDIR and the proxy for every scheme. */
+export function sandboxEnv(files: SandboxFiles): Record<string, string> {
+  return {
+    TMPDIR: files.tmp,
+    HTTP_PROXY: PROXY_URL,
+    HTTPS_PROXY: PROXY_URL,
+    ALL_PROXY: PROXY_URL,
+    http_proxy: PROXY_URL,
+    https_proxy: PROXY_URL,
+    all_proxy: PROXY_URL,
+    // Loopback too goes through the proxy: the sandbox's own loopback has nothing on it.
+    NO_PROXY: '',
+    no_proxy: '',
+  };
+}

@@ -1,0 +1,152 @@
+// One session's sandbox: its private directory (filter, denied file, proxy socket, temp dir),
+// its proxy, the wrapped argv and environment, and the violations seen. Closed once.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LaunchTarget, launchArgs, type SandboxFiles, sandboxEnv } from './launcher.js';
+import type { SandboxPolicy } from './policy.js';
+import { type SandboxProxy, startProxy } from './proxy.js';
+import { seccompProgram } from './seccomp.js';
+import { checkSandboxSupport } from './support.js';
+import {
+  ERROR_WORDS,
+  hostRealPath,
+  LineScanner,
+  type SandboxViolation,
+  type ScanContext,
+  type ScanEffects,
+  scanLine,
+} from './violations.js';
+import { findExecutableOnPath } from './which.js';
+
+/** Most violations a session keeps (the oldest go first); every one is still an event. */
+export const MAX_KEPT_VIOLATIONS = 100;
+
+export interface SessionSandbox {
+  readonly policy: SandboxPolicy;
+  /** What to spawn instead of `target`, with `cwd` as its working directory inside. */
+  wrap(target: LaunchTarget, cwd: string): LaunchTarget;
+  /** Variables to merge over the session's environment. */
+  readonly env: Record<string, string>;
+  /** Feeds output (either stream) to the violation scanner. */
+  scan(stream: 'stdout' | 'stderr', chunk: string): void;
+  /** Called for every violation seen, in order. */
+  onViolation(listener: (violation: SandboxViolation) => void): void;
+  /** Violations seen, oldest first (the last MAX_KEPT_VIOLATIONS). */
+  readonly violations: readonly SandboxViolation[];
+  /** Total violations seen, including those no longer kept. */
+  readonly violationCount: number;
+  /** Stops the proxy and removes the private directory (the temp dir with it). */
+  close(): Promise<void>;
+}
+
+let support: Promise<void> | undefined;
+
+/** Checks support once per process (a bwrap probe, ~5 ms), then reuses the answer. */
+export function ensureSandboxSupport(): Promise<void> {
+  support ??= checkSandboxSupport({
+    platform: process.platform,
+    arch: process.arch,
+    which: (name) => findExecutableOnPath(name, process.env.PATH),
+    run: (file, args) =>
+      new Promise((resolve) => {
+        const child = spawn(file, [...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('error', (error) => resolve({ code: null, stderr: error.message }));
+        child.on('close', (code) => resolve({ code, stderr }));
+      }),
+  });
+  return support;
+}
+
+export interface OpenOptions {
+  policy: SandboxPolicy;
+  /** The session's cwd on the host (relative paths in error lines resolve there). */
+  cwd: string;
+  commandText(): string;
+}
+
+/** Prepares a session's sandbox; ERR_PROCESS_UNSUPPORTED when this host has none. */
+export async function openSessionSandbox(options: OpenOptions): Promise<SessionSandbox> {
+  await ensureSandboxSupport();
+  const { policy } = options;
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-sandbox-')));
+  const files: SandboxFiles = {
+    filter: join(dir, 'filter.bpf'),
+    denied: join(dir, 'denied'),
+    proxySocket: join(dir, 'proxy.sock'),
+    tmp: join(dir, 'tmp'),
+  };
+  const listeners: ((v: SandboxViolation) => void)[] = [];
+  const kept: SandboxViolation[] = [];
+  let count = 0;
+  const record = (violation: SandboxViolation) => {
+    count += 1;
+    kept.push(violation);
+    if (kept.length > MAX_KEPT_VIOLATIONS) kept.shift();
+    for (const listener of listeners) listener(violation);
+  };
+  let proxy: SandboxProxy | undefined;
+  try {
+    writeFileSync(files.filter, seccompProgram(process.arch));
+    writeFileSync(files.denied, '');
+    chmodSync(files.denied, 0o000);
+    mkdirSync(files.tmp, { mode: 0o700 });
+    proxy = await startProxy(files.proxySocket, policy.allowDomains, (target) =>
+      record({ kind: 'network', target, at: Date.now() }),
+    );
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const context: ScanContext = { policy, cwd: options.cwd, commandText: options.commandText };
+  const effects: ScanEffects = { hostPidExists, realPath: hostRealPath(realpathSync) };
+  const scanners = {
+    stdout: new LineScanner(
+      (line) => scanLine(line, context, effects, Date.now()).forEach(record),
+      ERROR_WORDS,
+    ),
+    stderr: new LineScanner(
+      (line) => scanLine(line, context, effects, Date.now()).forEach(record),
+      ERROR_WORDS,
+    ),
+  };
+  let closed: Promise<void> | undefined;
+  return {
+    policy,
+    env: sandboxEnv(files),
+    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf),
+    scan: (stream, chunk) => scanners[stream].feed(chunk),
+    onViolation: (listener) => listeners.push(listener),
+    get violations() {
+      return kept;
+    },
+    get violationCount() {
+      return count;
+    },
+    close() {
+      closed ??= (async () => {
+        scanners.stdout.flush();
+        scanners.stderr.flush();
+        await proxy?.close();
+        rmSync(dir, { recursive: true, force: true });
+      })();
+      return closed;
+    },
+  };
+}
+
+function kindOf(path: string): 'dir' | 'file' {
+  return statSync(path).isDirectory() ? 'dir' : 'file';
+}
+
+function hostPidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,154 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { domainAllowed, parseDomain, resolveSandboxPolicy } from '../src/policy.js';
+import { seccompProgram, TIOCLINUX, TIOCSTI } from '../src/seccomp.js';
+import { checkSandboxSupport, type SupportEffects } from '../src/support.js';
+import { hostRealPath, LineScanner, type ScanContext, scanLine, violationLine } from '../src/violations.js';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'sbx-unit-')));
+const ws = join(root, 'ws');
+const home = join(root, 'home');
+mkdirSync(ws);
+mkdirSync(join(home, '.ssh'), { recursive: true });
+writeFileSync(join(home, '.netrc'), 'machine x');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const policy = resolveSandboxPolicy(
+  { allowDomains: ['localhost:8080', '*.example.com'] },
+  { workspace: ws, home },
+);
+
+describe('resolveSandboxPolicy', () => {
+  it('hides the secrets that exist and only those, and keeps the workspace writable', () => {
+    expect(policy.write).toEqual([ws]);
+    expect(policy.denyRead).toEqual([join(home, '.ssh'), join(home, '.netrc')]);
+    expect(policy).toMatchObject({ tempDir: 'private', network: 'allow-list-proxy', pidNamespace: true });
+  });
+
+  it('refuses a relative or missing write path and an unknown key, never dropping them', () => {
+    expect(() => resolveSandboxPolicy({ write: ['rel'] }, { workspace: ws, home })).toThrow(
+      'sandbox.write must be an array of absolute paths',
+    );
+    expect(() => resolveSandboxPolicy({ write: [join(root, 'nope')] }, { workspace: ws, home })).toThrow(
+      'sandbox.write must be existing absolute paths',
+    );
+    expect(() => resolveSandboxPolicy({ net: true } as never, { workspace: ws, home })).toThrow(/net/);
+  });
+
+  it('parses NAME[:PORT] and matches the allow list by name, port and subdomain', () => {
+    expect(parseDomain('LocalHost:8080')).toEqual({ host: 'localhost', port: 8080 });
+    expect(() => parseDomain('http://x')).toThrow('host names as NAME or NAME:PORT');
+    expect(() => parseDomain('x:0')).toThrow('port 1 to 65535');
+    expect(domainAllowed(policy.allowDomains, 'localhost', 8080)).toBe(true);
+    expect(domainAllowed(policy.allowDomains, 'localhost', 8081)).toBe(false);
+    expect(domainAllowed(policy.allowDomains, 'api.example.com', 443)).toBe(true);
+    expect(domainAllowed(policy.allowDomains, 'example.com.evil.net', 443)).toBe(false);
+    expect(domainAllowed(policy.allowDomains, '127.0.0.1', 8080)).toBe(false);
+  });
+});
+
+describe('seccompProgram', () => {
+  it('is whole sock_filter instructions, compares TIOCSTI and TIOCLINUX, returns EPERM for them', () => {
+    const bytes = seccompProgram('x64');
+    expect(bytes.length % 8).toBe(0);
+    const ks = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readUInt32LE(i * 8 + 4));
+    expect(ks).toContain(TIOCSTI);
+    expect(ks).toContain(TIOCLINUX);
+    expect(ks).toContain(0x00050001);
+    expect(seccompProgram('arm64').equals(bytes)).toBe(false);
+  });
+
+  it('refuses an architecture it has no syscall table for', () => {
+    expect(() => seccompProgram('ia32')).toThrow('built for x64 and arm64 only (this host is ia32)');
+  });
+});
+
+const context: ScanContext = {
+  policy,
+  cwd: ws,
+  commandText: () => 'python3 -c "fcntl.ioctl(0, termios.TIOCSTI, b\'x\')"',
+};
+const effects = { hostPidExists: (pid: number) => pid === 4242, realPath: hostRealPath(realpathSync) };
+const scan = (line: string) => scanLine(line, context, effects, 1).map(violationLine);
+
+describe('scanLine', () => {
+  it('tells writes from the error lines of bash, coreutils, python and node', () => {
+    expect(scan('bash: line 1: /etc/hosts: Read-only file system')).toEqual([
+      'sandbox: write to /etc/hosts refused',
+    ]);
+    expect(scan("touch: cannot touch '/tmp/x': Read-only file system")).toEqual([
+      'sandbox: write to /tmp/x refused',
+    ]);
+    expect(scan("OSError: [Errno 30] Read-only file system: '/usr/y'")).toEqual([
+      'sandbox: write to /usr/y refused',
+    ]);
+    expect(scan("Error: EROFS: read-only file system, open '/opt/z'")).toEqual([
+      'sandbox: write to /opt/z refused',
+    ]);
+  });
+
+  it('names where a workspace symlink really points', () => {
+    writeFileSync(join(root, 'target'), '');
+    symlinkSync(join(root, 'target'), join(ws, 'link'));
+    expect(scan('bash: link: Read-only file system')).toEqual([
+      `sandbox: write to ${join(ws, 'link')} (-> ${join(root, 'target')}) refused`,
+    ]);
+  });
+
+  it('tells reads only of hidden paths, signals only to pids that live on the host', () => {
+    expect(scan(`cat: ${home}/.ssh/id_rsa: Permission denied`)).toEqual([
+      `sandbox: read of ${home}/.ssh/id_rsa refused`,
+    ]);
+    expect(scan('cat: /etc/shadow: Permission denied')).toEqual([]);
+    expect(scan('bash: kill: (4242) - No such process')).toEqual([
+      'sandbox: signal to pid 4242 refused (host processes are outside the sandbox)',
+    ]);
+    expect(scan('bash: kill: (4243) - No such process')).toEqual([]);
+    expect(scan('PermissionError: [Errno 1] Operation not permitted')).toEqual([
+      'sandbox: terminal input injection (TIOCSTI) refused',
+    ]);
+    expect(scan('hello world')).toEqual([]);
+  });
+
+  it('LineScanner holds a partial line and skips chunks with no error word', () => {
+    const lines: string[] = [];
+    const scanner = new LineScanner((l) => lines.push(l), /denied/);
+    scanner.feed('x'.repeat(10_000));
+    scanner.feed('\nab: Permission de');
+    scanner.feed('nied\nok\n');
+    expect(lines).toEqual(['ab: Permission denied', 'ok']);
+  });
+});
+
+describe('checkSandboxSupport', () => {
+  const effects = (over: Partial<SupportEffects>): SupportEffects => ({
+    platform: 'linux',
+    arch: 'x64',
+    which: (name) => `/usr/bin/${name}`,
+    run: async () => ({ code: 0, stderr: '' }),
+    ...over,
+  });
+  const refusal = (over: Partial<SupportEffects>) =>
+    checkSandboxSupport(effects(over)).then(
+      () => undefined,
+      (error: { code: string; message: string }) => `${error.code}: ${error.message}`,
+    );
+
+  it('names what is missing: the OS, bwrap or socat, user namespaces', async () => {
+    expect(await refusal({ platform: 'win32' })).toMatch(
+      /^ERR_PROCESS_UNSUPPORTED: sandboxed sessions need Linux .*win32/,
+    );
+    expect(await refusal({ platform: 'darwin' })).toMatch(/darwin/);
+    expect(await refusal({ which: (n) => (n === 'bwrap' ? undefined : '/x') })).toBe(
+      'ERR_PROCESS_UNSUPPORTED: sandboxed sessions need bwrap on PATH (Debian/Ubuntu: apt-get install bubblewrap)',
+    );
+    expect(
+      await refusal({
+        run: async () => ({ code: 1, stderr: 'bwrap: No permissions to create new namespace' }),
+      }),
+    ).toMatch(/cannot create user, pid and network namespaces here \(bwrap: No permissions/);
+    expect(await refusal({})).toBeUndefined();
+  });
+});

