@@ -40,6 +40,15 @@ describe('TranscriptIndex', () => {
       // Longer than the stripper's 4,096-unit row: it wraps softly and leaves `pending`.
       'y'.repeat(3000),
       '\x1b[2K',
+      // What a plain chunk must not count as text: a line feed inside a title (an OSC string
+      // cut across chunks), C1 controls, BEL, backspace, and non-ASCII text.
+      '\x1b]0;title',
+      '\x07',
+      '\x1b',
+      '\x9b1m',
+      '\x9d2;t\n',
+      '\b',
+      'é',
     );
     await fc.assert(
       fc.asyncProperty(
