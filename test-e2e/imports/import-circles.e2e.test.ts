@@ -78,7 +78,12 @@ function packageEntries(): Map<string, string> {
 /** The file a relative `./x.js` specifier names (`.js` written for a `.ts` source). */
 function resolveRelative(from: string, specifier: string): string | undefined {
   const base = resolve(dirname(from), specifier);
-  const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base, join(base, 'index.ts')];
+  const candidates = [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.js$/, '.tsx'),
+    base,
+    join(base, 'index.ts'),
+  ];
   return candidates.find((candidate) => existsSync(candidate) && candidate.match(/\.tsx?$/));
 }
 
@@ -141,7 +146,8 @@ export function circles(graph: ReadonlyMap<string, readonly string[]>): string[]
           component.push(member);
           if (member === frame.node) break;
         }
-        if (component.length > 1 || (graph.get(frame.node) ?? []).includes(frame.node)) found.push(component.sort());
+        if (component.length > 1 || (graph.get(frame.node) ?? []).includes(frame.node))
+          found.push(component.sort());
       }
     }
   }
@@ -159,12 +165,20 @@ describe('import circles', () => {
       ['f', ['d']],
     ]);
     expect(circles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
-    expect(circles(new Map([['x', ['y']], ['y', []]]))).toEqual([]);
-    expect(specifiersOf('x.ts', "import type { A } from './a.js';\nexport type { B } from './b.js';\ntype C = import('./c.js').C;")).toEqual([
-      './a.js',
-      './b.js',
-      './c.js',
-    ]);
+    expect(
+      circles(
+        new Map([
+          ['x', ['y']],
+          ['y', []],
+        ]),
+      ),
+    ).toEqual([]);
+    expect(
+      specifiersOf(
+        'x.ts',
+        "import type { A } from './a.js';\nexport type { B } from './b.js';\ntype C = import('./c.js').C;",
+      ),
+    ).toEqual(['./a.js', './b.js', './c.js']);
   });
 
   it('has none across the packages’ sources', () => {

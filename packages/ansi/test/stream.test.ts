@@ -132,15 +132,20 @@ describe('createAnsiStripper', () => {
   it('at ground, a chunk free of ESC and C1 adds exactly its own line feeds (what atGround promises)', () => {
     const lineFeeds = (text: string) => text.split('\n').length - 1;
     fc.assert(
-      fc.property(input, fc.array(fc.nat(), { maxLength: 12 }), fc.integer({ min: 1, max: 8 }), (text, cuts, width) => {
-        const stripper = createAnsiStripper({ maxLineLength: width });
-        for (const chunk of split(text, cuts)) {
-          const plain = !/[\x1b\x80-\x9f]/.test(chunk);
-          const atGround = stripper.atGround;
-          const out = stripper.push(chunk);
-          if (atGround && plain) expect(lineFeeds(out)).toBe(lineFeeds(chunk));
-        }
-      }),
+      fc.property(
+        input,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 8 }),
+        (text, cuts, width) => {
+          const stripper = createAnsiStripper({ maxLineLength: width });
+          for (const chunk of split(text, cuts)) {
+            const plain = !/[\x1b\x80-\x9f]/.test(chunk);
+            const atGround = stripper.atGround;
+            const out = stripper.push(chunk);
+            if (atGround && plain) expect(lineFeeds(out)).toBe(lineFeeds(chunk));
+          }
+        },
+      ),
       { numRuns: propertyRuns(2000) },
     );
   });
