@@ -207,18 +207,30 @@ export class TranscriptIndex {
   }
 
   #addText(chunk: string, offsetBefore: number): void {
-    const ascii = this.#countLines(chunk);
     const last = this.#checkpoints[this.#checkpoints.length - 1]!;
-    if (offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES) return;
-    const newline = chunk.lastIndexOf('\n');
-    if (newline === -1) return;
+    const newline =
+      offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES ? -1 : chunk.lastIndexOf('\n');
     // The rest of the chunk must be plain text on the line after: no escape sequence that a
     // fresh stripper would read differently, no row long enough to have wrapped.
-    const tail = chunk.length - newline - 1;
-    if (tail > MAX_TAIL_CHARS || chunk.indexOf('\x1b', newline) !== -1) return;
-    const offset = offsetBefore + (ascii ? newline + 1 : Buffer.byteLength(chunk.slice(0, newline + 1)));
+    if (
+      newline === -1 ||
+      chunk.length - newline - 1 > MAX_TAIL_CHARS ||
+      chunk.indexOf('\x1b', newline) !== -1
+    ) {
+      this.#countLines(chunk);
+      return;
+    }
+    // Counted in two parts, to see the stripper's state at that line feed: only at ground did
+    // it end a line (inside an OSC string, say, it is part of the string and no line starts).
+    const head = newline + 1 === chunk.length ? chunk : chunk.slice(0, newline + 1);
+    const ascii = this.#countLines(head);
+    const line = this.#lines;
+    const grounded = this.#stripper.atGround;
+    if (head !== chunk) this.#countLines(chunk.slice(newline + 1));
+    if (!grounded) return;
+    const offset = offsetBefore + (ascii ? head.length : Buffer.byteLength(head));
     if (offset - last.offset < CHECKPOINT_BYTES) return;
-    this.#checkpoints.push({ offset, line: this.#lines });
+    this.#checkpoints.push({ offset, line });
   }
 
   /**
