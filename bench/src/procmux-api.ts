@@ -70,12 +70,13 @@ export interface ProcessSessionView {
   input(data: string): Promise<void>;
   wait(options?: { timeoutMs?: number }): Promise<{ exitCode: number | null; state: string }>;
   kill(): Promise<unknown>;
-  metadata?(): { pid: number | undefined };
+  metadata?(): { pid: number | undefined; totalBytes?: number };
 }
 
 export interface ProcessSessionsView {
   start(request: {
     command: string;
+    args?: readonly string[];
     shell?: boolean;
     pty?: boolean;
     env?: Record<string, string>;

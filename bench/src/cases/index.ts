@@ -5,13 +5,14 @@ import { firstBytePipe, firstBytePty } from './first-byte.js';
 import { hostDeathCleanup } from './host-death.js';
 import { inputLatency } from './input-latency.js';
 import { killTree } from './kill-tree.js';
-import { mcpBigOneShot, mcpRoundTrip } from './mcp.js';
+import { mcpBigOneShot, mcpOneShot50mb, mcpRoundTrip } from './mcp.js';
 import { oneShotStdin } from './one-shot-stdin.js';
 import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
 import { renderNew } from './render-new.js';
 import { rss, rssSpilled } from './rss.js';
 import { sandboxFirstByte, sandboxThroughput } from './sandbox.js';
+import { sessionsPipeThroughput, sessionsPtyThroughput } from './sessions-throughput.js';
 import { sshRoundTrip, sshThroughput } from './ssh.js';
 import { tailLoss } from './tail-loss.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
@@ -21,6 +22,8 @@ import { viewLatency } from './view-latency.js';
 export const CASES: readonly BenchCase[] = [
   pipeThroughput,
   ptyThroughput,
+  sessionsPipeThroughput,
+  sessionsPtyThroughput,
   emulatedPty,
   firstBytePipe,
   firstBytePty,
@@ -33,6 +36,7 @@ export const CASES: readonly BenchCase[] = [
   outputLog,
   renderNew,
   mcpBigOneShot,
+  mcpOneShot50mb,
   mcpRoundTrip,
   viewLatency,
   inputLatency,

@@ -18,6 +18,10 @@ const MiB = 2 ** 20;
 /** The session's retained-history cap (maxOutputBytes default, 64 MiB). */
 const RETAINED_CAP = 64 * MiB;
 const ROUND_TRIP_ALLOWANCE_MS = 5;
+const ONE_SHOT_MAX_RATIO = 1.3;
+
+/** The one-shot the two big cases print: 100-column lines of `a`. */
+const bigOneShot = (bytes: number) => `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w 100`;
 
 interface Server {
   pid: number;
@@ -82,7 +86,7 @@ export const mcpBigOneShot: BenchCase = {
       await sleep(500);
       const idle = memory(server.pid).rss;
       ctx.progress(`mcp-big-one-shot: ${bytes / MB} MB through exec one_shot`);
-      const text = await server.call({ command: `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w 100` });
+      const text = await server.call({ command: bigOneShot(bytes) });
       if (!text.endsWith('Process exited with code 0.')) throw new Error('the 50 MB one-shot did not finish');
       const { peak } = memory(server.pid);
       const growth = peak - idle;
@@ -96,6 +100,59 @@ export const mcpBigOneShot: BenchCase = {
         notes: [
           `${bytes / MB} MB one-shot, reply ${text.length} characters; limit ${num(limit / MiB)} MiB over idle; peak ${num(peak / MiB)} MiB; one run`,
           ...(ctx.quick ? ['quick mode: 20 MB instead of 50 MB'] : []),
+        ],
+      };
+    } finally {
+      await server.close();
+    }
+  },
+};
+
+export const mcpOneShot50mb: BenchCase = {
+  id: 'mcp-one-shot-50mb',
+  title: '`procmux mcp`, exec one_shot printing 50 MB: call → reply [bare spawn reading the same bytes]',
+  target: `≤ ${ONE_SHOT_MAX_RATIO}× raw time`,
+  async run(ctx: BenchContext): Promise<Measured> {
+    const bytes = ctx.quick ? 20 * MB : 50 * MB;
+    const command = bigOneShot(bytes);
+    // fold breaks every 100 bytes: a line feed between rows, none after the last.
+    const expected = bytes + Math.ceil(bytes / 100) - 1;
+    const server = await startServer(ctx.tmpDir);
+    try {
+      await server.call({ command: 'echo warm' });
+      const idle = memory(server.pid).rss;
+      const { a, b } = await alternate({
+        warmup: 1,
+        runs: 5,
+        onPair: (i) => ctx.progress(`mcp-one-shot-50mb: pair ${i + 1}/5`),
+        a: async () => {
+          const start = performance.now();
+          const text = await server.call({ command });
+          const took = performance.now() - start;
+          if (!text.endsWith('Process exited with code 0.')) throw new Error('the one-shot did not finish');
+          return took;
+        },
+        b: async () => {
+          let received = 0;
+          const start = performance.now();
+          const code = await rawPipe(command, { onData: (chunk) => (received += chunk.length) }, 300_000);
+          const took = performance.now() - start;
+          expectSuccess(code, 'bare spawn of the one-shot');
+          if (received !== expected) throw new Error(`bare spawn read ${received} of ${expected} bytes`);
+          return took;
+        },
+      });
+      const { peak } = memory(server.pid);
+      const ratio = median(a) / median(b);
+      return {
+        status: 'measured',
+        procmux: figure(a, 'ms'),
+        raw: figure(b, 'ms'),
+        ratio: `${num(ratio)}×`,
+        pass: ratio <= ONE_SHOT_MAX_RATIO,
+        notes: [
+          `${bytes / MB} MB one-shot, 1 warm-up + 5 counted pairs on one server; server RSS idle ${num(idle / MiB)} MiB, peak ${num(peak / MiB)} MiB (VmHWM over all 6 calls)`,
+          'raw: child_process.spawn of the same command line, stdout decoded as UTF-8 and counted',
         ],
       };
     } finally {

@@ -54,6 +54,12 @@ export interface AnsiStripper {
   flush(): string;
   /** The held row as it looks now; it is still returned by a later push or flush. */
   readonly pending: string;
+  /**
+   * True when no escape sequence, control string or split character is open: the next chunk
+   * starts as text. A chunk free of ESC and C1 controls then adds exactly its own line feeds
+   * to the stripped text, so a caller that only counts lines may count them itself.
+   */
+  readonly atGround: boolean;
 }
 
 // Parser states, after the DEC/ECMA-48 model that xterm.js also follows.
@@ -91,6 +97,10 @@ class Stripper implements AnsiStripper {
 
   get pending(): string {
     return this.line.text;
+  }
+
+  get atGround(): boolean {
+    return this.state === GROUND && this.carry === '';
   }
 
   push(chunk: string): string {

@@ -129,6 +129,42 @@ describe('createAnsiStripper', () => {
     );
   });
 
+  it('at ground, a chunk free of ESC and C1 adds exactly its own line feeds (what atGround promises)', () => {
+    const lineFeeds = (text: string) => text.split('\n').length - 1;
+    fc.assert(
+      fc.property(
+        input,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 8 }),
+        (text, cuts, width) => {
+          const stripper = createAnsiStripper({ maxLineLength: width });
+          for (const chunk of split(text, cuts)) {
+            const plain = !/[\x1b\x80-\x9f]/.test(chunk);
+            const atGround = stripper.atGround;
+            const out = stripper.push(chunk);
+            if (atGround && plain) expect(lineFeeds(out)).toBe(lineFeeds(chunk));
+          }
+        },
+      ),
+      { numRuns: propertyRuns(2000) },
+    );
+  });
+
+  it('is at ground only outside sequences and split characters', () => {
+    const stripper = createAnsiStripper();
+    expect(stripper.atGround).toBe(true);
+    stripper.push('a\x1b');
+    expect(stripper.atGround).toBe(false);
+    stripper.push('[31');
+    expect(stripper.atGround).toBe(false);
+    stripper.push('mb\x1b]0;title\n');
+    expect(stripper.atGround).toBe(false);
+    stripper.push('\x07c\ud83d');
+    expect(stripper.atGround).toBe(false);
+    stripper.push('\ude00');
+    expect(stripper.atGround).toBe(true);
+  });
+
   it('handles every two-chunk split of sequences that span a boundary', () => {
     const samples = [
       'a\x1b[38;2;1;2;3mb\x1b]8;;https://x\x1b\\c\x1b]0;t\x07d\r\n',

@@ -1,6 +1,7 @@
 // The public face of @procmux/mcp: every name here is listed in the README's "Exports".
 // The CLI's argument parser, help text and demo are internals of `procmux`.
-export { type CliProcess, main, nodeCliProcess } from './main.js';
+export type { CliProcess } from './cli-process.js';
+export { main, nodeCliProcess } from './main.js';
 export { type ServeHandle, type ServeOptions, serveStdio } from './serve.js';
 export { createProcmuxServer, RESULT_META_KEY } from './server.js';
 export {

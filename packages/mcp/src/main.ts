@@ -1,27 +1,12 @@
-import type { Readable, Writable } from 'node:stream';
 import { isProcmuxError } from '@procmux/core-types';
 import { CliUsageError, parseCliArgs } from './args.js';
+import type { CliProcess } from './cli-process.js';
 import { runDemo } from './demo.js';
 import { helpText } from './help.js';
 import { runPrune } from './prune-command.js';
 import { serveStdio } from './serve.js';
 import { resolveStateDir } from './state-dir.js';
 import { packageVersion } from './version.js';
-
-/** The process the CLI runs in: streams, cwd and signal hooks, injectable for tests. */
-export interface CliProcess {
-  /** The MCP protocol's input. */
-  stdin: Readable;
-  /** The MCP protocol's output, or the demo's. */
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable;
-  cwd(): string;
-  env: NodeJS.ProcessEnv;
-  /** Calls `handler` on SIGINT, SIGTERM and SIGHUP; returns a disposer. */
-  onStopSignal(handler: (signal: NodeJS.Signals) => void): () => void;
-  /** Calls `handler` on an uncaught exception or unhandled rejection; returns a disposer. */
-  onCrash(handler: (error: unknown) => void): () => void;
-}
 
 /**
  * Runs `procmux <argv>` and resolves to the exit code: 0 on success, 1 when the demo or the

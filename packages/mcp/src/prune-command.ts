@@ -1,5 +1,5 @@
 import { isProcmuxError } from '@procmux/core-types';
-import type { CliProcess } from './main.js';
+import type { CliProcess } from './cli-process.js';
 import { prunePersisted } from './persistence.js';
 import { pruneGone } from './prune-gone.js';
 import { resolveStateDir } from './state-dir.js';

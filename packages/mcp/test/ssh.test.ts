@@ -13,7 +13,8 @@ import {
 } from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../src/args.js';
-import { type CliProcess, main } from '../src/main.js';
+import type { CliProcess } from '../src/cli-process.js';
+import { main } from '../src/main.js';
 import { StreamClientTransport } from './stream-transport.js';
 
 describe('procmux mcp --ssh arguments', () => {

@@ -4,6 +4,7 @@ const ALTERNATE_MODES = new Set(['47', '1047', '1049']);
 const SEQUENCE = /\x1b\[(\??)([0-9;]*)([hlHfJ])/g;
 /** The start of one, cut off by the end of the chunk. */
 const UNFINISHED = /\x1b(?:\[\??[0-9;]*)?$/;
+const NONE: readonly ScreenSwitch[] = Object.freeze([]);
 /** A partial `ESC [ params` longer than this is no sequence we care about. */
 const MAX_CARRY = 64;
 
@@ -30,7 +31,9 @@ export interface ScreenSwitch {
 export class ScreenScanner {
   #carry = '';
 
-  scan(chunk: string): ScreenSwitch[] {
+  scan(chunk: string): readonly ScreenSwitch[] {
+    // Most of a flood has no escape at all: nothing to find, nothing to carry.
+    if (this.#carry === '' && chunk.indexOf('\x1b') === -1) return NONE;
     const shift = this.#carry.length;
     const text = shift === 0 ? chunk : this.#carry + chunk;
     this.#carry = '';

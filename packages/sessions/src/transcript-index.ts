@@ -207,25 +207,64 @@ export class TranscriptIndex {
   }
 
   #addText(chunk: string, offsetBefore: number): void {
-    const out = this.#stripper.push(chunk);
-    let lastNewline = -1;
-    for (let at = out.indexOf('\n'); at !== -1; at = out.indexOf('\n', at + 1)) {
-      this.#lines += 1;
-      lastNewline = at;
-    }
-    if (out.length > lastNewline + 1) this.#openLine = true;
-    else if (lastNewline !== -1) this.#openLine = false;
     const last = this.#checkpoints[this.#checkpoints.length - 1]!;
-    if (offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES) return;
-    const newline = chunk.lastIndexOf('\n');
-    if (newline === -1) return;
+    const newline =
+      offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES ? -1 : chunk.lastIndexOf('\n');
     // The rest of the chunk must be plain text on the line after: no escape sequence that a
     // fresh stripper would read differently, no row long enough to have wrapped.
-    const tail = chunk.length - newline - 1;
-    if (tail > MAX_TAIL_CHARS || chunk.indexOf('\x1b', newline) !== -1) return;
-    const offset = offsetBefore + Buffer.byteLength(chunk.slice(0, newline + 1));
+    if (
+      newline === -1 ||
+      chunk.length - newline - 1 > MAX_TAIL_CHARS ||
+      chunk.indexOf('\x1b', newline) !== -1
+    ) {
+      this.#countLines(chunk);
+      return;
+    }
+    // Counted in two parts, to see the stripper's state at that line feed: only at ground did
+    // it end a line (inside an OSC string, say, it is part of the string and no line starts).
+    const head = newline + 1 === chunk.length ? chunk : chunk.slice(0, newline + 1);
+    const ascii = this.#countLines(head);
+    const line = this.#lines;
+    const grounded = this.#stripper.atGround;
+    if (head !== chunk) this.#countLines(chunk.slice(newline + 1));
+    if (!grounded) return;
+    const offset = offsetBefore + (ascii ? head.length : Buffer.byteLength(head));
     if (offset - last.offset < CHECKPOINT_BYTES) return;
-    this.#checkpoints.push({ offset, line: this.#lines });
+    this.#checkpoints.push({ offset, line });
+  }
+
+  /**
+   * Counts the lines a chunk adds to the stripped transcript; returns whether it was ASCII.
+   * Nobody reads the stripped text here, so a plain ASCII chunk (no ESC, hence no sequence
+   * that could hide a line feed, and no C1 control) met at ground needs only its line feeds
+   * counted: only the text after the last one goes through the stripper, which holds it as
+   * the open row. A flood's chunks all take this path (stripping them was 580 of 1,620 ms
+   * sampled under a pipe flood, issue 31).
+   */
+  #countLines(chunk: string): boolean {
+    const stripper = this.#stripper;
+    const lastNewline = chunk.lastIndexOf('\n');
+    const plain =
+      lastNewline !== -1 &&
+      stripper.atGround &&
+      chunk.indexOf('\x1b') === -1 &&
+      Buffer.byteLength(chunk) === chunk.length;
+    if (plain) {
+      // The first line feed ends the row held before this chunk, whatever it held.
+      stripper.push('\n');
+      for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', at + 1)) this.#lines += 1;
+      this.#openLine = lastNewline + 1 < chunk.length && stripper.push(chunk.slice(lastNewline + 1)) !== '';
+      return true;
+    }
+    const out = stripper.push(chunk);
+    let lastOut = -1;
+    for (let at = out.indexOf('\n'); at !== -1; at = out.indexOf('\n', at + 1)) {
+      this.#lines += 1;
+      lastOut = at;
+    }
+    if (out.length > lastOut + 1) this.#openLine = true;
+    else if (lastOut !== -1) this.#openLine = false;
+    return false;
   }
 
   /**

@@ -40,6 +40,15 @@ describe('TranscriptIndex', () => {
       // Longer than the stripper's 4,096-unit row: it wraps softly and leaves `pending`.
       'y'.repeat(3000),
       '\x1b[2K',
+      // What a plain chunk must not count as text: a line feed inside a title (an OSC string
+      // cut across chunks), C1 controls, BEL, backspace, and non-ASCII text.
+      '\x1b]0;title',
+      '\x07',
+      '\x1b',
+      '\x9b1m',
+      '\x9d2;t\n',
+      '\b',
+      'é',
     );
     await fc.assert(
       fc.asyncProperty(
@@ -61,6 +70,21 @@ describe('TranscriptIndex', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+
+  it('places no checkpoint at a line feed inside a string: it ends no line there', async () => {
+    // A checkpoint is due (over 16 KiB since the last), and the chunk's last line feed is part
+    // of an OSC title (C1-introduced, or begun with ESC in an earlier chunk).
+    for (const chunks of [
+      ['y'.repeat(20_000), `${'x'.repeat(2_000)}\x9d2;t\nafter`],
+      ['y'.repeat(20_000), '\x1b]0;title', `${'x'.repeat(2_000)}\nafter\x07more\n`],
+    ]) {
+      const { log, index } = indexed(chunks);
+      for (const options of [{}, { offset: 0, limit: 5 }, { offset: 1, limit: 2 }]) {
+        const whole = await pageTranscript(transcriptChunks(log, undefined, 4096), options);
+        expect(await index.page(log, options, 4096)).toEqual(whole);
+      }
+    }
   });
 
   it('reads from the nearest checkpoint: a page deep in a big history reads about a page', async () => {

@@ -20,6 +20,10 @@ describe('budgetTranscript', () => {
         'a'.repeat(700),
         `x${'é'.repeat(450)} failed`,
         `${'b'.repeat(640)} panic ${'b'.repeat(60)}`,
+        // Cased and look-alike words: the Kelvin sign lower-cases to k, a match it is not.
+        'TraceBack (most recent call last)',
+        'tracebac\u212a',
+        'eRRor',
         '',
       ),
       fc.string({ maxLength: 40 }).map((s) => s.replace(/\n/g, ' ')),

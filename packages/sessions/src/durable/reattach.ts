@@ -2,12 +2,6 @@ import type { ProcessRecord, RecoveredProcessHandle } from '@procmux/core-types'
 import type { SessionMetadata } from '../types.js';
 import type { ReplaySink } from './replay.js';
 
-/** Where a re-attached process's output goes once its adapter listens: its two channels. */
-export interface OutputTarget {
-  readonly stdout: { emit(data: string): void };
-  readonly stderr: { emit(data: string): void };
-}
-
 /** A session of the registry, as recovery sees it. */
 export interface RecoveredSession {
   readonly live: boolean;

@@ -3,9 +3,14 @@
 // it feeds the log and the screen as before, then the session marks it delivered, and only
 // then does later output flow (held meanwhile), so a poll returns each byte once.
 import type { OutputSink } from './attach.js';
-import type { OutputTarget } from './reattach.js';
 
 type Stream = 'stdout' | 'stderr';
+
+/** Where a re-attached process's output goes once its adapter listens: its two channels. */
+export interface OutputTarget {
+  readonly stdout: { emit(data: string): void };
+  readonly stderr: { emit(data: string): void };
+}
 
 export interface ReplaySink {
   /** Where the backend's output goes from attach() on; held until connect(). */

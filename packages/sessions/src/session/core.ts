@@ -8,8 +8,7 @@ import type { BackendAdapter } from '../backend-adapter.js';
 import type { SessionContext } from '../context.js';
 import { foregroundProgram } from '../foreground-program.js';
 import type { HumanControlState } from '../human-control.js';
-import { InputWatch } from '../input/input-watch.js';
-import { defaultInputDetector } from '../input/session-input.js';
+import type { InputWatch } from '../input/input-watch.js';
 import { LiveText } from '../live-text.js';
 import { monoNow } from '../mono-clock.js';
 import { OutputTimeline } from '../output-timeline.js';
@@ -17,7 +16,6 @@ import type { ScreenGate } from '../screen-gate.js';
 import { SessionWatchers } from '../session-watch.js';
 import { TranscriptIndex } from '../transcript-index.js';
 import type { SessionMetadata } from '../types.js';
-import { inputChanged, inputFacts } from './input-state.js';
 import { PollWaiters } from './waiting.js';
 
 export interface SessionInit {
@@ -122,7 +120,11 @@ export class SessionCore {
   readonly settled: Promise<void>;
   resolveSettled!: () => void;
 
-  constructor(init: SessionInit, ctx: SessionContext) {
+  /**
+   * `watchInput` builds the session's input watch around it: the files that act on the core
+   * (input-state.ts) import this one, so it is handed in rather than imported (no circle).
+   */
+  constructor(init: SessionInit, ctx: SessionContext, watchInput: (core: SessionCore) => InputWatch) {
     this.id = init.id;
     this.owner = init.owner;
     this.command = init.command;
@@ -158,11 +160,7 @@ export class SessionCore {
       terminal: init.pty ? init.terminal : undefined,
       foreground: () => (this.adapter ? undefined : foregroundProgram(this.pid)),
     });
-    this.input = new InputWatch(
-      ctx.inputDetector ?? defaultInputDetector(),
-      () => inputFacts(this),
-      (state, previous) => inputChanged(this, state, previous),
-    );
+    this.input = watchInput(this);
     this.settled = new Promise((resolve) => {
       this.resolveSettled = resolve;
     });

@@ -6,7 +6,8 @@ import type { BackendAdapter } from '../backend-adapter.js';
 import type { SessionContext } from '../context.js';
 import type { RecordSource } from '../durable/record.js';
 import type { HumanControlLease, HumanControlState } from '../human-control.js';
-import type { InputWait } from '../input/input-watch.js';
+import { type InputWait, InputWatch } from '../input/input-watch.js';
+import { defaultInputDetector } from '../input/session-input.js';
 import type { ProcessSession } from '../process-session.js';
 import type { SessionWatcher } from '../session-watch.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from '../types.js';
@@ -15,7 +16,7 @@ import { SessionCore, type SessionInit } from './core.js';
 import * as delivered from './delivered.js';
 import { sessionEvent } from './events.js';
 import * as input from './input.js';
-import { checkInput } from './input-state.js';
+import { checkInput, inputChanged, inputFacts } from './input-state.js';
 import * as lifecycle from './lifecycle.js';
 import * as reads from './reads.js';
 import * as watching from './watching.js';
@@ -28,7 +29,16 @@ export class LiveSession implements ProcessSession {
   declare readonly resize?: (size: { columns: number; rows: number }) => Promise<void>;
 
   constructor(init: SessionInit, ctx: SessionContext) {
-    this.#s = new SessionCore(init, ctx);
+    this.#s = new SessionCore(
+      init,
+      ctx,
+      (s) =>
+        new InputWatch(
+          ctx.inputDetector ?? defaultInputDetector(),
+          () => inputFacts(s),
+          (state, previous) => inputChanged(s, state, previous),
+        ),
+    );
   }
 
   get id(): string {
