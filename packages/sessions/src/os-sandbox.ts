@@ -1,37 +1,10 @@
-// A session's OS sandbox, kept apart from the spawn paths: which policy a start gets, and the
+// A session's OS sandbox, kept apart from the spawn paths: the
 // wrapped target, environment and output scanning its native spawn uses.
-import { homedir } from 'node:os';
-import { invalidOption, ProcmuxError } from '@procmux/core-types';
-import {
-  openSessionSandbox,
-  resolveSandboxPolicy,
-  type SandboxOptions,
-  type SandboxPolicy,
-  type SessionSandbox,
-} from '@procmux/sandbox-linux';
+import { ProcmuxError } from '@procmux/core-types';
+import { openSessionSandbox, type SandboxPolicy, type SessionSandbox } from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
 import type { LiveSession } from './session/live-session.js';
 import { type StartPlan, shellLine } from './start-plan.js';
-
-/** The policy a start runs under, or undefined for none. */
-export function planSandbox(
-  requested: SandboxOptions | boolean | undefined,
-  registry: SandboxOptions | true | undefined,
-  workspace: string,
-): SandboxPolicy | undefined {
-  if (requested === false || (requested === undefined && registry === undefined)) return undefined;
-  if (
-    requested !== undefined &&
-    typeof requested !== 'boolean' &&
-    (typeof requested !== 'object' || requested === null)
-  ) {
-    throw invalidOption('sandbox', 'true, false or a policy { write?, allowDomains?, denyRead? }', {
-      value: requested,
-    });
-  }
-  const options = typeof requested === 'object' ? requested : registry === true ? {} : registry;
-  return resolveSandboxPolicy(options, { workspace, home: process.env.HOME ?? homedir() });
-}
 
 /** Where a sandbox cannot go: the host's own sandbox backend or a host PTY backend (tmux). */
 export function sandboxUnsupportedOn(where: string): ProcmuxError {

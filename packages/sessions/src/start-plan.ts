@@ -11,8 +11,8 @@ import { shellWrap } from '@procmux/shell-wrap';
 import { resolveSessionCwd } from './cwd.js';
 import { commandFingerprint } from './fingerprint.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
-import { planSandbox } from './os-sandbox.js';
 import { type AgentIdentity, type OwnershipScope, resolveOwnerKey } from './owner.js';
+import { planSandbox } from './sandbox-plan.js';
 import { resolveTerminal } from './terminal.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from './types.js';
 
