@@ -112,9 +112,8 @@ describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () =
   it('shows the session live, read-only until a person takes control, and hands back', async () => {
     const started = await call('exec', { command: 'python3 -q -i', mode: 'session' });
     const id = started.data.session!.id;
-    // exec's first screen may already hold the prompt; wait_for only sees output after it.
-    if (!/^>>>/m.test(started.text))
-      await call('process', { action: 'wait_for', session_id: id, pattern: '>>> ?$' });
+    // wait_for counts a prompt exec's reply already showed: no need to look at the reply first.
+    await call('process', { action: 'wait_for', session_id: id, pattern: '^>>>' });
     await call('process', {
       action: 'paste',
       session_id: id,
@@ -195,8 +194,10 @@ describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () =
     expect(refused.text).toContain('ERR_PROCESS_STATE');
     expect(refused.text).toMatch(/a person \(view tab \d+\) has control/);
     await waitFor(() => /human_control_started/.test(stderr), 5_000, 'the control event in the log');
-    const list = (await page.locator('#rows tr td').nth(2).textContent()) ?? '';
-    expect(list).toMatch(/has control/);
+    // The row changes once the page gets the list the control event caused: wait for that row.
+    const row = page.locator(`#rows tr[data-id="${id}"] td`).nth(2);
+    await row.filter({ hasText: /has control/ }).waitFor({ timeout: 10_000 });
+    expect(await row.textContent()).toMatch(/has control/);
 
     if (process.env.PROCMUX_VIEW_SCREENSHOT) {
       await page.screenshot({ path: process.env.PROCMUX_VIEW_SCREENSHOT });
@@ -229,8 +230,7 @@ describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () =
       mode: 'session',
     });
     const id = started.data.session!.id;
-    if (!/Password:/.test(started.text))
-      await call('process', { action: 'wait_for', session_id: id, pattern: 'Password:' });
+    await call('process', { action: 'wait_for', session_id: id, pattern: 'Password:' });
     await page.click(`#rows tr[data-id="${id}"]`);
     await page.waitForFunction(
       () => (window as unknown as { procmuxView: { state: { ready: boolean } } }).procmuxView.state.ready,
