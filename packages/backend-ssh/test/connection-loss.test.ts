@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { assertNoLeakedProcesses, sshdSkipReason, type TestSshd, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, requireTool, type TestSshd, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeWorld,
@@ -10,7 +10,7 @@ import {
   startTestSshd,
 } from './helpers.js';
 
-const skip = sshdSkipReason();
+const skip = requireTool('sshd');
 
 function parentOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -1,7 +1,7 @@
 // The live view in a real browser (Debian's chromium through playwright-core, no download):
 // `procmux mcp --view 0` driven by the MCP SDK client as a model would, and the page as a
-// person would use it. Under CI a missing chromium fails this file; elsewhere it is skipped
-// with the reason (install it with `apt-get install chromium`).
+// person would use it. Under CI on Linux a missing chromium fails this file (requireTool);
+// elsewhere it is skipped with the reason (install it with `apt-get install chromium`).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,18 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { assertNoLeakedProcesses, trackPid, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, chromiumPath, requireTool, trackPid, waitFor } from '@procmux/test-utils';
 import type { ToolResultData } from '@procmux/tools';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const CHROMIUM = process.env.PROCMUX_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const UNDER_CI = process.env.CI === 'true' || process.env.CI === '1';
-if (!HAVE_CHROMIUM && !UNDER_CI) {
-  console.warn(`view-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
+const CHROMIUM = chromiumPath();
+// Under CI on Linux a missing chromium fails this file; elsewhere it skips with the reason.
+const skip = requireTool('chromium');
 
 let root: string;
 let client: Client;
@@ -76,11 +73,8 @@ const pageState = () =>
       ).procmuxView.state,
   );
 
-describe.runIf(HAVE_CHROMIUM || UNDER_CI)('procmux mcp --view in chromium', () => {
+describe.skipIf(skip !== undefined)(`procmux mcp --view in chromium${skip ? ` (${skip})` : ''}`, () => {
   beforeAll(async () => {
-    if (!HAVE_CHROMIUM) {
-      throw new Error(`chromium is missing at ${CHROMIUM}; CI must install it (apt-get install -y chromium)`);
-    }
     root = mkdtempSync(join(tmpdir(), 'procmux-view-e2e-'));
     const transport = new StdioClientTransport({
       command: process.execPath,
