@@ -3,7 +3,7 @@
 
 import { rmSync } from 'node:fs';
 import { createProcessSessions, ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 import { workspace } from './server.js';
 
@@ -23,7 +23,8 @@ it('keeps at most 100 ended PTY sessions, none holding an emulator, and prunes t
       await s.wait({ timeoutMs: 10_000 });
       started.push(s);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Ended sessions let their screens go once the final delta is kept: wait for that state.
+    await waitFor(() => started.every((s) => !s.holdsScreen), 10_000, 'every screen to be let go');
     const kept = sessions.list();
     expect(kept).toHaveLength(ENDED_SESSIONS_LIMIT.default);
     expect(kept.map((s) => s.id)).toEqual(started.slice(-ENDED_SESSIONS_LIMIT.default).map((s) => s.id));
