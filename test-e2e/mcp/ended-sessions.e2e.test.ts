@@ -2,7 +2,7 @@
 // screen is taken, and no more than maxEndedSessions are kept (the first to end go first).
 
 import { rmSync } from 'node:fs';
-import { createProcessSessions, ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
+import { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSession } from '@procmux/sessions';
 import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 import { workspace } from './server.js';
@@ -17,7 +17,7 @@ it('keeps at most 100 ended PTY sessions, none holding an emulator, and prunes t
   const sessions = createProcessSessions({ cwd: root });
   try {
     const count = ENDED_SESSIONS_LIMIT.default + 30;
-    const started = [];
+    const started: ProcessSession[] = [];
     for (let i = 0; i < count; i++) {
       const s = await sessions.start({ command: 'printf', args: [`session ${i}`], pty: true });
       await s.wait({ timeoutMs: 10_000 });

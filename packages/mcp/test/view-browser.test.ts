@@ -2,7 +2,7 @@
 // `procmux mcp --view 0` driven by the MCP SDK client as a model would, and the page as a
 // person would use it. Under CI on Linux a missing chromium fails this file (requireTool);
 // elsewhere it is skipped with the reason (install it with `apt-get install chromium`).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
