@@ -80,6 +80,28 @@ describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
     expect(again.text).toContain('Matched /^>>>/ on the current line (already shown).');
   }, 60_000);
 
+  it('after input, waits for the reply: the prompt just answered does not count', async () => {
+    const h = harness();
+    const started = await h.exec({ command: 'python3 -q -i', mode: MODE[wiring] });
+    const id = idOf(started);
+    await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>>', timeout: 10_000 });
+    for (let run = 0; run < 5; run++) {
+      const line = `import time; time.sleep(0.2); print("done", ${run})`;
+      // On pipes a line ends with \n (submit presses Enter: \r, which a terminal turns into \n).
+      if (wiring === 'pty') {
+        await h.proc({ action: 'paste', session_id: id, text: line });
+        await h.proc({ action: 'submit', session_id: id });
+      } else {
+        await h.proc({ action: 'write', session_id: id, data: `${line}\n` });
+      }
+      const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>>', timeout: 10_000 });
+      expect(r.data.wait, r.text).toMatchObject({ outcome: 'matched' });
+      expect(r.data.wait?.alreadyShown).toBeUndefined();
+      // The prompt matched is the one after the reply.
+      expect(r.data.output).toContain(`done ${run}`);
+    }
+  }, 60_000);
+
   it('does not match a completed line an earlier reply returned', async () => {
     const h = harness();
     const started = await h.exec({ command: `python3 -c "${TWO_WRITES}"`, mode: MODE[wiring] });

@@ -117,7 +117,11 @@ async function collect(s: SessionCore): Promise<PollResult> {
     exitCode: s.exitCode,
     signal: s.signal,
     droppedBytes: drained.droppedBytes,
-    currentLine: line,
+    // The part of the line that stood before the latest input is not the program's reply.
+    currentLine: {
+      stdout: line.stdout.slice(s.staleChars.stdout),
+      stderr: line.stderr.slice(s.staleChars.stderr),
+    },
   };
 }
 
