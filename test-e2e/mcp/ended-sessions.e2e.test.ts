@@ -2,8 +2,8 @@
 // screen is taken, and no more than maxEndedSessions are kept (the first to end go first).
 
 import { rmSync } from 'node:fs';
-import { createProcessSessions, ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSession } from '@procmux/sessions';
+import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 import { workspace } from './server.js';
 
@@ -17,13 +17,14 @@ it('keeps at most 100 ended PTY sessions, none holding an emulator, and prunes t
   const sessions = createProcessSessions({ cwd: root });
   try {
     const count = ENDED_SESSIONS_LIMIT.default + 30;
-    const started = [];
+    const started: ProcessSession[] = [];
     for (let i = 0; i < count; i++) {
       const s = await sessions.start({ command: 'printf', args: [`session ${i}`], pty: true });
       await s.wait({ timeoutMs: 10_000 });
       started.push(s);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Ended sessions let their screens go once the final delta is kept: wait for that state.
+    await waitFor(() => started.every((s) => !s.holdsScreen), 10_000, 'every screen to be let go');
     const kept = sessions.list();
     expect(kept).toHaveLength(ENDED_SESSIONS_LIMIT.default);
     expect(kept.map((s) => s.id)).toEqual(started.slice(-ENDED_SESSIONS_LIMIT.default).map((s) => s.id));

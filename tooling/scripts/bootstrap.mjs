@@ -3,8 +3,9 @@
 // corepack, which cannot verify this registry's signatures), installs, then runs a job.
 //   node tooling/scripts/bootstrap.mjs setup|demo|test
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { clearReports, readResults } from './vitest-results.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
@@ -67,37 +68,6 @@ function install() {
   must('pnpm', ['install', ...frozen]);
 }
 
-// Directories that may hold a test-results/ folder: every workspace package.
-function workspaceDirs() {
-  const dirs = [join(root, 'test-e2e'), join(root, 'bench'), join(root, 'tooling/test-utils')];
-  const packages = join(root, 'packages');
-  if (existsSync(packages)) for (const name of readdirSync(packages)) dirs.push(join(packages, name));
-  return dirs.filter((dir) => existsSync(dir) && statSync(dir).isDirectory());
-}
-
-function clearReports() {
-  for (const dir of workspaceDirs()) rmSync(join(dir, 'test-results'), { recursive: true, force: true });
-}
-
-// Sum every vitest JSON report into the closing line CI reads: "N passed, N failed".
-function summarise() {
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  for (const dir of workspaceDirs()) {
-    const results = join(dir, 'test-results');
-    if (!existsSync(results)) continue;
-    for (const file of readdirSync(results)) {
-      if (!file.endsWith('.json')) continue;
-      const report = JSON.parse(readFileSync(join(results, file), 'utf8'));
-      passed += report.numPassedTests ?? 0;
-      failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
-      skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-    }
-  }
-  return { passed, failed, skipped };
-}
-
 install();
 if (job === 'setup') {
   must('pnpm', ['exec', 'turbo', 'run', 'build']);
@@ -110,7 +80,7 @@ if (job === 'setup') {
   }
   process.exit(run(process.execPath, [cli, 'demo']));
 } else if (job === 'test') {
-  clearReports();
+  clearReports(root);
   const steps = [
     ['build', ['exec', 'turbo', 'run', 'build']],
     ['lint', ['exec', 'biome', 'check', '.']],
@@ -126,7 +96,8 @@ if (job === 'setup') {
       if (name === 'build') break;
     }
   }
-  const { passed, failed, skipped } = summarise();
+  // One closing line CI reads: a failed test counts once, a file that failed to load once.
+  const { passed, failed, skipped } = readResults(root);
   if (failedSteps.length > 0) log(`failed steps: ${failedSteps.join(', ')}`);
   process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   process.exit(failedSteps.length > 0 || failed > 0 ? 1 : 0);

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// How many tests each CI leg runs, from the filter logic (tooling/platform-tests.mjs) and the
-// packages each leg of .github/workflows/ci.yml selects: `vitest list` once per package here,
+// How many tests each CI leg runs, from the filter logic and the packages each leg of
+// .github/workflows/ci.yml selects (both in tooling/platform-tests.mjs): `vitest list` once per package here,
 // then each OS's left-out files subtracted. Tests that skip themselves inside a file
 // (describe.skipIf) are counted as run.   node tooling/scripts/test-matrix.mjs
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { excludedOn } from '../platform-tests.mjs';
+import { excludedOn, legRuns } from '../platform-tests.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
@@ -15,28 +15,7 @@ const dirs = [...readdirSync(join(root, 'packages')).map((name) => `packages/${n
   (dir) => existsSync(join(root, dir, 'vitest.config.ts')),
 );
 
-// The packages each leg of the workflow runs (unit tests, plus test-e2e everywhere).
-const WINDOWS = new Set(
-  [
-    'core-types',
-    'shell-wrap',
-    'key-encoder',
-    'ansi',
-    'screen',
-    'registry',
-    'kill-windows',
-    'pty-windows-conpty',
-    'pty-core',
-  ]
-    .concat(['supervisor', 'sessions', 'tools', 'mcp'])
-    .map((name) => `packages/${name}`)
-    .concat('test-e2e'),
-);
-const LEGS = {
-  linux: () => true,
-  darwin: (dir) => dir !== 'packages/store-postgres',
-  win32: (dir) => WINDOWS.has(dir),
-};
+const LEGS = ['linux', 'darwin', 'win32'];
 
 function listTests(dir) {
   const result = spawnSync(process.execPath, [vitest, 'list', '--json'], {
@@ -55,8 +34,8 @@ const rows = [];
 for (const dir of dirs) {
   const files = listTests(dir);
   const row = { dir };
-  for (const [os, runs] of Object.entries(LEGS)) {
-    if (!runs(dir)) {
+  for (const os of LEGS) {
+    if (!legRuns(dir, os)) {
       row[os] = '-';
       continue;
     }

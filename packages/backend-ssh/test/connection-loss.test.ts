@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { assertNoLeakedProcesses, sshdSkipReason, type TestSshd, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, requireTool, type TestSshd, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeWorld,
@@ -10,7 +10,7 @@ import {
   startTestSshd,
 } from './helpers.js';
 
-const skip = sshdSkipReason();
+const skip = requireTool('sshd');
 
 function parentOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -56,9 +56,12 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
       bound + 5_000,
       'both sessions to become unknown',
     );
-    const noticedMs = Date.now() - killedAt;
-    console.info(`[procmux] connection loss noticed after ${noticedMs} ms (documented bound ${bound} ms)`);
-    expect(noticedMs).toBeLessThanOrEqual(bound + 1_000);
+    // Noticed from the connection closing, not by waiting out keepalives: so within the bound by
+    // construction. The time is a figure to read, never an assertion (a loaded machine stretches it).
+    expect(world.backend.connection.lostCause?.message).toBe('the SSH connection closed');
+    console.info(
+      `[procmux] connection loss noticed after ${Date.now() - killedAt} ms (documented bound ${bound} ms)`,
+    );
     for (const s of [pipe, term]) {
       expect(s.metadata()).toMatchObject({ state: 'unknown', exitCode: null, signal: null });
     }
@@ -84,11 +87,12 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
     process.kill(served, 'SIGSTOP');
     try {
       await waitFor(() => s.metadata().state === 'unknown', bound + 5_000, 'the session to become unknown');
-      const noticedMs = Date.now() - stoppedAt;
+      // Noticed by the keepalives the bound is made of (interval × (count + 1), lossBoundMs),
+      // as ssh2 reports them; the time is a figure to read, never an assertion.
+      expect(world!.backend.connection.lostCause?.message).toBe('Keepalive timeout');
       console.info(
-        `[procmux] silent connection noticed after ${noticedMs} ms (documented bound ${bound} ms)`,
+        `[procmux] silent connection noticed after ${Date.now() - stoppedAt} ms (documented bound ${bound} ms)`,
       );
-      expect(noticedMs).toBeLessThanOrEqual(bound + 1_000);
       expect(s.metadata()).toMatchObject({ state: 'unknown', exitCode: null, signal: null });
     } finally {
       process.kill(served, 'SIGKILL');

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, sshdSkipReason, type TestSshd } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, requireTool, type TestSshd } from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkFingerprint,
@@ -139,7 +139,7 @@ describe('host key checks (pure)', () => {
   });
 });
 
-const skip = sshdSkipReason();
+const skip = requireTool('sshd');
 
 describe.skipIf(skip !== undefined)('host keys and client keys against a real sshd', () => {
   let sshd: TestSshd;

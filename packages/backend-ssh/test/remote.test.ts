@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSession } from '@procmux/sessions';
-import { assertNoLeakedProcesses, sshdSkipReason, type TestSshd, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, requireTool, type TestSshd, waitFor } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,7 +15,7 @@ import {
   startTestSshd,
 } from './helpers.js';
 
-const skip = sshdSkipReason();
+const skip = requireTool('sshd');
 
 // A shell whose tree escapes every way: a setsid child, an orphaned double fork, a TERM ignorer.
 const ESCAPING_TREE =

@@ -33,6 +33,8 @@ export interface ScreenLike {
   resize(cols: number, rows: number): void;
   /** The cursor, as parsed so far. */
   readonly cursor: ScreenCursor;
+  /** The logical line the cursor is on, right-trimmed, as parsed so far ('' on an empty row). */
+  cursorLine?(): string;
   /** The modes, as parsed so far. */
   readonly modes: ScreenModes;
   /** Calls `cb` with each answer the terminal gives to a query (cursor position, device attributes). */

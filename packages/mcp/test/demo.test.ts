@@ -1,4 +1,4 @@
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, startBusyLoops } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pickInterpreter, runDemo } from '../src/demo.js';
 import { nodeInterpreter, PYTHON } from '../src/demo-script.js';
@@ -8,6 +8,25 @@ afterAll(async () => {
 });
 
 describe('runDemo', () => {
+  it('runs to the end 20 times in a row beside two busy loops, each finding the prompt by wait_for', async () => {
+    const busy = startBusyLoops(2);
+    const failed: string[] = [];
+    try {
+      for (let run = 0; run < 20; run++) {
+        let out = '';
+        const code = await runDemo({ write: (t) => (out += t), interpreter: PYTHON });
+        // The prompt is always waited for, whether exec's reply showed it or not.
+        const prompts = out.match(
+          /^│ .*Matched \/\^>>>\/(: ">>>"| on the current line \(already shown\))\.$/gm,
+        );
+        if (code !== 0 || prompts?.length !== 2) failed.push(`run ${run + 1}:\n${out}`);
+      }
+    } finally {
+      await busy.stop();
+    }
+    expect(failed).toEqual([]);
+  }, 600_000);
+
   it('falls back to Node where there is no python3, with the same steps', async () => {
     let out = '';
     const code = await runDemo({ write: (t) => (out += t), interpreter: nodeInterpreter(process.execPath) });

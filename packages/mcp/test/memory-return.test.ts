@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryReturn, fullCollection } from '../src/memory-return.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('createMemoryReturn', () => {
-  it('collects after a call in which sessions were pruned, only then, at most once a second', async () => {
+  // Fake time: the once-a-second rule is checked by moving the clock, never by waiting on it.
+  it('collects after a call in which sessions were pruned, only then, at most once a second', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
     let ids = ['a', 'b'];
     let collections = 0;
     const memory = createMemoryReturn(
@@ -15,17 +19,18 @@ describe('createMemoryReturn', () => {
     );
     ids = ['a', 'b', 'c'];
     memory.afterCall(); // a session started, none pruned
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     expect(collections).toBe(0);
     ids = ['c'];
     memory.afterCall();
-    await sleep(50);
+    expect(collections).toBe(0); // later than the reply, never inside the call
+    vi.advanceTimersByTime(50);
     expect(collections).toBe(1);
     ids = [];
     memory.afterCall(); // within the second: deferred, not dropped
-    await sleep(50);
+    vi.advanceTimersByTime(900);
     expect(collections).toBe(1);
-    await sleep(1_100);
+    vi.advanceTimersByTime(50);
     expect(collections).toBe(2);
   });
 

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   assertNoLeakedProcesses,
   processTable,
-  sshdSkipReason,
+  requireTool,
   startTestSshd,
   type TestSshd,
 } from '@procmux/test-utils';
@@ -71,7 +71,7 @@ function fakeProcess(stdin: PassThrough, stdout: PassThrough, errors: string[]):
   };
 }
 
-const skip = sshdSkipReason();
+const skip = requireTool('sshd');
 
 describe.skipIf(skip !== undefined)('procmux mcp --ssh against a real sshd', () => {
   let sshd: TestSshd;

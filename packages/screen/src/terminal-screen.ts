@@ -155,6 +155,21 @@ export class TerminalScreen implements ScreenLike {
     return { row: active.cursorY + 1, col: Math.min(active.cursorX, this.terminal.cols - 1) + 1 };
   }
 
+  /**
+   * The logical line the cursor is on (wrapped rows joined), right-trimmed, as parsed so far:
+   * the line a program is still writing, such as a prompt. '' when the cursor sits on an empty row.
+   */
+  cursorLine(): string {
+    this.assertLive('cursorLine');
+    const active = this.terminal.buffer.active;
+    const row = active.baseY + active.cursorY;
+    let from = row;
+    while (from > 0 && row - from < MAX_WRAP_LOOKBACK && active.getLine(from)?.isWrapped) from--;
+    let to = row + 1;
+    while (to < active.length && active.getLine(to)?.isWrapped) to++;
+    return joinRows(readRows(active, from, to)).join('');
+  }
+
   /** The modes the program set, as parsed so far. */
   get modes(): ScreenModes {
     this.assertLive('modes');

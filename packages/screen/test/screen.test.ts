@@ -418,3 +418,23 @@ describe('dispose', () => {
     });
   });
 });
+
+describe('cursorLine', () => {
+  it('is the whole line the cursor is on: a prompt written in pieces, a wrapped line, an empty row', async () => {
+    const screen = new TerminalScreen({ cols: 10, rows: 5 });
+    screen.feed('done\r\n>');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('>');
+    screen.feed('>> ');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('>>>');
+    screen.feed('\r\n0123456789abcd');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('0123456789abcd');
+    screen.feed('\r\n');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('');
+    screen.dispose();
+    throwsWith(() => screen.cursorLine(), 'ERR_PROCESS_STATE');
+  });
+});

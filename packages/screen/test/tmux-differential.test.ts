@@ -1,18 +1,15 @@
 // Differential check: the same recorded bytes fed to tmux and to a TerminalScreen of the same
 // size must read the same, line for line (scrollback included, wrapped lines joined, trailing
 // whitespace trimmed on both sides).
-import { spawnSync } from 'node:child_process';
-import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { checkLeaksAfterAll, requireTool } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { TerminalScreen } from '../src/index.js';
 import { loadFixture } from './fixture.js';
 import { captureWithTmux, normalize } from './tmux.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-// tmux is the screen's only independent oracle: under CI a missing tmux is a failure, never a
-// skip (.ci/run and the workflow install it). It does not exist on Windows, so the skip stays there.
-const mustHaveTmux = Boolean(process.env.CI) && process.platform !== 'win32';
-const skipped = hasTmux ? '' : ' (skipped: tmux is not installed)';
+// tmux is the screen's only independent oracle: under CI a missing tmux fails this file, never
+// skips it (.ci/run and the workflow install it); it does not exist on Windows, which skips.
+const skip = requireTool('tmux');
 
 checkLeaksAfterAll();
 
@@ -30,15 +27,8 @@ const cases: [string, string][] = [
   ['python-typing', 'end'],
 ];
 
-describe(`TerminalScreen against tmux${skipped}`, () => {
-  it.runIf(mustHaveTmux)('has tmux under CI', () => {
-    expect(
-      hasTmux,
-      'tmux is not installed under CI: .ci/run (apt-get) and the workflow must install it',
-    ).toBe(true);
-  });
-
-  it.skipIf(!hasTmux).each(cases)('renders %s (up to %s) as tmux does', async (name, mark) => {
+describe(`TerminalScreen against tmux${skip ? ` (${skip})` : ''}`, () => {
+  it.skipIf(skip !== undefined).each(cases)('renders %s (up to %s) as tmux does', async (name, mark) => {
     const fixture = loadFixture(name);
     const chunks = mark === 'end' ? fixture.chunks : fixture.before(mark);
     const bytes = Buffer.from(chunks.join(''), 'utf8');

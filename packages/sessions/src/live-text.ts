@@ -11,6 +11,13 @@ export class LiveText {
   readonly #stripper: AnsiStripper = createAnsiStripper();
   /** The unfinished line as last shown. */
   #shown = '';
+  /** The line the text read so far ends on: its characters after the last line break. */
+  #open = '';
+
+  /** The line the text read so far stands on, whole (its start may have come in earlier reads). */
+  get openLine(): string {
+    return this.#open;
+  }
 
   /** Feeds a drained chunk; returns what the poller has not seen yet. */
   read(chunk: string, ended: boolean): string {
@@ -20,11 +27,13 @@ export class LiveText {
     if (final !== '') {
       out = this.#continue(final);
       this.#shown = '';
+      this.#open = final.slice(final.lastIndexOf('\n') + 1);
     }
     const pending = ended ? '' : this.#stripper.pending;
     if (pending !== '') {
       out += this.#continue(pending);
       this.#shown = pending;
+      this.#open = pending;
     }
     return out;
   }

@@ -43,6 +43,12 @@ export interface ProcessSessions {
    * a replica's crash (see RecoveryOutcome). Without durability: ERR_RECOVERY_UNSUPPORTED.
    */
   recover(): Promise<RecoveryReport>;
+  /**
+   * Calls `listener` with every lifecycle event of every session (what `onEvent` gets: a session
+   * started, ended, waits for input, a person took its keyboard), until the disposer runs. For a
+   * host part that joins later, such as a view whose list follows the registry.
+   */
+  watch(listener: (event: ProcessEvent) => void): () => void;
   dispose(): Promise<void>;
 }
 
@@ -77,14 +83,17 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         logger,
       )
     : undefined;
+  const watchers = new Set<(event: ProcessEvent) => void>();
   const emit = (event: ProcessEvent) => {
-    try {
-      options.onEvent?.(event);
-    } catch (error) {
-      logger.warn('onEvent sink threw; event dropped for the sink only', {
-        type: event.type,
-        error: String(error),
-      });
+    for (const sink of [options.onEvent, ...watchers]) {
+      try {
+        sink?.(event);
+      } catch (error) {
+        logger.warn('onEvent sink threw; event dropped for the sink only', {
+          type: event.type,
+          error: String(error),
+        });
+      }
     }
   };
   const sweep = () => sweepSessions(r);
@@ -169,6 +178,12 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
         }
       }
       return count;
+    },
+    watch(listener) {
+      watchers.add(listener);
+      return () => {
+        watchers.delete(listener);
+      };
     },
     async recover() {
       assertOpen(r);

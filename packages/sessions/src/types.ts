@@ -119,6 +119,15 @@ export interface PollResult {
   exitCode: number | null;
   signal: SignalName | null;
   droppedBytes: number;
+  /**
+   * The line each stream stands on after this poll, whole: its start may have come in an earlier
+   * poll. On a terminal, stdout's is the cursor's line as the screen shows it ('' on an empty
+   * row); on pipes, the text after the last line break. A pattern matched against it sees the
+   * line a person sees (a prompt written as `>` then `>>` is `>>>`). What the line held when
+   * input was last written (the prompt just answered) is left out until a line break follows:
+   * it is not the program's reply.
+   */
+  currentLine?: { stdout: string; stderr: string };
 }
 
 export interface LogResult {

@@ -11,6 +11,7 @@ import {
 } from '@procmux/core-types';
 import {
   assertNoLeakedProcesses,
+  descendantsOf,
   makeWorkspace,
   rejectsWith,
   throwsWith,
@@ -202,7 +203,9 @@ describe('durable writes', () => {
     expect(error.message).not.toMatch(/hunter2/);
     expect((error as Error & { cause?: Error }).cause?.message).toMatch(/hunter2/);
     expect(registry.list()).toHaveLength(0);
-    await pause(200);
+    // A spawn happens before start() settles: had there been one, its shell would still be our
+    // descendant now, or it would have run and left the marker. Neither, so nothing was spawned.
+    expect(descendantsOf(process.pid).filter((p) => p.command.includes(marker))).toEqual([]);
     expect(existsSync(marker)).toBe(false);
     // Its lease was given back.
     const [key] = (await stores.inner.checkpoints.list(NS)).map((e) => e.key);

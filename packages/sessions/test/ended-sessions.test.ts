@@ -1,4 +1,4 @@
-import { disposeAfterEach, makeWorkspace, throwsWith } from '@procmux/test-utils';
+import { disposeAfterEach, makeWorkspace, throwsWith, waitFor } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSessions } from '../src/index.js';
 
@@ -40,8 +40,8 @@ describe('an ended terminal session', () => {
     sessions = track(createProcessSessions({ cwd: workspace }));
     const s = await sessions.start({ command: 'printf', args: ['unread output'], pty: true });
     await s.wait({ timeoutMs: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(s.holdsScreen).toBe(false);
+    // The screen is let go once the final delta is kept: wait for that, not for a time.
+    await waitFor(() => !s.holdsScreen, 10_000, 'the screen to be let go');
     expect((await s.poll()).stdout).toBe('unread output');
   });
 });

@@ -1,8 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InputProbe } from '../src/input/detector.js';
 import { type InputWait, InputWatch } from '../src/input/input-watch.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Fake time: the watch's quiet delays and ticks are moved through, never waited out, so a loaded
+// machine cannot change what a test sees.
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function harness(answer: () => InputProbe) {
   let calls = 0;

@@ -3,7 +3,7 @@ import { invalidOptionMessage } from '@procmux/test-utils';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresRecoveryStore } from '../src/index.js';
-import { dropSchemas, freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi } from './postgres-env.js';
+import { dropSchemas, freshSchema, PG_SKIP_REASON, PG_URL } from './postgres-env.js';
 
 const NS = RECOVERY_NAMESPACE;
 
@@ -33,10 +33,8 @@ describe('openPostgresRecoveryStore options', () => {
   });
 });
 
-requirePostgresInCi();
-
 describe.skipIf(PG_URL === undefined)(
-  PG_URL === undefined ? `postgres server ${PG_SKIP_REASON}` : 'postgres server',
+  PG_SKIP_REASON ? `postgres server (${PG_SKIP_REASON})` : 'postgres server',
   () => {
     const schemas: string[] = [];
     afterAll(() => dropSchemas(schemas));

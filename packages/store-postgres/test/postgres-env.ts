@@ -2,26 +2,16 @@
 // tooling/scripts/postgres.sh and exports it). Without it the tests FAIL under CI, and are
 // skipped with a visible reason only on a developer's machine.
 import { randomBytes } from 'node:crypto';
+import { requireTool } from '@procmux/test-utils';
 import pg from 'pg';
-import { it } from 'vitest';
 
 export const PG_URL = process.env.PROCMUX_PG_URL;
-export const PG_SKIP_REASON =
-  'skipped: PROCMUX_PG_URL is not set (eval "$(tooling/scripts/postgres.sh start)" to run the PostgreSQL tests)';
 
-/** Under CI a missing server is a failing test, never a skip; elsewhere the skip says why. */
-export function requirePostgresInCi(): void {
-  if (PG_URL !== undefined) return;
-  if (process.env.CI) {
-    it('has a PostgreSQL server (PROCMUX_PG_URL) under CI', () => {
-      throw new Error(
-        'PROCMUX_PG_URL is not set under CI: .ci/run must start PostgreSQL (tooling/scripts/postgres.sh start)',
-      );
-    });
-  } else {
-    console.warn(`@procmux/store-postgres: PostgreSQL tests ${PG_SKIP_REASON}`);
-  }
-}
+/**
+ * Undefined when a server is there; else the reason the PostgreSQL tests skip. Under CI on
+ * Linux a missing server fails the file instead (requireTool), never skips it.
+ */
+export const PG_SKIP_REASON = requireTool('postgres');
 
 /** A schema name no other test or run uses. */
 export const freshSchema = () => `procmux_test_${randomBytes(6).toString('hex')}`;

@@ -16,6 +16,12 @@ const ABORT_CHECK_MS = 250;
 
 type Stream = 'stdout' | 'stderr';
 
+/** A match: its text, and whether earlier calls had already shown all of it. */
+export interface Found {
+  text: string;
+  shown: boolean;
+}
+
 /** Output collected over several polls within one tool call. */
 export class OutputGatherer {
   stdout = '';
@@ -25,6 +31,8 @@ export class OutputGatherer {
   /** Bytes this call dropped from the front to stay under MAX_GATHER_CHARS. */
   trimmedBytes = 0;
   #tested: Record<Stream, number> = { stdout: 0, stderr: 0 };
+  /** The start of each stream's current line as earlier calls returned it (see carryLine). */
+  #lead: Record<Stream, string> = { stdout: '', stderr: '' };
 
   /** Adds one poll's output; true when it brought visible text. */
   add(result: PollResult): boolean {
@@ -35,12 +43,34 @@ export class OutputGatherer {
   }
 
   /**
-   * The first match of `pattern` in text not searched before (plus an overlap), or undefined.
-   * Searches slices that end at line ends where it can, yielding to the event loop between them.
+   * Sets where each stream's current line began before this call: the part of the line earlier
+   * calls returned, searched as the start of this call's text (so `>` then `>>` is the line
+   * `>>>`) but not part of `text()`. Taken from the first poll's `currentLine`: the line less
+   * what that poll brought of it, nothing when the poll brought a line break.
    */
-  async search(pattern: TextPattern): Promise<string | undefined> {
+  carryLine(result: PollResult): void {
     for (const stream of ['stdout', 'stderr'] as const) {
-      const text = this[stream];
+      const line = result.currentLine?.[stream] ?? '';
+      const brought = result[stream];
+      this.#lead[stream] =
+        !brought.includes('\n') && line.endsWith(brought) ? line.slice(0, line.length - brought.length) : '';
+    }
+  }
+
+  /** The first match of `pattern` in text not searched before (plus an overlap), or undefined. */
+  async search(pattern: TextPattern): Promise<string | undefined> {
+    return (await this.find(pattern))?.text;
+  }
+
+  /**
+   * The first match of `pattern` in text not searched before (plus an overlap), and whether it
+   * lies wholly in the carried part of the current line (earlier calls showed it). Searches
+   * slices that end at line ends where it can, yielding to the event loop between them.
+   */
+  async find(pattern: TextPattern): Promise<Found | undefined> {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const lead = this.#lead[stream];
+      const text = lead + this[stream];
       let from = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
       this.#tested[stream] = text.length;
       while (from < text.length) {
@@ -49,8 +79,8 @@ export class OutputGatherer {
           const lineEnd = text.lastIndexOf('\n', to);
           if (lineEnd > from + MATCH_OVERLAP_CHARS) to = lineEnd + 1;
         }
-        const match = pattern.find(text.slice(from, to));
-        if (match !== undefined) return match;
+        const match = pattern.findEnd(text.slice(from, to));
+        if (match !== undefined) return { text: match.text, shown: from + match.end <= lead.length };
         if (to >= text.length) break;
         from = Math.max(from + 1, to - MATCH_OVERLAP_CHARS);
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -73,7 +103,9 @@ export class OutputGatherer {
       if (code >= 0xdc00 && code <= 0xdfff) cut += 1;
       this.trimmedBytes += Buffer.byteLength(text.slice(0, cut));
       text = text.slice(cut);
-      this.#tested[stream] = Math.max(0, this.#tested[stream] - cut);
+      // The carried line start is older than anything kept now.
+      this.#tested[stream] = Math.max(0, this.#tested[stream] - cut - this.#lead[stream].length);
+      this.#lead[stream] = '';
     }
     this[stream] = text;
   }

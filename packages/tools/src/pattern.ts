@@ -14,6 +14,8 @@ export interface TextPattern {
   readonly source: string;
   /** The first match's text, or undefined. */
   find(text: string): string | undefined;
+  /** The first match: its text and where it ends in `text`, or undefined. */
+  findEnd(text: string): { text: string; end: number } | undefined;
 }
 
 /**
@@ -49,6 +51,10 @@ export function compilePattern(source: string, name = 'pattern'): TextPattern {
     find(text) {
       const matcher = compiled.matcher(text);
       return matcher.find() ? (matcher.group() ?? '') : undefined;
+    },
+    findEnd(text) {
+      const matcher = compiled.matcher(text);
+      return matcher.find() ? { text: matcher.group() ?? '', end: matcher.end() } : undefined;
     },
   };
 }

@@ -187,7 +187,14 @@ export interface ToolResultData {
   /** poll: the timeout asked for and the one used (they differ when clamped). */
   timeout?: { requested: number; used: number };
   /** wait_for: how the wait ended, the matched text, how long it waited. */
-  wait?: { outcome: WaitOutcomeKind; fired?: string; match?: string; waitedMs: number };
+  wait?: {
+    outcome: WaitOutcomeKind;
+    fired?: string;
+    match?: string;
+    /** The match lies on the current line as an earlier call already returned it. */
+    alreadyShown?: true;
+    waitedMs: number;
+  };
   /** log: the line window returned. */
   /** poll of an ended session with nothing new: log lines shown again for context, not new. */
   alreadyDelivered?: { offset: number; count: number };

@@ -1,5 +1,5 @@
 import { type ActionContext, sessionReply, tailStartLine } from './action-context.js';
-import { OutputGatherer } from './gather.js';
+import { type Found, OutputGatherer } from './gather.js';
 import { invalid } from './params.js';
 import { compilePattern, type TextPattern } from './pattern.js';
 import { loopbackPortOpen } from './port-probe.js';
@@ -51,8 +51,10 @@ const OUTCOME: Record<WaitFired, WaitOutcomeKind> = {
 /**
  * wait_for: one call that waits for any of several conditions (a pattern in new output, a
  * failure pattern, the program waiting for input, the exit, a quiet period, a loopback port
- * accepting connections) and says which fired, so a model does not poll in a loop. "New
- * output" is everything not yet returned by a poll.
+ * accepting connections) and says which fired, so a model does not poll in a loop. Patterns
+ * match whole lines of output not yet returned by a poll, and the line the output stands on
+ * (the cursor's line on a terminal, the unfinished last line on pipes) whole, even the part an
+ * earlier reply showed: waiting for a prompt already on screen returns at once.
  */
 export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   const c = readConditions(ctx);
@@ -70,11 +72,26 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   const deadline = start + timeout;
   let lastOutputAt = start;
   let lastProgress = start;
-  let match: string | undefined;
+  let found: Found | undefined;
   const stopInput = c.input ? session.watchInput?.() : undefined;
-  let fired: WaitFired;
+  // A failure pattern is looked for first: output showing both must not read as a success.
+  const patternHit = async (): Promise<WaitFired | undefined> => {
+    found = c.fail ? await failOutput.find(c.fail.pattern) : undefined;
+    if (found !== undefined) return 'fail_pattern';
+    found = c.pattern ? await output.find(c.pattern.pattern) : undefined;
+    return found !== undefined ? 'pattern' : undefined;
+  };
+  let fired: WaitFired | undefined;
   try {
-    for (;;) {
+    // Patterns match whole lines: the first poll takes what is pending and tells where the
+    // current line began, so a prompt an earlier reply showed (or began) counts at once.
+    const first = await session.poll();
+    if (output.add(first)) lastOutputAt = Date.now();
+    failOutput.add(first);
+    output.carryLine(first);
+    failOutput.carryLine(first);
+    fired = await patternHit();
+    while (fired === undefined) {
       // Checked before each poll too: the program may already wait (a poll wakes only on a change).
       if (c.input && session.metadata().input) {
         await session.poll().then((last) => output.add(last));
@@ -90,16 +107,8 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
       if (output.add(last)) {
         failOutput.add(last);
         lastOutputAt = now;
-        match = c.fail ? await failOutput.search(c.fail.pattern) : undefined;
-        if (match !== undefined) {
-          fired = 'fail_pattern';
-          break;
-        }
-        match = c.pattern ? await output.search(c.pattern.pattern) : undefined;
-        if (match !== undefined) {
-          fired = 'pattern';
-          break;
-        }
+        fired = await patternHit();
+        if (fired !== undefined) break;
       }
       if (last.state !== 'running' && last.state !== 'starting') {
         fired = 'exit';
@@ -138,10 +147,16 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   const body = output.text();
   return sessionReply(ctx, session, {
     body: body === '' ? '(no new output)' : body,
-    notes: [droppedNote(output.droppedBytes + output.trimmedBytes), verdict(c, fired, timeout, match)],
+    notes: [droppedNote(output.droppedBytes + output.trimmedBytes), verdict(c, fired, timeout, found)],
     firstLine: tailStartLine(session, body),
     data: {
-      wait: { outcome: OUTCOME[fired], fired, waitedMs, ...(match !== undefined ? { match } : {}) },
+      wait: {
+        outcome: OUTCOME[fired],
+        fired,
+        waitedMs,
+        ...(found !== undefined ? { match: found.text } : {}),
+        ...(found?.shown ? { alreadyShown: true as const } : {}),
+      },
       droppedBytes: output.droppedBytes,
     },
   });
@@ -185,14 +200,18 @@ function verdict(
   c: Conditions,
   fired: WaitFired,
   timeout: number,
-  match: string | undefined,
+  found: Found | undefined,
 ): string | undefined {
   const what = c.pattern ? shownPattern(c.pattern.source) : '';
+  // A match an earlier reply already showed is not quoted again: the model has read it.
+  const matched = found?.shown
+    ? ' on the current line (already shown)'
+    : `: ${JSON.stringify(quote(found?.text ?? ''))}`;
   switch (fired) {
     case 'pattern':
-      return `Matched ${what}: ${JSON.stringify(quote(match ?? ''))}.`;
+      return `Matched ${what}${matched}.`;
     case 'fail_pattern':
-      return `Stopped early: the failure pattern ${shownPattern(c.fail!.source)} matched: ${JSON.stringify(quote(match ?? ''))}.`;
+      return `Stopped early: the failure pattern ${shownPattern(c.fail!.source)} matched${matched}.`;
     case 'input':
       return 'The program is waiting for input.';
     case 'port':

@@ -1,3 +1,4 @@
+import { waitFor } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { closingHarness, type Harness, idOf, lastLine } from './helpers.js';
 
@@ -24,7 +25,7 @@ describe('wait_for pattern', () => {
 
   it('counts output that arrived before the call but was not read yet', async () => {
     const id = await daemon('echo ready; sleep 30');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(() => h!.sessions.get(id).metadata().totalBytes > 0, 10_000, 'the output to arrive');
     const r = await h!.proc({ action: 'wait_for', session_id: id, pattern: '^ready$' });
     expect(r.data.wait?.outcome).toBe('matched');
   });
@@ -111,7 +112,7 @@ describe('wait_for never stalls the server', () => {
     const id = await daemon(`printf '${'a'.repeat(27)}!\\n'; sleep 30`);
     const order: string[] = [];
     const waiting = h!.tools.process
-      .run({ action: 'wait_for', session_id: id, pattern: '^(a+)+$', timeout: 3_000 })
+      .run({ action: 'wait_for', session_id: id, pattern: '^(a+)+$', timeout: 5_000 })
       .then((r) => {
         order.push('wait_for');
         return r;

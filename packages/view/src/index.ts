@@ -1,4 +1,3 @@
-export { LIST_INTERVAL_MS } from './list-channel.js';
 export { serveView } from './serve-view.js';
 export { MAX_BUFFERED_BYTES } from './session-channel.js';
 export type { ViewOptions, ViewServer, ViewSession, ViewSessionRow, ViewSessions } from './types.js';

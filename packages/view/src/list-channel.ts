@@ -2,28 +2,30 @@ import type { WebSocket } from 'ws';
 import { sessionRow } from './rows.js';
 import type { ViewSession, ViewSessions } from './types.js';
 
-/** How often the list is compared with what the pages last got, while a page is open. */
-export const LIST_INTERVAL_MS = 250;
-
 /**
- * Keeps every open page's session list current: sends it on connect and whenever it changed
- * (new sessions, state, control). Compares on a short timer that runs only while a page is open.
+ * Keeps every open page's session list current: sends it on connect and whenever a session
+ * event may have changed it (a session started or ended, its state, who has control, whether
+ * it waits for input), so a row is never older than the event. While a page is open it follows
+ * the registry's events and each listed session's; with no page open it holds nothing.
  */
 export class ListChannel {
   #sockets = new Set<WebSocket>();
-  #timer: NodeJS.Timeout | undefined;
+  #stopRegistry: (() => void) | undefined;
+  /** Per listed session: stops following it. */
+  #followed = new Map<string, () => void>();
+  #scheduled = false;
   #last = '';
 
   constructor(private readonly sessions: ViewSessions) {}
 
   add(socket: WebSocket): void {
     this.#sockets.add(socket);
+    this.#stopRegistry ??= this.sessions.watch(() => this.#schedule());
     socket.send(this.#current());
     socket.on('close', () => {
       this.#sockets.delete(socket);
       if (this.#sockets.size === 0) this.#stop();
     });
-    this.#timer ??= setInterval(() => this.refresh(), LIST_INTERVAL_MS);
   }
 
   /** Sends the list to every page if it changed. */
@@ -39,14 +41,49 @@ export class ListChannel {
     this.#stop();
   }
 
+  /** Several events of one turn (an exit ends input and control too) make one message. */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#sockets.size > 0) this.refresh();
+    });
+  }
+
   #current(): string {
-    const rows = (this.sessions.list() as ViewSession[]).map(sessionRow);
-    this.#last = JSON.stringify({ type: 'sessions', sessions: rows });
+    const listed = this.sessions.list() as ViewSession[];
+    this.#follow(listed);
+    this.#last = JSON.stringify({ type: 'sessions', sessions: listed.map(sessionRow) });
     return this.#last;
   }
 
+  /** Follows the sessions listed now (and only those): their state, control and input changes. */
+  #follow(listed: readonly ViewSession[]): void {
+    const ids = new Set(listed.map((s) => s.id));
+    for (const [id, stop] of this.#followed) {
+      if (ids.has(id)) continue;
+      stop();
+      this.#followed.delete(id);
+    }
+    for (const session of listed) {
+      if (this.#followed.has(session.id)) continue;
+      const stopWatch = session.watch((event) => {
+        if (event.type !== 'output' && event.type !== 'resize') this.#schedule();
+      });
+      // The row says when the program waits for input: keep that state checked while shown.
+      const stopInput = session.live ? session.watchInput() : undefined;
+      this.#followed.set(session.id, () => {
+        stopWatch();
+        stopInput?.();
+      });
+    }
+  }
+
   #stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#stopRegistry?.();
+    this.#stopRegistry = undefined;
+    for (const stop of this.#followed.values()) stop();
+    this.#followed.clear();
   }
 }

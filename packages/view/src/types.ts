@@ -1,7 +1,7 @@
 import type { ProcessSession, ProcessSessions } from '@procmux/sessions';
 
 /** The parts of a registry the view reads: what createProcessSessions returns satisfies it. */
-export type ViewSessions = Pick<ProcessSessions, 'list' | 'get'>;
+export type ViewSessions = Pick<ProcessSessions, 'list' | 'get' | 'watch'>;
 
 /** The parts of a session handle the view uses. */
 export type ViewSession = Pick<
@@ -14,6 +14,7 @@ export type ViewSession = Pick<
   | 'terminalSize'
   | 'humanControl'
   | 'watch'
+  | 'watchInput'
   | 'snapshot'
   | 'takeControl'
 >;

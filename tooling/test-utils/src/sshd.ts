@@ -36,18 +36,6 @@ export function sshdMissingReason(): string | undefined {
   return `${SSHD_PATH} is missing (Debian: apt-get install -y openssh-server)`;
 }
 
-/**
- * For a test file: undefined when sshd can run; else the reason to skip, printed. Under CI=true
- * a missing sshd throws instead, so CI fails rather than skipping.
- */
-export function sshdSkipReason(): string | undefined {
-  const reason = sshdMissingReason();
-  if (reason === undefined) return undefined;
-  if (process.env.CI === 'true') throw new Error(`CI needs sshd for these tests: ${reason}`);
-  console.info(`[procmux] sshd tests skipped: ${reason}`);
-  return reason;
-}
-
 // Each running server with the pid of its guard (the leader of its process group).
 const running = new Map<TestSshd, number>();
 let exitHook = false;

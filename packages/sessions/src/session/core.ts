@@ -89,6 +89,11 @@ export class SessionCore {
   stdinClosed: boolean;
   /** Output arrived that no poll has returned yet. */
   pending = false;
+  /**
+   * Characters at the start of each stream's current line that stood there when input was last
+   * written (a prompt just answered): not the program's reply. 0 once a line break follows.
+   */
+  staleChars = { stdout: 0, stderr: 0 };
   resizes: number[] = [];
   /** Set by kill() and expiry, so the exit that follows is recorded as what was asked. */
   forced: 'killed' | 'expired' | undefined;

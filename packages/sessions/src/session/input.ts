@@ -32,6 +32,10 @@ export async function write(
   // Checked again after the awaits: a person may have taken control meanwhile.
   if (!human && s.control) throw humanControlError(s.id, s.control);
   s.run!.stdin!.write(data);
+  // What the current line holds now stood before this input; a reply to it comes after.
+  s.staleChars = s.emulated
+    ? { stdout: s.screen?.cursorLine?.().length ?? 0, stderr: 0 }
+    : { stdout: s.text.stdout.openLine.length, stderr: s.text.stderr.openLine.length };
   s.input.noteInput();
 }
 

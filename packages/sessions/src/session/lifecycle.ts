@@ -27,6 +27,7 @@ export function onOutput(s: SessionCore, stream: Stream, chunk: string): void {
   const before = s.log.totalBytes;
   s.timeline.mark(before, Date.now());
   s.log.append(stream, chunk);
+  if (s.staleChars[stream] > 0 && chunk.includes('\n')) s.staleChars[stream] = 0;
   s.index.add(chunk, before);
   if (s.watchers.size > 0) s.watchers.emit({ type: 'output', data: chunk, offset: s.log.totalBytes });
   s.pending = true;

@@ -91,6 +91,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
   const ended = !s.live;
   let stdout: string;
   let stderr: string;
+  let line = { stdout: '', stderr: '' };
   if (s.emulated) {
     await s.retiring;
     const final = s.finalScreen;
@@ -99,11 +100,14 @@ async function collect(s: SessionCore): Promise<PollResult> {
       final.delta = '';
     } else {
       stdout = s.screen ? await s.screen.renderNew() : '';
+      // Read in the same turn as the delta, so both describe the same parsed output.
+      line = { stdout: s.screen?.cursorLine?.() ?? '', stderr: '' };
     }
     stderr = '';
   } else {
     stdout = s.text.stdout.read(drained.stdout, ended);
     stderr = s.text.stderr.read(drained.stderr, ended);
+    line = { stdout: s.text.stdout.openLine, stderr: s.text.stderr.openLine };
   }
   noteDelivered(s, deliveredTo);
   return {
@@ -113,6 +117,11 @@ async function collect(s: SessionCore): Promise<PollResult> {
     exitCode: s.exitCode,
     signal: s.signal,
     droppedBytes: drained.droppedBytes,
+    // The part of the line that stood before the latest input is not the program's reply.
+    currentLine: {
+      stdout: line.stdout.slice(s.staleChars.stdout),
+      stderr: line.stderr.slice(s.staleChars.stderr),
+    },
   };
 }
 
