@@ -45,7 +45,8 @@ export const nodeSpillFileSystem: SpillFileSystem = {
     return fd;
   },
   write: (fd, bytes, position) => writeSync(fd, bytes, 0, bytes.length, position),
-  writeAsync: (fd, buffers, position, done) => writev(fd, buffers, position, (error, written) => done(error, written)),
+  writeAsync: (fd, buffers, position, done) =>
+    writev(fd, buffers, position, (error, written) => done(error, written)),
   read: (fd, into, position) => readSync(fd, into, 0, into.length, position),
   close: (fd) => closeSync(fd),
 };

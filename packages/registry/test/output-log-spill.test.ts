@@ -77,34 +77,37 @@ describe('OutputLog spill', () => {
   it.each([
     ['never yields', false],
     ['yields after every chunk', true],
-  ])('pages every retained byte of a spilled history exactly as an in-memory log does (producer %s)', async (_, yields) => {
-    const { spilled, reference } = pair({ memoryBytes: 64 * KiB, maxRetainedBytes: 1024 * KiB });
-    for (const chunk of stream(3 * 1024 * KiB)) {
-      spilled.append(chunk.stream, chunk.text);
-      reference.append(chunk.stream, chunk.text);
-      if (yields) await new Promise((resolve) => setImmediate(resolve));
-    }
-    await spilled.flushed();
-    expect(spilled.diskBytes).toBeGreaterThan(900 * KiB);
-    expect(spilled.memoryBytes).toBeLessThanOrEqual(64 * KiB);
-    expect(spilled.memoryBytes + spilled.diskBytes).toBe(spilled.retainedBytes);
-    expect(spilled.retainedBytes).toBe(reference.retainedBytes);
-    expect(spilled.firstRetainedOffset).toBe(reference.firstRetainedOffset);
-    expect(spilled.text()).toBe(reference.text());
-    expect(pages(spilled)).toEqual(pages(reference));
-    expect(pages(spilled, 'stderr')).toEqual(pages(reference, 'stderr'));
-    // A cursor inside a character in the file's part moves to the next character.
-    const inside = spilled.firstRetainedOffset + 100 * KiB + 1;
-    expect(spilled.read({ cursor: inside, maxBytes: 1000 })).toEqual(
-      reference.read({ cursor: inside, maxBytes: 1000 }),
-    );
-    expect(spilled.read({ cursor: 0, maxBytes: 5 })).toEqual(reference.read({ cursor: 0, maxBytes: 5 }));
-    expect(spilled.tail).toBe(reference.tail);
-    expect(spilled.drain()).toEqual(reference.drain());
-    expect(spilled.spillError).toBeUndefined();
-    spilled.close();
-    await spilled.flushed();
-  });
+  ])(
+    'pages every retained byte of a spilled history exactly as an in-memory log does (producer %s)',
+    async (_, yields) => {
+      const { spilled, reference } = pair({ memoryBytes: 64 * KiB, maxRetainedBytes: 1024 * KiB });
+      for (const chunk of stream(3 * 1024 * KiB)) {
+        spilled.append(chunk.stream, chunk.text);
+        reference.append(chunk.stream, chunk.text);
+        if (yields) await new Promise((resolve) => setImmediate(resolve));
+      }
+      await spilled.flushed();
+      expect(spilled.diskBytes).toBeGreaterThan(900 * KiB);
+      expect(spilled.memoryBytes).toBeLessThanOrEqual(64 * KiB);
+      expect(spilled.memoryBytes + spilled.diskBytes).toBe(spilled.retainedBytes);
+      expect(spilled.retainedBytes).toBe(reference.retainedBytes);
+      expect(spilled.firstRetainedOffset).toBe(reference.firstRetainedOffset);
+      expect(spilled.text()).toBe(reference.text());
+      expect(pages(spilled)).toEqual(pages(reference));
+      expect(pages(spilled, 'stderr')).toEqual(pages(reference, 'stderr'));
+      // A cursor inside a character in the file's part moves to the next character.
+      const inside = spilled.firstRetainedOffset + 100 * KiB + 1;
+      expect(spilled.read({ cursor: inside, maxBytes: 1000 })).toEqual(
+        reference.read({ cursor: inside, maxBytes: 1000 }),
+      );
+      expect(spilled.read({ cursor: 0, maxBytes: 5 })).toEqual(reference.read({ cursor: 0, maxBytes: 5 }));
+      expect(spilled.tail).toBe(reference.tail);
+      expect(spilled.drain()).toEqual(reference.drain());
+      expect(spilled.spillError).toBeUndefined();
+      spilled.close();
+      await spilled.flushed();
+    },
+  );
 
   it('pages blocks whose write is still in flight exactly, from memory, and the file once written', async () => {
     // Writes are held (nothing reaches the file) until released: what they carry is readable only from memory.
@@ -130,7 +133,9 @@ describe('OutputLog spill', () => {
     expect(held).toHaveLength(1);
     // The oldest history is in the write held in flight: in memory, counted there.
     expect(spilled.firstRetainedOffset).toBe(0);
-    expect(spilled.read({ cursor: 0, maxBytes: 4 * KiB })).toEqual(reference.read({ cursor: 0, maxBytes: 4 * KiB }));
+    expect(spilled.read({ cursor: 0, maxBytes: 4 * KiB })).toEqual(
+      reference.read({ cursor: 0, maxBytes: 4 * KiB }),
+    );
     expect(spilled.memoryBytes).toBeLessThanOrEqual(64 * KiB);
     expect(spilled.memoryBytes + spilled.diskBytes).toBe(spilled.retainedBytes);
     expect(pages(spilled)).toEqual(pages(reference));
@@ -181,7 +186,8 @@ describe('OutputLog spill', () => {
 
   it('turns a full disk into dropped history and a spillError, and goes on logging', async () => {
     let budget = 200 * KiB;
-    const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const enospc = () =>
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     const fullAfter200KiB: SpillFileSystem = {
       ...nodeSpillFileSystem,
       write(fd, bytes, position) {
