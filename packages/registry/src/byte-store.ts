@@ -145,17 +145,19 @@ export class ByteStore {
   /**
    * Hands the oldest block's bytes to `use`, then drops it; false when only the newest block
    * (where the next bytes go) is left. A block holds whole characters, so its start and end
-   * are character boundaries. If `use` throws, the block is dropped all the same.
+   * are character boundaries. When `use` returns true it keeps the bytes (and may give them
+   * back with reuse()); otherwise, or if it throws, they are recycled at once.
    */
-  dropOldest(use: (start: number, bytes: Buffer) => void): boolean {
+  dropOldest(use: (start: number, bytes: Buffer) => boolean): boolean {
     if (this.blocks.length - this.head <= 1) return false;
     const block = this.blocks[this.head]!;
     this.blocks[this.head] = undefined;
     this.head += 1;
+    let kept = false;
     try {
-      use(block.start, block.bytes.subarray(0, block.used));
+      kept = use(block.start, block.bytes.subarray(0, block.used));
     } finally {
-      this.recycle(block.bytes);
+      if (!kept) this.recycle(block.bytes);
       if (this.head > 16 && this.head * 2 >= this.blocks.length) {
         this.blocks = this.blocks.slice(this.head);
         this.head = 0;
@@ -256,6 +258,12 @@ export class ByteStore {
     const block: Block = { bytes, start: this.written, used: 0, limit: size };
     this.blocks.push(block);
     return block;
+  }
+
+  /** Takes back bytes dropOldest() handed out and `use` kept, as a spare block if it fits. */
+  reuse(bytes: Buffer): void {
+    const whole = bytes.buffer;
+    if (bytes.byteOffset === 0 && whole.byteLength === this.maxBlock) this.recycle(Buffer.from(whole));
   }
 
   private recycle(bytes: Buffer): void {

@@ -145,14 +145,16 @@ export class OutputLog {
     });
   }
 
-  /** Retained history held in memory, in bytes. */
+  /** Retained history held in memory, in bytes (blocks whose spill write is under way included). */
   get memoryBytes(): number {
-    return this.total - Math.max(this.first, this.store.memoryStart);
+    this.settle();
+    return this.total - Math.max(this.first, this.store.memoryStart) + this.queuedBytes();
   }
 
   /** Retained history held in the spill file, in bytes. */
   get diskBytes(): number {
-    return Math.max(0, this.store.diskEnd - Math.max(this.first, this.store.diskStart));
+    this.settle();
+    return Math.max(0, this.store.diskEnd - Math.max(this.first, this.store.diskStart)) - this.queuedBytes();
   }
 
   /** Why the log stopped spilling (a full disk): history older than memory was dropped. */
@@ -161,12 +163,20 @@ export class OutputLog {
   }
 
   /**
-   * Frees the spill file: what it held reads as dropped from then on (the memory window
-   * stays readable). Idempotent.
+   * Frees the spill file (once no write uses it: see flushed()): what it held reads as
+   * dropped from then on (the memory window stays readable). Idempotent.
    */
   close(): void {
     this.store.close();
-    if (this.store.start > this.first) this.dropBefore(this.store.start);
+    this.settle();
+  }
+
+  /**
+   * Settles once the spill writes under way are done, and after close() once the file is
+   * closed. Reads never need it: a block is read from memory until its write completed.
+   */
+  flushed(): Promise<void> {
+    return this.store.idle();
   }
 
   /** Everything the process wrote, in bytes, including what the caps discarded. */
@@ -176,16 +186,19 @@ export class OutputLog {
 
   /** Bytes of history still held. */
   get retainedBytes(): number {
+    this.settle();
     return this.total - this.first;
   }
 
   /** Absolute offset of the oldest retained byte; a cursor below it reads with droppedBytes. */
   get firstRetainedOffset(): number {
+    this.settle();
     return this.first;
   }
 
   /** True once any cap (retained history or undrained output) discarded data. */
   get truncated(): boolean {
+    this.settle();
     return this.lostAny;
   }
 
@@ -196,6 +209,7 @@ export class OutputLog {
 
   /** The last 2,000 characters (TAIL_CHARS) of retained history, both streams. */
   get tail(): string {
+    this.settle();
     if (this.tailAt !== this.total) {
       const from = this.store.ceil(Math.max(this.first, this.total - TAIL_BYTES));
       this.tailCache = lastCharacters(this.store.decode(from, this.total), TAIL_CHARS);
@@ -231,8 +245,7 @@ export class OutputLog {
     }
     this.runs.add(start, stream);
     if (this.total - this.first > cap) this.evict();
-    // A spill that failed dropped what it could not write: accounted as discarded history.
-    if (this.store.start > this.first) this.dropBefore(this.store.start);
+    this.settle();
     if (this.total - this.drainedTo > this.undrainedCap) this.lostAny = true;
   }
 
@@ -254,6 +267,7 @@ export class OutputLog {
     );
     const only = options.stream;
     if (only !== undefined) assertStream(only);
+    this.settle();
     const droppedBytes = Math.max(0, this.first - cursor);
     let position = this.store.ceil(Math.max(cursor, this.first));
     let data = '';
@@ -289,6 +303,7 @@ export class OutputLog {
    * bytes are pending, the oldest go first and `droppedBytes` says how many.
    */
   drain(): OutputDrain {
+    this.settle();
     let from = this.drainedTo;
     let droppedBytes = 0;
     const floor = Math.max(this.first, this.total - this.undrainedCap);
@@ -317,7 +332,19 @@ export class OutputLog {
 
   /** All retained history as one string, both streams in arrival order. */
   text(): string {
+    this.settle();
     return this.store.decode(this.first, this.total);
+  }
+
+  // A spill that failed (maybe in a write completed since) dropped what the file held or was
+  // to hold: accounted as discarded history before anything reads `first`.
+  private settle(): void {
+    if (this.store.start > this.first) this.dropBefore(this.store.start);
+  }
+
+  private queuedBytes(): number {
+    const spilled = this.store.diskEnd - Math.max(this.first, this.store.diskStart);
+    return Math.min(this.store.queuedBytes, Math.max(0, spilled));
   }
 
   // The newest chunk from absolute offset `from` on, when that is known without decoding: the

@@ -3,8 +3,15 @@
 // history cap and a page is one positioned read. The file is unlinked as soon as it is
 // open: the kernel frees it when the descriptor closes, so a host that is SIGKILLed leaves
 // nothing behind (no sweep has to find it).
+//
+// Writes leave the hot path: a block handed over is queued and written by the thread pool,
+// batched with the blocks queued meanwhile, one write in flight at a time. A queued block
+// stays in memory until its write completed, and reads of its bytes come from there, so a
+// page is exact whatever the writes' progress. Only when the queue is full (a producer
+// faster than the disk, or one that never yields to the event loop) is a block written
+// synchronously, so the memory held stays bounded.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync, writev } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,7 +19,15 @@ import { join } from 'node:path';
 export interface SpillFileSystem {
   /** Creates and opens a new file in `dir` for reading and writing; returns its descriptor. */
   create(dir: string): number;
+  /** Writes synchronously; returns the bytes written (may throw: ENOSPC, EIO...). */
   write(fd: number, bytes: Uint8Array, position: number): number;
+  /** Writes `buffers` in order from `position` off the main thread, then calls `done`. */
+  writeAsync(
+    fd: number,
+    buffers: Uint8Array[],
+    position: number,
+    done: (error: Error | null, written: number) => void,
+  ): void;
   read(fd: number, into: Uint8Array, position: number): number;
   close(fd: number): void;
 }
@@ -30,6 +45,8 @@ export const nodeSpillFileSystem: SpillFileSystem = {
     return fd;
   },
   write: (fd, bytes, position) => writeSync(fd, bytes, 0, bytes.length, position),
+  writeAsync: (fd, buffers, position, done) =>
+    writev(fd, buffers, position, (error, written) => done(error, written)),
   read: (fd, into, position) => readSync(fd, into, 0, into.length, position),
   close: (fd) => closeSync(fd),
 };
@@ -39,53 +56,251 @@ export function defaultSpillDir(): string {
   return join(tmpdir(), 'procmux-output');
 }
 
+interface Queued {
+  /** Absolute offset of bytes[0]. */
+  start: number;
+  bytes: Buffer;
+}
+
+export interface SpillFileOptions {
+  dir: string;
+  /** The ring's size in bytes. */
+  capacity: number;
+  /** Bytes the write queue may hold before blocks are written synchronously. */
+  queueBytes: number;
+  fs: SpillFileSystem;
+  /** Takes back a block's buffer once it is written (or dropped). */
+  release: (bytes: Buffer) => void;
+  /** Called once when a write fails: everything the file held or was to hold is gone. */
+  onFailure: (error: Error) => void;
+}
+
 /** Bytes at absolute offsets in a ring file of `capacity` bytes, opened on the first write. */
 export class SpillFile {
   #fd: number | undefined;
   #closed = false;
+  #failed = false;
+  // Blocks not yet written, oldest first; those before #submitted are in the write in flight.
+  #queue: Queued[] = [];
+  #submitted = 0;
+  #queuedBytes = 0;
+  #writing = false;
+  // Descriptors to close once the write in flight (which may use them) has completed.
+  #retired: number[] = [];
+  #idle: (() => void)[] = [];
 
-  constructor(
-    private readonly dir: string,
-    private readonly capacity: number,
-    private readonly fs: SpillFileSystem,
-  ) {}
+  constructor(private readonly options: SpillFileOptions) {}
 
-  /** Writes `bytes` for absolute offset `offset` on (may throw: ENOSPC, EIO...). */
-  write(offset: number, bytes: Uint8Array): void {
-    if (this.#closed) return;
-    this.#fd ??= this.fs.create(this.dir);
+  /** Bytes handed over whose write has not completed: still in memory. */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
+  /**
+   * Takes `bytes` (ownership: handed back through `release`) for absolute offset `start` on.
+   * False when the file is closed or failed: the caller drops them.
+   */
+  enqueue(start: number, bytes: Buffer): boolean {
+    if (this.#closed || this.#failed) return false;
+    try {
+      this.#fd ??= this.options.fs.create(this.options.dir);
+    } catch (error) {
+      this.#fail(error);
+      return false;
+    }
+    if (this.#queuedBytes + bytes.length > this.options.queueBytes) {
+      // The queue is full: this block is written here and now (positions never overlap the
+      // queued ones, so the order of completion does not matter).
+      try {
+        this.#writeSync(start, bytes);
+      } catch (error) {
+        this.#fail(error);
+        return false;
+      } finally {
+        this.options.release(bytes);
+      }
+      return true;
+    }
+    this.#queue.push({ start, bytes });
+    this.#queuedBytes += bytes.length;
+    this.#pump();
+    return true;
+  }
+
+  /** Reads bytes [from, to) that were handed over: queued ones from memory, the rest from the file. */
+  read(from: number, to: number): Buffer {
+    const out = Buffer.allocUnsafe(to - from);
+    let at = from;
+    for (const block of this.#queue) {
+      const end = block.start + block.bytes.length;
+      if (end <= at || block.start >= to) continue;
+      if (block.start > at) {
+        this.#readFile(out, from, at, block.start);
+        at = block.start;
+      }
+      const stop = Math.min(end, to);
+      block.bytes.copy(out, at - from, at - block.start, stop - block.start);
+      at = stop;
+      if (at === to) return out;
+    }
+    this.#readFile(out, from, at, to);
+    return out;
+  }
+
+  /** Starts over with an empty file: what was handed over is no longer read. */
+  reset(): void {
+    this.#dropQueue();
+    this.#retire();
+  }
+
+  /** Closes (and so frees) the file once no write uses it; later blocks are refused. */
+  close(): void {
+    this.#closed = true;
+    this.reset();
+  }
+
+  /** Settles once no write is in flight and every closed descriptor is closed. */
+  idle(): Promise<void> {
+    if (!this.#writing) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #readFile(out: Buffer, base: number, from: number, to: number): void {
+    if (from >= to) return;
+    if (this.#fd === undefined) throw new Error('spill file read before any write');
+    const { capacity, fs } = this.options;
+    let at = from;
+    while (at < to) {
+      const position = at % capacity;
+      const count = Math.min(to - at, capacity - position);
+      const got = fs.read(this.#fd, out.subarray(at - base, at - base + count), position);
+      if (got <= 0) throw new Error(`spill file short read at ${at}`);
+      at += got;
+    }
+  }
+
+  #writeSync(start: number, bytes: Uint8Array): void {
+    const { capacity, fs } = this.options;
     let at = 0;
     while (at < bytes.length) {
-      const position = (offset + at) % this.capacity;
-      const count = Math.min(bytes.length - at, this.capacity - position);
+      const position = (start + at) % capacity;
+      const count = Math.min(bytes.length - at, capacity - position);
       const piece = bytes.subarray(at, at + count);
       let done = 0;
-      while (done < count) done += this.fs.write(this.#fd, piece.subarray(done), position + done);
+      while (done < count) done += fs.write(this.#fd!, piece.subarray(done), position + done);
       at += count;
     }
   }
 
-  /** Reads bytes [from, to) that were written. */
-  read(from: number, to: number): Buffer {
-    const out = Buffer.allocUnsafe(to - from);
-    if (this.#fd === undefined) throw new Error('spill file read before any write');
-    let at = 0;
-    while (at < out.length) {
-      const position = (from + at) % this.capacity;
-      const count = Math.min(out.length - at, this.capacity - position);
-      const got = this.fs.read(this.#fd, out.subarray(at, at + count), position);
-      if (got <= 0) throw new Error(`spill file short read at ${from + at}`);
-      at += got;
+  // Writes every queued block that is contiguous in the ring from the oldest unsubmitted
+  // one, in one call; the next batch goes when it completes. A block the ring's end cuts
+  // ends the batch with its head; its tail is written when the batch completes.
+  #pump(): void {
+    if (this.#writing || this.#submitted === this.#queue.length || this.#fd === undefined) return;
+    const { capacity } = this.options;
+    const first = this.#queue[this.#submitted]!;
+    const position = first.start % capacity;
+    const buffers: Buffer[] = [];
+    let end = first.start;
+    let room = capacity - position;
+    let wraps = false;
+    let count = 0;
+    for (let i = this.#submitted; i < this.#queue.length; i++) {
+      const block = this.#queue[i]!;
+      if (block.start !== end) break;
+      count += 1;
+      if (block.bytes.length > room) {
+        buffers.push(block.bytes.subarray(0, room));
+        wraps = true;
+        break;
+      }
+      buffers.push(block.bytes);
+      room -= block.bytes.length;
+      end += block.bytes.length;
     }
-    return out;
+    this.#submitted += count;
+    this.#writing = true;
+    this.#write(this.#fd, buffers, position, wraps);
   }
 
-  /** Closes (and so frees) the file; later writes are ignored. */
-  close(): void {
-    this.#closed = true;
+  #write(fd: number, buffers: Buffer[], position: number, wraps: boolean): void {
+    const total = buffers.reduce((sum, b) => sum + b.length, 0);
+    this.options.fs.writeAsync(fd, buffers, position, (error, written) => {
+      if (error === null && written < total) {
+        // A short write: the rest goes on from where it stopped.
+        let skip = written;
+        const rest: Buffer[] = [];
+        for (const b of buffers) {
+          if (skip >= b.length) skip -= b.length;
+          else {
+            rest.push(b.subarray(skip));
+            skip = 0;
+          }
+        }
+        this.#write(fd, rest, position + written, wraps);
+        return;
+      }
+      this.#writing = false;
+      if (error !== null) this.#fail(error);
+      else if (fd === this.#fd) this.#completed(wraps);
+      this.#closeRetired();
+      this.#pump();
+      if (!this.#writing) for (const resolve of this.#idle.splice(0)) resolve();
+    });
+  }
+
+  #completed(wraps: boolean): void {
+    const done = this.#queue.splice(0, this.#submitted);
+    this.#submitted = 0;
+    if (wraps) {
+      // The last block's head is written; its tail goes to the ring's start.
+      const block = done[done.length - 1]!;
+      const head = this.options.capacity - (block.start % this.options.capacity);
+      try {
+        this.#writeSync(block.start + head, block.bytes.subarray(head));
+      } catch (error) {
+        this.#queue.unshift(...done);
+        this.#fail(error);
+        return;
+      }
+    }
+    for (const block of done) {
+      this.#queuedBytes -= block.bytes.length;
+      this.options.release(block.bytes);
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (this.#failed || this.#closed) return;
+    this.#failed = true;
+    this.#dropQueue();
+    this.#retire();
+    this.options.onFailure(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  #dropQueue(): void {
+    // A block in flight is still read by the thread pool: its buffer is not handed back.
+    const free = this.#writing ? this.#queue.slice(this.#submitted) : this.#queue;
+    for (const block of free) this.options.release(block.bytes);
+    this.#queue = [];
+    this.#submitted = 0;
+    this.#queuedBytes = 0;
+  }
+
+  #retire(): void {
     if (this.#fd === undefined) return;
-    const fd = this.#fd;
+    this.#retired.push(this.#fd);
     this.#fd = undefined;
-    this.fs.close(fd);
+    if (!this.#writing) this.#closeRetired();
+  }
+
+  #closeRetired(): void {
+    for (const fd of this.#retired.splice(0)) {
+      try {
+        this.options.fs.close(fd);
+      } catch {
+        // Already gone: nothing left to free.
+      }
+    }
   }
 }

@@ -1,7 +1,8 @@
 // The log's storage once history outgrows its memory window: the newest bytes in memory
 // blocks (ByteStore), the older ones in a spill file, one address space over both. Whole
-// blocks move to the file as the window fills, so a flood costs one write per block, and
-// a page of old history costs one positioned read.
+// blocks move to the file as the window fills, written off the hot path in batches (a block
+// stays in memory, and is read from there, until its write completed), and a page of old
+// history costs one positioned read.
 import { ByteStore, isContinuation } from './byte-store.js';
 import { SpillFile, type SpillFileSystem } from './spill-file.js';
 
@@ -15,11 +16,14 @@ export interface TieredStoreOptions {
 }
 
 // Blocks are a sixteenth of the window (at most 1 MiB): the held bytes, the newest block's
-// unused end, the oldest block's discarded start and two spares then fit the window.
+// unused end, the oldest block's discarded start, two spares and the blocks queued for the
+// file then fit the window.
 const BLOCKS_PER_WINDOW = 16;
 const FIRST_BLOCK_BYTES = 16 * 1024;
 const MAX_BLOCK_BYTES = 1024 * 1024;
 const SLACK_BLOCKS = 4;
+// Blocks whose write may be in flight at once; beyond that a block is written synchronously.
+const QUEUED_BLOCKS = 4;
 
 export class TieredStore {
   private readonly hot: ByteStore;
@@ -37,9 +41,18 @@ export class TieredStore {
       ? Math.max(4, Math.min(MAX_BLOCK_BYTES, Math.floor(options.memoryBytes / BLOCKS_PER_WINDOW)))
       : Math.min(MAX_BLOCK_BYTES, options.retainedBytes);
     this.hot = new ByteStore({ minBlockBytes: FIRST_BLOCK_BYTES, maxBlockBytes });
-    this.hotLimit = spills ? options.memoryBytes - SLACK_BLOCKS * maxBlockBytes : Number.POSITIVE_INFINITY;
+    this.hotLimit = spills
+      ? options.memoryBytes - (SLACK_BLOCKS + QUEUED_BLOCKS) * maxBlockBytes
+      : Number.POSITIVE_INFINITY;
     this.file = spills
-      ? new SpillFile(options.dir, options.retainedBytes + maxBlockBytes, options.fs)
+      ? new SpillFile({
+          dir: options.dir,
+          capacity: options.retainedBytes + maxBlockBytes,
+          queueBytes: QUEUED_BLOCKS * maxBlockBytes,
+          fs: options.fs,
+          release: (bytes) => this.hot.reuse(bytes),
+          onFailure: (error) => this.fail(error),
+        })
       : undefined;
   }
 
@@ -53,9 +66,19 @@ export class TieredStore {
     return this.hot.start;
   }
 
-  /** Offset just past the newest byte in the file. */
+  /** Offset just past the newest byte in the file (or queued for it). */
   get diskEnd(): number {
     return this.coldEnd;
+  }
+
+  /** Bytes queued for the file whose write has not completed: still in memory. */
+  get queuedBytes(): number {
+    return this.file?.queuedBytes ?? 0;
+  }
+
+  /** Settles once no spill write is in flight (and a closed file is closed). */
+  idle(): Promise<void> {
+    return this.file?.idle() ?? Promise.resolve();
   }
 
   get diskStart(): number {
@@ -79,6 +102,8 @@ export class TieredStore {
   }
 
   skipTo(offset: number): void {
+    // A fresh file: a write of the old history still in flight must not land on the new.
+    this.file?.reset();
     this.hot.skipTo(offset);
     this.coldStart = offset;
     this.coldEnd = offset;
@@ -130,22 +155,23 @@ export class TieredStore {
     ) {}
   }
 
-  private spill(start: number, bytes: Buffer): void {
+  // Hands the oldest block to the file; true when the file took its bytes.
+  private spill(start: number, bytes: Buffer): boolean {
     const end = start + bytes.length;
     if (this.coldEnd !== start) this.coldStart = start;
-    if (this.failure === undefined && !this.closed) {
-      try {
-        this.file!.write(start, bytes);
-        this.coldEnd = end;
-        return;
-      } catch (error) {
-        // A full disk ends spilling for this log (never the host): the file's history goes,
-        // the log accounts for it as dropped, and spillError says why.
-        this.failure = error instanceof Error ? error : new Error(String(error));
-        this.file!.close();
-      }
+    if (this.failure === undefined && !this.closed && this.file!.enqueue(start, bytes)) {
+      this.coldEnd = end;
+      return true;
     }
     this.coldStart = end;
     this.coldEnd = end;
+    return false;
+  }
+
+  // A full disk ends spilling for this log (never the host): the file's history, queued
+  // blocks included, goes; the log accounts for it as dropped, and spillError says why.
+  private fail(error: Error): void {
+    this.failure = error;
+    this.coldStart = this.coldEnd;
   }
 }

@@ -3,7 +3,7 @@
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { OutputLog } from '../src/output-log.js';
 import { nodeSpillFileSystem, type SpillFileSystem } from '../src/spill-file.js';
 import type { OutputStream } from '../src/stream-runs.js';
@@ -72,30 +72,87 @@ function spillFds(): string[] {
 }
 
 describe('OutputLog spill', () => {
-  it('pages every retained byte of a spilled history exactly as an in-memory log does', () => {
-    const { spilled, reference } = pair({ memoryBytes: 64 * KiB, maxRetainedBytes: 1024 * KiB });
-    for (const chunk of stream(3 * 1024 * KiB)) {
+  // A producer that never yields fills the write queue (later blocks are written at once);
+  // one that yields lets the batched writes complete, around the ring's end too.
+  it.each([
+    ['never yields', false],
+    ['yields after every chunk', true],
+  ])(
+    'pages every retained byte of a spilled history exactly as an in-memory log does (producer %s)',
+    async (_, yields) => {
+      const { spilled, reference } = pair({ memoryBytes: 64 * KiB, maxRetainedBytes: 1024 * KiB });
+      for (const chunk of stream(3 * 1024 * KiB)) {
+        spilled.append(chunk.stream, chunk.text);
+        reference.append(chunk.stream, chunk.text);
+        if (yields) await new Promise((resolve) => setImmediate(resolve));
+      }
+      await spilled.flushed();
+      expect(spilled.diskBytes).toBeGreaterThan(900 * KiB);
+      expect(spilled.memoryBytes).toBeLessThanOrEqual(64 * KiB);
+      expect(spilled.memoryBytes + spilled.diskBytes).toBe(spilled.retainedBytes);
+      expect(spilled.retainedBytes).toBe(reference.retainedBytes);
+      expect(spilled.firstRetainedOffset).toBe(reference.firstRetainedOffset);
+      expect(spilled.text()).toBe(reference.text());
+      expect(pages(spilled)).toEqual(pages(reference));
+      expect(pages(spilled, 'stderr')).toEqual(pages(reference, 'stderr'));
+      // A cursor inside a character in the file's part moves to the next character.
+      const inside = spilled.firstRetainedOffset + 100 * KiB + 1;
+      expect(spilled.read({ cursor: inside, maxBytes: 1000 })).toEqual(
+        reference.read({ cursor: inside, maxBytes: 1000 }),
+      );
+      expect(spilled.read({ cursor: 0, maxBytes: 5 })).toEqual(reference.read({ cursor: 0, maxBytes: 5 }));
+      expect(spilled.tail).toBe(reference.tail);
+      expect(spilled.drain()).toEqual(reference.drain());
+      expect(spilled.spillError).toBeUndefined();
+      spilled.close();
+      await spilled.flushed();
+    },
+  );
+
+  it('pages blocks whose write is still in flight exactly, from memory, and the file once written', async () => {
+    // Writes are held (nothing reaches the file) until released: what they carry is readable only from memory.
+    const held: (() => void)[] = [];
+    const slowDisk: SpillFileSystem = {
+      ...nodeSpillFileSystem,
+      writeAsync(fd, buffers, position, done) {
+        const copies = buffers.map((b) => Buffer.from(b));
+        held.push(() => nodeSpillFileSystem.writeAsync(fd, copies, position, done));
+      },
+    };
+    const { spilled, reference } = pair({
+      memoryBytes: 64 * KiB,
+      maxRetainedBytes: 1024 * KiB,
+      spillFileSystem: slowDisk,
+    });
+    // A failure here must not leave the file open for the tests after it.
+    onTestFinished(() => spilled.close());
+    for (const chunk of stream(512 * KiB)) {
       spilled.append(chunk.stream, chunk.text);
       reference.append(chunk.stream, chunk.text);
     }
-    expect(spilled.diskBytes).toBeGreaterThan(900 * KiB);
+    expect(held).toHaveLength(1);
+    // The oldest history is in the write held in flight: in memory, counted there.
+    expect(spilled.firstRetainedOffset).toBe(0);
+    expect(spilled.read({ cursor: 0, maxBytes: 4 * KiB })).toEqual(
+      reference.read({ cursor: 0, maxBytes: 4 * KiB }),
+    );
     expect(spilled.memoryBytes).toBeLessThanOrEqual(64 * KiB);
     expect(spilled.memoryBytes + spilled.diskBytes).toBe(spilled.retainedBytes);
-    expect(spilled.retainedBytes).toBe(reference.retainedBytes);
-    expect(spilled.firstRetainedOffset).toBe(reference.firstRetainedOffset);
-    expect(spilled.text()).toBe(reference.text());
     expect(pages(spilled)).toEqual(pages(reference));
-    expect(pages(spilled, 'stderr')).toEqual(pages(reference, 'stderr'));
-    // A cursor inside a character in the file's part moves to the next character.
-    const inside = spilled.firstRetainedOffset + 100 * KiB + 1;
-    expect(spilled.read({ cursor: inside, maxBytes: 1000 })).toEqual(
-      reference.read({ cursor: inside, maxBytes: 1000 }),
-    );
-    expect(spilled.read({ cursor: 0, maxBytes: 5 })).toEqual(reference.read({ cursor: 0, maxBytes: 5 }));
-    expect(spilled.tail).toBe(reference.tail);
-    expect(spilled.drain()).toEqual(reference.drain());
+    while (held.length > 0) {
+      held.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      // Every state of the queue pages the same history, pages spanning file and queue too.
+      expect(pages(spilled, undefined, 64 * KiB)).toEqual(pages(reference, undefined, 64 * KiB));
+      expect(pages(spilled, 'stdout', 31 * KiB)).toEqual(pages(reference, 'stdout', 31 * KiB));
+      if (held.length === 0) await spilled.flushed();
+    }
     expect(spilled.spillError).toBeUndefined();
+    expect(spilled.text()).toBe(reference.text());
     spilled.close();
+    await spilled.flushed();
+    expect(spillFds()).toEqual([]);
   });
 
   it('keeps a history that fits the window in memory, with no file', () => {
@@ -107,9 +164,10 @@ describe('OutputLog spill', () => {
     expect(spillFds()).toEqual([]);
   });
 
-  it('leaves no name in the spill dir, and frees the file on close()', () => {
+  it('leaves no name in the spill dir, and frees the file on close()', async () => {
     const log = new OutputLog({ maxRetainedBytes: 1024 * KiB, memoryBytes: 64 * KiB, spillDir: dir });
     for (let i = 0; i < 100; i++) log.append('stdout', 'y'.repeat(8 * KiB));
+    await log.flushed();
     expect(log.diskBytes).toBeGreaterThan(0);
     expect(readdirSync(dir)).toEqual([]);
     const open = spillFds();
@@ -118,6 +176,7 @@ describe('OutputLog spill', () => {
     const before = log.memoryBytes;
     log.close();
     log.close();
+    await log.flushed();
     expect(spillFds()).toEqual([]);
     // What memory held stays readable; the file's part reads as dropped.
     expect(log.diskBytes).toBe(0);
@@ -125,15 +184,25 @@ describe('OutputLog spill', () => {
     expect(log.read({ cursor: 0, maxBytes: 4 }).droppedBytes).toBe(log.firstRetainedOffset);
   });
 
-  it('turns a full disk into dropped history and a spillError, and goes on logging', () => {
+  it('turns a full disk into dropped history and a spillError, and goes on logging', async () => {
     let budget = 200 * KiB;
+    const enospc = () =>
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     const fullAfter200KiB: SpillFileSystem = {
       ...nodeSpillFileSystem,
       write(fd, bytes, position) {
-        if (budget < bytes.length)
-          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        if (budget < bytes.length) throw enospc();
         budget -= bytes.length;
         return nodeSpillFileSystem.write(fd, bytes, position);
+      },
+      writeAsync(fd, buffers, position, done) {
+        const size = buffers.reduce((sum, b) => sum + b.length, 0);
+        if (budget < size) {
+          setImmediate(() => done(enospc(), 0));
+          return;
+        }
+        budget -= size;
+        nodeSpillFileSystem.writeAsync(fd, buffers, position, done);
       },
     };
     const { spilled, reference } = pair({
@@ -144,7 +213,10 @@ describe('OutputLog spill', () => {
     for (const chunk of stream(600 * KiB)) {
       spilled.append(chunk.stream, chunk.text);
       reference.append(chunk.stream, chunk.text);
+      // Yield now and then, so queued writes complete (and fail) between appends too.
+      if (chunk.text.length > 1000) await new Promise((resolve) => setImmediate(resolve));
     }
+    await spilled.flushed();
     expect(spilled.spillError?.message).toMatch(/ENOSPC/);
     expect(spilled.truncated).toBe(true);
     expect(spilled.diskBytes).toBe(0);

@@ -233,7 +233,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       // the watchdog exits without killing them.
       await supervisor.dispose();
       await journal?.dispose();
-      for (const s of sessions.values()) s.closeOutput();
+      await Promise.all([...sessions.values()].map((s) => s.closeOutput()));
     },
   };
 }

@@ -134,7 +134,7 @@ async function startReserved(
       await journal.intent(session.recordSource());
     } catch (error) {
       r.sessions.delete(id);
-      session.closeOutput();
+      void session.closeOutput();
       screen?.dispose();
       throw error;
     }
@@ -158,7 +158,7 @@ async function startReserved(
       await session.persisted;
     } else {
       r.sessions.delete(id);
-      session.closeOutput();
+      void session.closeOutput();
       await journal?.discard(id);
     }
     throw error;

@@ -31,7 +31,7 @@ export async function sweepSessions(r: RegistryState): Promise<void> {
   });
   for (const { session } of dropped) {
     r.sessions.delete(session.id);
-    session.closeOutput();
+    void session.closeOutput();
   }
   const expiring = [...r.sessions.values()].filter((s) => s.live && now >= s.expiresMono);
   await Promise.all(expiring.map((s) => s.expire()));

@@ -223,9 +223,13 @@ export class LiveSession implements ProcessSession {
   markUnknown(reason?: string): void {
     control.markUnknown(this.#s, reason);
   }
-  /** The session left its registry: its spill file goes (the memory window stays readable). */
-  closeOutput(): void {
+  /**
+   * The session left its registry: its spill file goes (the memory window stays readable);
+   * settles once the file is closed.
+   */
+  closeOutput(): Promise<void> {
     this.#s.log.close();
+    return this.#s.log.flushed();
   }
   /** The run, while its process may still be alive (dispose kills those). */
   get activeRun(): ManagedRun | undefined {
