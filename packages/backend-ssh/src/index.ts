@@ -1,4 +1,4 @@
-export { createSshBackend, remoteEnv, type SshBackend } from './backend.js';
+export { createSshBackend, remoteEnv, remoteTarget, type SshBackend } from './backend.js';
 export { SshConnection, type SshConnectionState } from './connection.js';
 export { checkFingerprint, checkKnownHosts, fingerprintOf, knownHostsName } from './host-key.js';
 export { lossBoundMs, resolveSshOptions, type SshBackendOptions } from './options.js';

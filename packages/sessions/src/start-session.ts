@@ -138,14 +138,14 @@ async function startReserved(
     }
   }
   try {
-    const { run, adapter, metadata } = await spawnSession(
+    const { run, adapter, metadata, shell } = await spawnSession(
       { supervisor: r.supervisor, sandbox: r.sandbox, ptyBackend, limits: r.limits },
       session,
       plan,
       request,
       gate?.screen,
     );
-    session.attach(run, adapter, metadata);
+    session.attach(run, adapter, metadata, shell);
     if (request.lifetime === 'detached') r.detached.add(id);
     await session.persisted;
   } catch (error) {

@@ -76,6 +76,8 @@ export class SessionCore {
   run: ManagedRun | undefined;
   adapter: BackendAdapter | undefined;
   backendMetadata: Record<string, unknown> | undefined;
+  /** The shell program that ran a command string (`bash`, `sh`, ...); null without one. */
+  shellName: string | null = null;
   exitCode: number | null = null;
   signal: SignalName | null = null;
   endedAt: number | null = null;
