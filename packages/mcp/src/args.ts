@@ -4,6 +4,7 @@ import { invalidOption, SESSIONS_LIMIT } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
 import { CliUsageError, cliInteger } from './cli-usage.js';
 import { parseSshArgs, type SshRequest } from './ssh-args.js';
+import { parseLeaseTtl, parseStore, type StoreRequest } from './store-args.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -27,6 +28,10 @@ export type CliCommand =
       view?: ViewRequest;
       /** --ssh user@host[:port]: every session runs on that host; cwd is a path there. */
       ssh?: SshRequest;
+      /** --store: records and leases in PostgreSQL (shared by hosts) or an SQLite file. */
+      store?: StoreRequest;
+      /** --lease-ttl, in ms: how long a lease lasts unrenewed (default 15 s). */
+      leaseTtlMs: number;
     };
 
 /** Where `--view` serves the page; port 0 picks a free one. */
@@ -71,6 +76,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       'ssh',
       'ssh-identity',
       'ssh-known-hosts',
+      'store',
+      'lease-ttl',
     ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
@@ -82,6 +89,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
   const view = viewRequest(values.view, values['view-host']);
   const remote = parseSshArgs(values, (path) => resolve(cwd, path));
+  const store = parseStore(values.store, cwd);
   return {
     kind: 'mcp',
     cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),
@@ -95,6 +103,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     pty: values['no-pty'] !== true,
     stateDir: stateDirValue(values['state-dir']),
     ...(view ? { view } : {}),
+    ...(store ? { store } : {}),
+    leaseTtlMs: parseLeaseTtl(values['lease-ttl']),
   };
 }
 
@@ -140,6 +150,8 @@ function parse(argv: readonly string[]) {
       'ssh-identity': { type: 'string' },
       'ssh-known-hosts': { type: 'string' },
       gone: { type: 'boolean' },
+      store: { type: 'string' },
+      'lease-ttl': { type: 'string' },
     },
   });
 }
@@ -163,7 +175,16 @@ function sessionsCommand(
     throw new CliUsageError('procmux sessions takes one subcommand: prune');
   }
   const other = (
-    ['max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+    [
+      'max-sessions',
+      'max-ended-sessions',
+      'allow-pty',
+      'no-pty',
+      'view',
+      'view-host',
+      'lease-ttl',
+      'store',
+    ] as const
   ).find((name) => values[name] !== undefined);
   if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);
   const gone = values.gone === true;

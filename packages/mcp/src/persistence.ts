@@ -1,12 +1,14 @@
 // What `procmux mcp` remembers across restarts: an embedded SQLite store of session records
 // and, where tmux is available, a private tmux server holding `persist: true` sessions.
 import { existsSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createTmuxBackend, type TmuxBackend } from '@procmux/backend-tmux';
 import { isProcmuxError, isTerminalState, RECOVERY_NAMESPACE, type SessionState } from '@procmux/core-types';
 import type { ProcessSessions, ProcessSessionsOptions, RecoveryReport } from '@procmux/sessions';
-import { openSqliteRecoveryStore, type SqliteRecoveryStore } from '@procmux/store-sqlite';
-import { acquireServerLock, markWorkspace, type ServerLock } from './state-dir.js';
+import { openRecordStore, type RecordStore } from './record-store.js';
+import { acquireServerLock, markWorkspace, type ServerLock, workspaceHash } from './state-dir.js';
+import type { StoreRequest } from './store-args.js';
 
 export interface Persistence {
   readonly stateDir: string;
@@ -14,7 +16,7 @@ export interface Persistence {
   /** Durability and backends for createProcessSessions. */
   readonly sessionsOptions: Pick<
     ProcessSessionsOptions,
-    'checkpoints' | 'leases' | 'ownerId' | 'recoveryBackend' | 'persistentPtyBackend'
+    'checkpoints' | 'leases' | 'ownerId' | 'recoveryBackend' | 'persistentPtyBackend' | 'recoveryLimits'
   >;
   /** Why `persist: true` cannot work here (tmux missing or too old), if it cannot. */
   readonly persistUnavailable: string | undefined;
@@ -25,12 +27,24 @@ export interface Persistence {
   close(): Promise<void>;
 }
 
+/** Where records live and how long leases last (`--store`, `--lease-ttl`). */
+export interface StoreChoice {
+  /** Default: the SQLite file `state.sqlite` in the state directory. */
+  store?: StoreRequest | undefined;
+  /** Default: the sessions package's own (30 s). */
+  leaseTtlMs?: number | undefined;
+}
+
 /**
  * Opens the state dir (creating it when missing). A dir this server created is removed again
  * by close() when nothing in it has to outlive the server: no persisted session still runs.
  * A server that dies without close() leaves it, with the records that say what was lost.
  */
-export function openPersistence(stateDir: string, workspace: string): Persistence {
+export async function openPersistence(
+  stateDir: string,
+  workspace: string,
+  choice: StoreChoice = {},
+): Promise<Persistence> {
   const created = !existsSync(stateDir);
   const lock = acquireServerLock(stateDir, workspace);
   try {
@@ -38,13 +52,18 @@ export function openPersistence(stateDir: string, workspace: string): Persistenc
   } catch {
     // Only `prune --gone` reads it; a dir without it is left alone there.
   }
-  let store: SqliteRecoveryStore;
+  let store: RecordStore;
   try {
-    store = openSqliteRecoveryStore({ path: join(stateDir, 'state.sqlite') });
+    store = await openRecordStore(choice.store ?? { kind: 'sqlite', path: join(stateDir, 'state.sqlite') });
   } catch (error) {
     lock.release();
     throw error;
   }
+  // In a store several hosts share, each host writes under an id of its own: this machine and
+  // this state directory (and the pid when a second server shares the directory).
+  const ownerId = store.shared
+    ? `${hostname()}:${workspaceHash(stateDir)}${lock.primary ? '' : `-${process.pid}`}`
+    : lock.ownerId;
   let tmux: TmuxBackend | undefined;
   let persistUnavailable: string | undefined;
   try {
@@ -61,7 +80,8 @@ export function openPersistence(stateDir: string, workspace: string): Persistenc
     sessionsOptions: {
       checkpoints: store.checkpoints,
       leases: store.leases,
-      ownerId: lock.ownerId,
+      ownerId,
+      ...(choice.leaseTtlMs !== undefined ? { recoveryLimits: { leaseTtlMs: choice.leaseTtlMs } } : {}),
       ...(tmux ? { recoveryBackend: tmux, persistentPtyBackend: tmux } : {}),
     },
     async recover(sessions, log) {
@@ -81,7 +101,7 @@ export function openPersistence(stateDir: string, workspace: string): Persistenc
     async close() {
       const outlives = !created || !lock.primary || (await anythingOutlives(store, tmux));
       await tmux?.dispose();
-      store.close();
+      await store.close();
       lock.release();
       if (!outlives) rmSync(stateDir, { recursive: true, force: true });
     },
@@ -93,7 +113,7 @@ export function openPersistence(stateDir: string, workspace: string): Persistenc
  * tmux, or a record not yet ended (a session whose end this server did not see). Unsure
  * (a store or tmux that fails to answer) counts as yes.
  */
-async function anythingOutlives(store: SqliteRecoveryStore, tmux: TmuxBackend | undefined): Promise<boolean> {
+async function anythingOutlives(store: RecordStore, tmux: TmuxBackend | undefined): Promise<boolean> {
   try {
     if (((await tmux?.listSessions()) ?? []).length > 0) return true;
     const records = await store.checkpoints.list(RECOVERY_NAMESPACE);
@@ -111,7 +131,7 @@ async function anythingOutlives(store: SqliteRecoveryStore, tmux: TmuxBackend | 
  * tmux session and server), deletes their files and every record. Refused while a server runs.
  */
 export async function prunePersisted(stateDir: string, workspace: string): Promise<string> {
-  const p = openPersistence(stateDir, workspace);
+  const p = await openPersistence(stateDir, workspace);
   try {
     if (!p.lock.primary) {
       return `a procmux mcp server (pid ${p.lock.holder}) is using ${stateDir}; stop it first, or kill its sessions with the process tool`;

@@ -10,6 +10,7 @@ import { createProcmuxServer } from './server.js';
 import type { SshRequest } from './ssh-args.js';
 import { openSshBackend } from './ssh-serve.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
+import type { StoreRequest } from './store-args.js';
 
 export interface ServeOptions {
   /** Workspace root. */
@@ -32,6 +33,10 @@ export interface ServeOptions {
   stateDir?: string | undefined;
   /** Run every session on this host over SSH (`cwd` is a path there). */
   ssh?: SshRequest | undefined;
+  /** Where records and leases live (`--store`); default: SQLite in `stateDir`. */
+  store?: StoreRequest | undefined;
+  /** How long a lease lasts unrenewed (`--lease-ttl`), in ms. */
+  leaseTtlMs?: number | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -57,7 +62,10 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   // machine's tmux cannot re-attach (so persist: true is refused with --ssh).
   const persistence =
     options.stateDir !== undefined && !options.ssh
-      ? openPersistence(options.stateDir, options.cwd)
+      ? await openPersistence(options.stateDir, options.cwd, {
+          store: options.store,
+          leaseTtlMs: options.leaseTtlMs,
+        })
       : undefined;
   if (options.ssh && options.stateDir !== undefined) {
     log('procmux mcp: with --ssh, sessions are not remembered across restarts (persist: true is refused)');
