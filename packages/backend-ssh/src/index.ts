@@ -4,3 +4,4 @@ export { checkFingerprint, checkKnownHosts, fingerprintOf, knownHostsName } from
 export { lossBoundMs, resolveSshOptions, type SshBackendOptions } from './options.js';
 export { DRAIN_MS, RemoteProcess } from './remote-process.js';
 export { killerCommand, shQuote, signalCommand, wrapperCommand } from './remote-scripts.js';
+export { createSshTmuxBackend, sshTmuxHost } from './remote-tmux.js';

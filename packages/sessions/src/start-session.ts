@@ -29,11 +29,14 @@ export async function startSession(r: RegistryState, request: ProcessStartReques
     identity: r.options.identity,
     resolveCwd: r.resolveCwd,
   });
+  const lifetimeBackend = backendFor(request.lifetime, r.ptyBackend, r.persistentPtyBackend);
   resolveLifetime(
     request.lifetime,
     plan.pty,
-    backendFor(request.lifetime, r.ptyBackend, r.persistentPtyBackend),
-    r.sandbox !== undefined,
+    lifetimeBackend,
+    // A sandbox's host that names a persistent backend has paired it with the sandbox (tmux on
+    // the same remote machine); a local one would run the session on the wrong machine.
+    r.sandbox !== undefined && lifetimeBackend !== r.persistentPtyBackend,
   );
   const releaseSlot = reserveSlot(r);
   try {
