@@ -4,8 +4,19 @@ import { existsSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createTmuxBackend, type TmuxBackend } from '@procmux/backend-tmux';
-import { isProcmuxError, isTerminalState, RECOVERY_NAMESPACE, type SessionState } from '@procmux/core-types';
-import type { ProcessSessions, ProcessSessionsOptions, RecoveryReport } from '@procmux/sessions';
+import {
+  isProcmuxError,
+  isTerminalState,
+  type ProcessRecoveryBackend,
+  RECOVERY_NAMESPACE,
+  type SessionState,
+} from '@procmux/core-types';
+import type {
+  ProcessPtyBackend,
+  ProcessSessions,
+  ProcessSessionsOptions,
+  RecoveryReport,
+} from '@procmux/sessions';
 import { openRecordStore, type RecordStore } from './record-store.js';
 import { acquireServerLock, markWorkspace, type ServerLock, workspaceHash } from './state-dir.js';
 import type { StoreRequest } from './store-args.js';
@@ -20,7 +31,10 @@ export interface Persistence {
   >;
   /** Why `persist: true` cannot work here (tmux missing or too old), if it cannot. */
   readonly persistUnavailable: string | undefined;
+  /** The local tmux backend (undefined when sessions persist elsewhere, or tmux is missing). */
   readonly tmux: TmuxBackend | undefined;
+  /** Whether other hosts may share the store (and adopt this host's sessions). */
+  readonly shared: boolean;
   /** Recovers the persisted sessions into `sessions`; one log line says what came back. */
   recover(sessions: ProcessSessions, log: (line: string) => void): Promise<RecoveryReport>;
   /** Lets go of everything without ending a persisted session. */
@@ -33,7 +47,15 @@ export interface StoreChoice {
   store?: StoreRequest | undefined;
   /** Default: the sessions package's own (30 s). */
   leaseTtlMs?: number | undefined;
+  /**
+   * The persistent backend when sessions run elsewhere (tmux on the --ssh host); by default
+   * a private tmux server under the state directory.
+   */
+  persistentBackend?: (() => Promise<PersistentBackend>) | undefined;
 }
+
+/** What holds persisted sessions: a local or a remote tmux server. */
+export type PersistentBackend = ProcessPtyBackend & ProcessRecoveryBackend & { dispose(): Promise<void> };
 
 /**
  * Opens the state dir (creating it when missing). A dir this server created is removed again
@@ -65,9 +87,11 @@ export async function openPersistence(
     ? `${hostname()}:${workspaceHash(stateDir)}${lock.primary ? '' : `-${process.pid}`}`
     : lock.ownerId;
   let tmux: TmuxBackend | undefined;
+  let backend: PersistentBackend | undefined;
   let persistUnavailable: string | undefined;
   try {
-    tmux = createTmuxBackend({ dir: join(stateDir, 'tmux') });
+    if (choice.persistentBackend) backend = await choice.persistentBackend();
+    else backend = tmux = createTmuxBackend({ dir: join(stateDir, 'tmux') });
   } catch (error) {
     if (!isProcmuxError(error)) throw error;
     persistUnavailable = error.message;
@@ -76,13 +100,14 @@ export async function openPersistence(
     stateDir,
     lock,
     tmux,
+    shared: store.shared,
     persistUnavailable,
     sessionsOptions: {
       checkpoints: store.checkpoints,
       leases: store.leases,
       ownerId,
       ...(choice.leaseTtlMs !== undefined ? { recoveryLimits: { leaseTtlMs: choice.leaseTtlMs } } : {}),
-      ...(tmux ? { recoveryBackend: tmux, persistentPtyBackend: tmux } : {}),
+      ...(backend ? { recoveryBackend: backend, persistentPtyBackend: backend } : {}),
     },
     async recover(sessions, log) {
       const report = await sessions.recover();
@@ -100,7 +125,7 @@ export async function openPersistence(
     },
     async close() {
       const outlives = !created || !lock.primary || (await anythingOutlives(store, tmux));
-      await tmux?.dispose();
+      await backend?.dispose();
       await store.close();
       lock.release();
       if (!outlives) rmSync(stateDir, { recursive: true, force: true });

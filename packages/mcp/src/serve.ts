@@ -3,9 +3,10 @@ import type { Logger } from '@procmux/core-types';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
+import { type Adoption, replicasOf, startAdoption } from './adoption.js';
 import type { ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
-import { openPersistence } from './persistence.js';
+import { openPersistence, type Persistence } from './persistence.js';
 import { createProcmuxServer } from './server.js';
 import type { SshRequest } from './ssh-args.js';
 import { openSshBackend } from './ssh-serve.js';
@@ -58,19 +59,28 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
-  // Sessions on another host are not remembered here: their records would name processes this
-  // machine's tmux cannot re-attach (so persist: true is refused with --ssh).
-  const persistence =
-    options.stateDir !== undefined && !options.ssh
-      ? await openPersistence(options.stateDir, options.cwd, {
-          store: options.store,
-          leaseTtlMs: options.leaseTtlMs,
-        })
-      : undefined;
-  if (options.ssh && options.stateDir !== undefined) {
-    log('procmux mcp: with --ssh, sessions are not remembered across restarts (persist: true is refused)');
-  }
   const remote = options.ssh ? await openSshBackend(options.ssh, log) : undefined;
+  // With --ssh, persisted sessions live on a tmux server on that host, so any host reaching it
+  // (and sharing the store) can re-attach to them.
+  let persistence: Persistence | undefined;
+  try {
+    persistence =
+      options.stateDir !== undefined
+        ? await openPersistence(options.stateDir, options.cwd, {
+            store: options.store,
+            leaseTtlMs: options.leaseTtlMs,
+            persistentBackend: remote
+              ? async () => {
+                  const { createSshTmuxBackend } = await import('@procmux/backend-ssh');
+                  return createSshTmuxBackend(remote, { workspace: options.cwd });
+                }
+              : undefined,
+          })
+        : undefined;
+  } catch (error) {
+    remote?.close();
+    throw error;
+  }
   const sessions = createProcessSessions({
     ...persistence?.sessionsOptions,
     cwd: options.cwd,
@@ -86,11 +96,26 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       }
     },
   });
+  let adoption: Adoption | undefined;
   try {
-    await persistence?.recover(sessions, log);
+    const report = await persistence?.recover(sessions, log);
+    if (persistence?.shared && report) {
+      const checkpoints = persistence.sessionsOptions.checkpoints!;
+      adoption = startAdoption({
+        sessions,
+        checkpoints,
+        // A tenth of the TTL (100-500 ms): a lapsed lease is taken well within TTL + 1 s,
+        // for one acquire per foreign record each time (cheap next to the leases' renewals).
+        intervalMs: Math.min(500, Math.max(100, Math.floor((options.leaseTtlMs ?? 15_000) / 10))),
+        log,
+      });
+      adoption.absorb(report, await replicasOf(checkpoints));
+    }
   } catch (error) {
+    adoption?.dispose();
     await sessions.dispose();
     await persistence?.close();
+    remote?.close();
     throw error;
   }
   let view: ViewServer | undefined;
@@ -115,6 +140,10 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       ? persistence.persistUnavailable
       : 'this server was started without a state directory (procmux mcp --state-dir)',
   });
+  if (adoption) {
+    adoption.wrap(tools.exec);
+    adoption.wrap(tools.process);
+  }
   const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
   for (const tool of [tools.exec, tools.process]) {
     const run = tool.run.bind(tool);
@@ -137,6 +166,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       log(
         `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
       );
+      adoption?.dispose();
       await view?.close();
       // Persisted sessions are left running for the next server (sessions.dispose skips them).
       await sessions.dispose();
