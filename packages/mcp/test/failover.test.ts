@@ -151,7 +151,7 @@ describe.skipIf(skip !== undefined)(
         `host B to list all ${count} sessions running`,
       );
       const adoptMs = Date.now() - killedAt;
-      return { a, b, ids, adoptMs, workspace, aPid: a.pid, state: a };
+      return { a, b, ids, adoptMs };
     }
 
     it('one session: adopted within TTL + 1 s, every line from 1 with no gap, input, exit 7, nothing left, A refused', async () => {
@@ -233,5 +233,28 @@ describe.skipIf(skip !== undefined)(
       // Nothing of it is left on the remote side.
       await waitFor(() => markedBy(a.pid).length === 0, 10_000, 'no remote process of the session');
     });
+
+    it('16 sessions: all adopted, each log whole from line 1, killed through B with nothing left', async () => {
+      const { a, b, ids, adoptMs } = await scenario(16);
+      console.info(`[failover] 16 sessions adopted ${adoptMs} ms after SIGKILL (--lease-ttl 3)`);
+      for (const id of ids) {
+        let lines: number[] = [];
+        await waitFor(
+          async () => {
+            lines = numbered((await call(b, 'process', { action: 'log', session_id: id, limit: 1000 })).text);
+            return lines.length >= 4;
+          },
+          20_000,
+          `the replayed history of ${id} on B`,
+        );
+        expect(lines).toEqual(Array.from({ length: lines.length }, (_, i) => i + 1));
+      }
+      // Tree kill through the adopting host: every session ends, nothing of them is left there.
+      for (const id of ids) {
+        const killed = await call(b, 'process', { action: 'kill', session_id: id });
+        expect(killed.isError, killed.text).toBe(false);
+      }
+      await waitFor(() => markedBy(a.pid).length === 0, 20_000, 'no remote process of the 16 sessions');
+    }, 240_000);
   },
 );
