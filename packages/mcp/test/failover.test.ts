@@ -2,9 +2,10 @@
 // sharing a real PostgreSQL store (--store, --lease-ttl 3) drive sessions on a real sshd on
 // loopback. Host A starts persisted sessions (tmux on the remote side) and is SIGKILLed; host B,
 // already running, adopts them within TTL + 1 s and drives them to their end with nothing lost.
-import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -66,6 +67,13 @@ describe.skipIf(skip !== undefined)(
       for (const host of hosts.splice(0)) await host.client.close().catch(() => {});
     });
     afterAll(async () => {
+      // A failed run may leave persisted sessions on the "remote" tmux servers: end them there.
+      for (const d of dirs.filter((x) => x.includes('pm-fo-ws-'))) {
+        const hash = createHash('sha256').update(d).digest('hex').slice(0, 16);
+        const tmuxDir = join(homedir(), '.local', 'state', 'procmux', `tmux-${hash}`);
+        spawnSync('tmux', ['-S', join(tmuxDir, 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
+        rmSync(tmuxDir, { recursive: true, force: true });
+      }
       await sshd?.stop();
       await admin?.end();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });

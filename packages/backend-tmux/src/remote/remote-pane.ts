@@ -26,9 +26,10 @@ export interface RemotePaneOptions {
  */
 function followCommand(files: SessionFiles, offset: number): string {
   // The watcher is not tail's child (a command substitution forks it away): tail would see its
-  // own unreaped zombie as alive and never end.
+  // own unreaped zombie as alive and never end. It also ends when the log is gone: the host
+  // that saw the end removes the files, and a follower left by a dead host must not wait on.
   const script =
-    'w=$( (while [ ! -e "$2" ]; do sleep 0.05; done) </dev/null >/dev/null 2>&1 & echo $!); ' +
+    'w=$( (while [ ! -e "$2" ] && [ -e "$1" ]; do sleep 0.05; done) </dev/null >/dev/null 2>&1 & echo $!); ' +
     'exec tail -s 0.05 -c "+$(($3 + 1))" --pid="$w" -f "$1"';
   return `sh -c ${quoteWord(script)} procmux-follow ${commandLine([files.log, files.eof, String(offset)])}`;
 }
