@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { BenchCase, BenchContext, Measured } from '../case.js';
-import { fact, figure, num } from '../format.js';
+import { fact, figure, num, signedMs } from '../format.js';
 import { NotBuiltError } from '../load.js';
 import { benchEnv, track, untrack } from '../processes.js';
 import { loadSshdHelper } from '../sshd.js';
@@ -155,7 +155,7 @@ export const failoverAdopt: BenchCase = {
       status: 'measured',
       procmux: figure(one, 'ms'),
       raw: fact(`${ttlMs} ms (the lease TTL)`, [ttlMs], 'ms'),
-      ratio: `+${num(m - ttlMs)} ms`,
+      ratio: signedMs(m - ttlMs),
       pass: one.every((ms) => ms <= ttlMs + 1_000),
       notes: [
         `--lease-ttl ${TTL_S}; time from SIGKILL of host A to host B listing the session running`,

@@ -76,7 +76,9 @@ export function startAdoption(options: {
       tool.run = async (params, context): Promise<ToolResult> => {
         const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
         const id = typeof p.session_id === 'string' ? p.session_id : undefined;
-        const owner = id === undefined ? undefined : foreign.get(id);
+        // A session this host has is its own, even before the report that adopted it is in.
+        const mine = (sid: string) => sessions.list().some((s) => s.id === sid);
+        const owner = id === undefined || mine(id) ? undefined : foreign.get(id);
         if (id !== undefined && owner !== undefined) {
           const message = `session ${id} is driven by host ${owner}, which holds its lease; this host cannot drive it`;
           return {
@@ -86,8 +88,9 @@ export function startAdoption(options: {
           } as ToolResult;
         }
         const result = await run(params, context);
-        if (p.action === 'list' && foreign.size > 0) {
-          const lines = [...foreign].map(([sid, host]) => `${sid}: driven by host ${host} (not this one)`);
+        const others = [...foreign].filter(([sid]) => !mine(sid));
+        if (p.action === 'list' && others.length > 0) {
+          const lines = others.map(([sid, host]) => `${sid}: driven by host ${host} (not this one)`);
           result.text = `${result.text}\n${lines.join('\n')}`;
         }
         const from = id === undefined ? undefined : unread.get(id);
