@@ -65,12 +65,13 @@ describe.skipIf(skip !== undefined)('persisted sessions on a remote tmux server'
     });
     try {
       const s = await sessions.start({
+        shell: true,
         command:
           'i=1; while [ $i -le 5 ]; do echo "n-$i"; i=$((i+1)); sleep 0.1; done; read x; echo "got-$x"; [[ 1 == 1 ]] && exit 7',
         pty: true,
         lifetime: 'detached',
       });
-      expect(s.metadata().shell).toBe('bash');
+      expect(s.metadata().shellName).toBe('bash');
       let seen = '';
       while (!seen.includes('n-5')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
       await s.input('hello\r');

@@ -63,10 +63,14 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
 
   it('runs a command string under bash, as a native session does, and says so', async () => {
     setup();
-    const s = await sessions.start({ command: '[[ 1 == 1 ]] && echo ok; echo {1..3}; exit 7', pty: true });
+    const s = await sessions.start({
+      shell: true,
+      command: '[[ 1 == 1 ]] && echo ok; echo {1..3}; exit 7',
+      pty: true,
+    });
     expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 7 });
     expect((await s.output({ cursor: 0 })).data.trim().split(/\r?\n/)).toEqual(['ok', '1 2 3']);
-    expect(s.metadata().shell).toBe('bash');
+    expect(s.metadata().shellName).toBe('bash');
   });
 
   it('passes exactly the environment asked for (and the tree marker), no TMUX variables', async () => {

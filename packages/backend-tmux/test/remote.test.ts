@@ -66,14 +66,18 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     const { tmux, sessions } = await host(stateDir());
     expect(tmux.shell).toBe('bash');
     const s = await sessions.start({
+      shell: true,
       command: 'echo "n-1"; read x; echo "got-$x"; [[ 1 == 1 ]] && exit 7',
       pty: true,
       lifetime: 'detached',
     });
-    expect(s.metadata()).toMatchObject({ shell: 'bash', backendMetadata: { tmux: { host: 'me@here:22' } } });
+    expect(s.metadata()).toMatchObject({
+      shellName: 'bash',
+      backendMetadata: { tmux: { host: 'me@here:22' } },
+    });
     let seen = '';
     while (!seen.includes('n-1')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
-    await s.resize({ columns: 100, rows: 30 });
+    await s.resize?.({ columns: 100, rows: 30 });
     await s.input('héllo\r');
     expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 7 });
     expect((await s.log()).text).toContain('got-héllo');
@@ -86,6 +90,7 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     const dir = stateDir();
     const a = await host(dir);
     const s = await a.sessions.start({
+      shell: true,
       command: 'i=1; while :; do echo "n-$i"; i=$((i+1)); sleep 0.1; done',
       pty: true,
       lifetime: 'detached',
