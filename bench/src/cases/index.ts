@@ -1,6 +1,7 @@
 // Every case, in the order the table shows them.
 import type { BenchCase } from '../case.js';
 import { emulatedPty } from './emulated-pty.js';
+import { failoverAdopt } from './failover.js';
 import { firstBytePipe, firstBytePty } from './first-byte.js';
 import { hostDeathCleanup } from './host-death.js';
 import { inputLatency } from './input-latency.js';
@@ -48,4 +49,5 @@ export const CASES: readonly BenchCase[] = [
   sshThroughput,
   sandboxFirstByte,
   sandboxThroughput,
+  failoverAdopt,
 ];

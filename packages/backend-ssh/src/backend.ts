@@ -38,12 +38,7 @@ export interface SshBackend {
 export async function createSshBackend(options: SshBackendOptions): Promise<SshBackend> {
   const connection = await SshConnection.connect(options);
   const start = async (request: SandboxStartRequest | PtyStartRequest, workspace: string, pty: boolean) => {
-    const target =
-      'file' in request
-        ? { file: request.file, args: request.args }
-        : request.shell === true || request.args.length === 0
-          ? { file: 'sh', args: ['-c', [request.command, ...request.args].join(' ')] }
-          : { file: request.command, args: request.args };
+    const target = remoteTarget(request);
     return RemoteProcess.start(connection, {
       ...target,
       workspace,
@@ -100,7 +95,7 @@ export async function createSshBackend(options: SshBackendOptions): Promise<SshB
         ...handleOf(remote),
         release: () => remote.release(),
         resize: (columns, rows) => remote.resize(columns, rows),
-        metadata: { host: connection.options.host, remotePid: remote.pid },
+        metadata: { host: connection.options.host, remotePid: remote.pid, shell: remote.shell },
       };
     },
   };
@@ -108,9 +103,29 @@ export async function createSshBackend(options: SshBackendOptions): Promise<SshB
   return { sandbox, ptyBackend, connection, lossBoundMs: bound, close: () => connection.close() };
 }
 
+/**
+ * What the remote wrapper runs: a command string goes to the remote host's own shell (bash
+ * where it has bash, else sh), never this host's choice of shell; a program runs as given.
+ */
+export function remoteTarget(request: SandboxStartRequest | PtyStartRequest): {
+  kind: 'shell' | 'exec';
+  file: string;
+  args: string[];
+} {
+  if ('file' in request) {
+    return request.shellCommand !== undefined
+      ? { kind: 'shell', file: request.shellCommand, args: [] }
+      : { kind: 'exec', file: request.file, args: request.args };
+  }
+  return request.shell === true || request.args.length === 0
+    ? { kind: 'shell', file: [request.command, ...request.args].join(' '), args: [] }
+    : { kind: 'exec', file: request.command, args: request.args };
+}
+
 function handleOf(remote: RemoteProcess): SandboxProcessHandle {
   return {
     pid: remote.pid,
+    shell: remote.shell,
     ref: remote.ref,
     write: (data) => remote.write(data),
     closeStdin: () => remote.closeStdin(),

@@ -6,6 +6,8 @@ import type { SshConnection } from './connection.js';
 import { killerCommand, signalCommand, wrapperCommand } from './remote-scripts.js';
 
 export interface RemoteStart {
+  /** `shell`: `file` is a command string for the remote shell (bash, else sh). */
+  kind: 'shell' | 'exec';
   file: string;
   args: string[];
   workspace: string;
@@ -36,6 +38,8 @@ export class RemoteProcess {
   readonly ref: string;
   pid = 0;
   monitorPid = 0;
+  /** The remote shell that ran a command string (`bash`, or `sh` where there is no bash); null for a program. */
+  shell: string | null = null;
   #exit: { exitCode: number | null; signal: SignalName | null } | undefined;
   #settled = false;
   #done: Promise<BackendExit>;
@@ -69,6 +73,7 @@ export class RemoteProcess {
       workspace: request.workspace,
       cwd: request.cwd,
       env: request.env,
+      kind: request.kind,
       file: request.file,
       args: request.args,
     });
@@ -100,10 +105,11 @@ export class RemoteProcess {
         const line = pending.slice(at, end).replace(/\r$/, '');
         const rest = pending.slice(end + 1);
         pending = '';
-        const [, kind, a, b] = line.split(':');
+        const [, kind, a, b, shell] = line.split(':');
         if (kind === 'pid') {
           this.pid = Number(a);
           this.monitorPid = Number(b);
+          this.shell = shell === undefined || shell === '' ? null : shell;
           started = true;
           resolve();
         } else {

@@ -65,17 +65,28 @@ while :; do
 done`;
 
 /**
- * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR PROGRAM
- * ARGS...`, exec'd by the login shell, so sshd's child is the wrapper and it leads its own
+ * Closes every inherited descriptor above stderr, then runs `"$0" "$@"` under bash: the same
+ * prologue as a local session's (shell-wrap's close-inherited-fds.bash), inline because the
+ * remote host has no copy of that file. The exec keeps the pid, so the exit status stays exact.
+ */
+const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "exec $f>&-"; done; unset f; exec "$0" "$@"`;
+
+/**
+ * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR KIND
+ * PROGRAM ARGS...`, exec'd by the login shell, so sshd's child is the wrapper and it leads its own
  * session and group (sshd calls setsid). It checks the cwd stays inside ROOT (`cd -P` sets
  * $PWD to the physical path, so no `$(pwd -P)` subshell forks on the start path), starts the
  * monitor (setsid(1), else perl's setpgrp, else in the group), prints one header line
- * (`NONCE:pid:PID:MONITOR`) on stderr, then execs the program with the tree marker: the
+ * (`NONCE:pid:PID:MONITOR:SHELL`) on stderr, then execs the program with the tree marker: the
  * program keeps the wrapper's pid, so sshd's own waitpid reports its exact end (exit-status
  * or exit-signal), which sh's $? could not (128+n is ambiguous).
+ *
+ * KIND `shell`: PROGRAM is a command string, run as a local one is: `bash --norc -c` where the
+ * remote host has bash, else `sh -c` (SHELL in the header says which). Either way, descriptors
+ * above stderr are closed first (bash: all of them; sh can name only 3-9).
  */
-const WRAPPER = `n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6
-shift 6
+const WRAPPER = `n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7
+shift 7
 cd -P -- "$r" 2>/dev/null || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
 r=$PWD
 cd -P -- "$d" 2>/dev/null || { printf '%s:error:cwd\\n' "$n" >&2; exit 126; }
@@ -88,9 +99,18 @@ elif command -v perl >/dev/null 2>&1; then
 else
   (trap '' HUP INT QUIT; exec sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s") </dev/null >/dev/null 2>&1 &
 fi
-printf '%s:pid:%s:%s\\n' "$n" "$w" "$!" >&2
+b=
+command -v bash >/dev/null 2>&1 && b=bash
+sh=
+if [ "$k" = shell ]; then
+  sh=\${b:-sh}
+  if [ -n "$b" ]; then set -- bash --norc -c "$1"; else set -- sh -c "$1"; fi
+fi
+printf '%s:pid:%s:%s:%s\\n' "$n" "$w" "$!" "$sh" >&2
 PROCMUX_TREE=$m
 export PROCMUX_TREE
+[ -n "$b" ] && exec bash --norc -c '${BASH_CLOSE_FDS}' "$@"
+exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
 exec "$@"`;
 
 /** The killer, run over its own exec: `sh -c KILLER procmux-ssh-kill PGID MARKER GRACE_TICKS`. */
@@ -105,6 +125,8 @@ export interface WrapperCommand {
   cwd: string;
   /** Variables set for the program on top of the remote login's environment. */
   env: Record<string, string>;
+  /** `shell`: `file` is a command string for the remote shell; `exec`: a program and its args. */
+  kind: 'shell' | 'exec';
   file: string;
   args: string[];
 }
@@ -125,6 +147,7 @@ export function wrapperCommand(command: WrapperCommand): string {
     command.workspace,
     command.cwd,
     MONITOR,
+    command.kind,
     command.file,
     ...command.args,
   ];

@@ -24,6 +24,7 @@ describe('remote command lines', () => {
       workspace: '/w',
       cwd: '/w/sub',
       env: { GOOD_1: "v'1", 'BAD-NAME': 'x', '1BAD': 'y' },
+      kind: 'exec',
       file: 'printf',
       args: ['%s', 'a b'],
     });
@@ -31,7 +32,7 @@ describe('remote command lines', () => {
     expect(line).not.toContain('BAD');
     // graceMs 120 → 3 ticks of 50 ms; program and args are the last words.
     expect(line).toContain("'procmux-ssh' 'n' 'm' '3' '/w' '/w/sub' ");
-    expect(line.endsWith("'printf' '%s' 'a b'")).toBe(true);
+    expect(line.endsWith("'exec' 'printf' '%s' 'a b'")).toBe(true);
     expect(killerCommand(42, 'm', 500)).toMatch(/'procmux-ssh-kill' '42' 'm' '10'$/);
     expect(signalCommand(42, 'SIGINT')).toBe("kill -s 'INT' 42");
   });

@@ -61,6 +61,21 @@ describe.skipIf(skip !== undefined)('sessions over SSH (real sshd on loopback)',
     expect(r.data.session).toMatchObject({ state: 'exited', exitCode: 0, signal: null, stdioMode: 'pipe' });
   });
 
+  it('runs a command string under the remote bash, pipes and terminal alike, and says so', async () => {
+    world = await openWorld(sshd);
+    const command = '[[ 1 == 1 ]] && echo ok; echo {1..3}';
+    for (const pty of [false, true]) {
+      const s = await world.sessions.start({ shell: true, command, pty });
+      expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
+      expect((await s.log()).text.trim().split(/\r?\n/)).toEqual(['ok', '1 2 3']);
+      expect(s.metadata()).toMatchObject({ shell: true, shellName: 'bash' });
+    }
+    const program = await world.sessions.start({ command: 'echo', args: ['{1..3}'] });
+    await program.wait({ timeoutMs: 10_000 });
+    expect((await program.log()).text.trim()).toBe('{1..3}');
+    expect(program.metadata().shellName).toBeNull();
+  });
+
   it('reports exit codes and signal deaths exactly (exit 130 is not SIGINT)', async () => {
     world = await openWorld(sshd);
     const cases: [string, { exitCode: number | null; signal: string | null }][] = [

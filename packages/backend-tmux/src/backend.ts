@@ -12,6 +12,7 @@ import {
 } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
 import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
+import { closeInheritedDescriptors } from '@procmux/shell-wrap';
 import { HostWatchdog } from '@procmux/supervisor';
 import {
   decodeRef,
@@ -150,10 +151,19 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const name = newSessionName();
       const marker = createTreeMarker();
       const files = layout.files(name);
-      const env = { ...request.env, TERM: request.term, [TREE_MARKER_ENV]: marker };
-      writeSessionFiles(layout, files, envScript(files.env, env));
+      // The same descriptor-closing prologue as a native session's (shell-wrap), so a command
+      // string means the same here: bash with BASH_ENV, or the exec wrapper for a program.
+      const spec = closeInheritedDescriptors({
+        file: request.file,
+        args: request.args,
+        env: { ...request.env, TERM: request.term, [TREE_MARKER_ENV]: marker },
+      });
+      writeSessionFiles(layout, files, envScript(files.env, spec.env));
       const host = request.lifetime !== 'detached';
-      const out = await server.run(startCommands({ binary, layout, name, marker, host, request, files }));
+      const target = { ...request, file: spec.file, args: spec.args };
+      const out = await server.run(
+        startCommands({ binary, layout, name, marker, host, request: target, files }),
+      );
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
       if (out.code !== 0 || !Number.isSafeInteger(pid)) {
         await server.run(['kill-session', '-t', name]);

@@ -69,14 +69,26 @@ export interface TmuxResult {
   code: number;
 }
 
+/**
+ * Runs one program to its end on the machine that holds the tmux server: this one (execFile)
+ * or another (over SSH). Never throws: a failure is a non-zero code.
+ */
+export type TmuxExec = (file: string, args: readonly string[], input?: Buffer) => Promise<TmuxResult>;
+
 /** One tmux server, addressed by its socket path. */
 export class TmuxServer {
+  readonly #exec: TmuxExec;
+
   constructor(
     readonly binary: TmuxBinary,
     readonly socket: string,
-    /** Environment of tmux clients (the server, once started, inherits it). */
-    private readonly env: Record<string, string>,
-  ) {}
+    /** Environment of tmux clients (the server, once started, inherits it); local exec only. */
+    env: Record<string, string>,
+    /** Where tmux runs: this machine by default. */
+    exec?: TmuxExec,
+  ) {
+    this.#exec = exec ?? localExec(env);
+  }
 
   /** The shell command a person types to watch or take over a session. */
   attachCommand(session: string): string {
@@ -85,20 +97,7 @@ export class TmuxServer {
 
   /** Runs one tmux command line (`args` may chain commands with ';'); never throws. */
   run(args: readonly string[], input?: Buffer): Promise<TmuxResult> {
-    return new Promise((resolve) => {
-      const child = execFile(
-        this.binary.path,
-        ['-S', this.socket, '-f', '/dev/null', ...args],
-        { env: this.env, encoding: 'utf8', timeout: 10_000, maxBuffer: 4 * 1024 * 1024 },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-          resolve({ stdout, stderr, code });
-        },
-      );
-      child.stdin?.on('error', () => {});
-      if (input !== undefined) child.stdin?.end(input);
-      else child.stdin?.end();
-    });
+    return this.#exec(this.binary.path, ['-S', this.socket, '-f', '/dev/null', ...args], input);
   }
 
   /** The server's pid while it runs. */
@@ -119,6 +118,25 @@ export class TmuxServer {
     }
     return result.stdout;
   }
+}
+
+/** execFile on this machine with `env`, a 10 s bound and 4 MiB of output at most. */
+function localExec(env: Record<string, string>): TmuxExec {
+  return (file, args, input) =>
+    new Promise((resolve) => {
+      const child = execFile(
+        file,
+        [...args],
+        { env, encoding: 'utf8', timeout: 10_000, maxBuffer: 4 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolve({ stdout, stderr, code });
+        },
+      );
+      child.stdin?.on('error', () => {});
+      if (input !== undefined) child.stdin?.end(input);
+      else child.stdin?.end();
+    });
 }
 
 /** Single-quotes a word for sh. */

@@ -61,6 +61,18 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
     expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 4 });
   });
 
+  it('runs a command string under bash, as a native session does, and says so', async () => {
+    setup();
+    const s = await sessions.start({
+      shell: true,
+      command: '[[ 1 == 1 ]] && echo ok; echo {1..3}; exit 7',
+      pty: true,
+    });
+    expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 7 });
+    expect((await s.output({ cursor: 0 })).data.trim().split(/\r?\n/)).toEqual(['ok', '1 2 3']);
+    expect(s.metadata().shellName).toBe('bash');
+  });
+
   it('passes exactly the environment asked for (and the tree marker), no TMUX variables', async () => {
     setup();
     const s = await sessions.start({ command: 'env', args: [], pty: true, env: { ONLY_THIS: 'yes' } });

@@ -4,6 +4,7 @@ import { invalidOption, SESSIONS_LIMIT } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
 import { CliUsageError, cliInteger } from './cli-usage.js';
 import { parseSshArgs, type SshRequest } from './ssh-args.js';
+import { parseLeaseTtl, parseStore, type StoreRequest } from './store-args.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -29,6 +30,10 @@ export type CliCommand =
       ssh?: SshRequest;
       /** --sandbox (with --sandbox-write, --sandbox-allow-domain): every session in an OS sandbox. */
       sandbox?: SandboxRequest;
+      /** --store: records and leases in PostgreSQL (shared by hosts) or an SQLite file. */
+      store?: StoreRequest;
+      /** --lease-ttl, in ms: how long a lease lasts unrenewed (default 15 s). */
+      leaseTtlMs: number;
     };
 
 /** The OS sandbox the host asked for: extra writable paths and reachable domains. */
@@ -82,6 +87,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       'sandbox',
       'sandbox-write',
       'sandbox-allow-domain',
+      'store',
+      'lease-ttl',
     ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
@@ -93,6 +100,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
   const view = viewRequest(values.view, values['view-host']);
   const remote = parseSshArgs(values, (path) => resolve(cwd, path));
+  const store = parseStore(values.store, cwd);
   return {
     kind: 'mcp',
     cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),
@@ -107,6 +115,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     stateDir: stateDirValue(values['state-dir']),
     ...(view ? { view } : {}),
     ...sandboxRequest(values, cwd, remote !== undefined),
+    ...(store ? { store } : {}),
+    leaseTtlMs: parseLeaseTtl(values['lease-ttl']),
   };
 }
 
@@ -175,6 +185,8 @@ function parse(argv: readonly string[]) {
       sandbox: { type: 'boolean' },
       'sandbox-write': { type: 'string', multiple: true },
       'sandbox-allow-domain': { type: 'string', multiple: true },
+      store: { type: 'string' },
+      'lease-ttl': { type: 'string' },
     },
   });
 }
@@ -198,7 +210,16 @@ function sessionsCommand(
     throw new CliUsageError('procmux sessions takes one subcommand: prune');
   }
   const other = (
-    ['max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+    [
+      'max-sessions',
+      'max-ended-sessions',
+      'allow-pty',
+      'no-pty',
+      'view',
+      'view-host',
+      'lease-ttl',
+      'store',
+    ] as const
   ).find((name) => values[name] !== undefined);
   if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);
   const gone = values.gone === true;

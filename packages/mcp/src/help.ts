@@ -7,6 +7,7 @@ export function helpText(version: string): string {
 
 Usage:
   procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
+              [--state-dir DIR] [--store URL|FILE] [--lease-ttl SECONDS]
               [--ssh USER@HOST[:PORT] --ssh-known-hosts FILE [--ssh-identity FILE]]
               [--sandbox [--sandbox-write PATH]... [--sandbox-allow-domain NAME[:PORT]]...]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
@@ -25,6 +26,12 @@ Usage:
       --state-dir DIR    where session records and persisted sessions live, outside the workspace
                          (default: $XDG_STATE_HOME/procmux/<workspace hash>, else ~/.local/state/procmux/...);
                          exec persist: true sessions (tmux) keep running across restarts
+      --store URL|FILE   where session records and leases live: postgres://... for a store
+                         several hosts share, or the path of an SQLite file (default:
+                         state.sqlite in the state directory)
+      --lease-ttl SECONDS
+                         how long a session's lease lasts unless its host renews it, 1 to 300
+                         (default 15)
       --ssh USER@HOST[:PORT]
                          run every session on that host over SSH; --cwd is then an absolute
                          path there. Keys from --ssh-identity or the agent (SSH_AUTH_SOCK);

@@ -57,6 +57,8 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           stateDir: resolveStateDir(command.cwd, command.stateDir, proc.env),
           ssh: command.ssh,
           sandbox: command.sandbox,
+          store: command.store,
+          leaseTtlMs: command.leaseTtlMs,
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -4,13 +4,15 @@ import { ensureSandboxSupport } from '@procmux/sandbox-linux';
 import { createProcessSessions } from '@procmux/sessions';
 import { createProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
+import { type Adoption, replicasOf, startAdoption } from './adoption.js';
 import type { SandboxRequest, ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
-import { openPersistence } from './persistence.js';
+import { openPersistence, type Persistence } from './persistence.js';
 import { createProcmuxServer } from './server.js';
 import type { SshRequest } from './ssh-args.js';
 import { openSshBackend } from './ssh-serve.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
+import type { StoreRequest } from './store-args.js';
 
 export interface ServeOptions {
   /** Workspace root. */
@@ -39,6 +41,10 @@ export interface ServeOptions {
    * only to `allowDomains`. A host without one fails here with ERR_PROCESS_UNSUPPORTED.
    */
   sandbox?: SandboxRequest | undefined;
+  /** Where records and leases live (`--store`); default: SQLite in `stateDir`. */
+  store?: StoreRequest | undefined;
+  /** How long a lease lasts unrenewed (`--lease-ttl`), in ms. */
+  leaseTtlMs?: number | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -60,15 +66,6 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
-  // Sessions on another host are not remembered here: their records would name processes this
-  // machine's tmux cannot re-attach (so persist: true is refused with --ssh).
-  const persistence =
-    options.stateDir !== undefined && !options.ssh
-      ? openPersistence(options.stateDir, options.cwd)
-      : undefined;
-  if (options.ssh && options.stateDir !== undefined) {
-    log('procmux mcp: with --ssh, sessions are not remembered across restarts (persist: true is refused)');
-  }
   const remote = options.ssh ? await openSshBackend(options.ssh, log) : undefined;
   if (options.sandbox) await ensureSandboxSupport();
   const sandboxPolicy = options.sandbox && {
@@ -76,6 +73,27 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     allowDomains: options.sandbox.allowDomains,
     denyRead: options.stateDir !== undefined ? [options.stateDir] : [],
   };
+  // With --ssh, persisted sessions live on a tmux server on that host, so any host reaching it
+  // (and sharing the store) can re-attach to them.
+  let persistence: Persistence | undefined;
+  try {
+    persistence =
+      options.stateDir !== undefined
+        ? await openPersistence(options.stateDir, options.cwd, {
+            store: options.store,
+            leaseTtlMs: options.leaseTtlMs,
+            persistentBackend: remote
+              ? async () => {
+                  const { createSshTmuxBackend } = await import('@procmux/backend-ssh');
+                  return createSshTmuxBackend(remote, { workspace: options.cwd });
+                }
+              : undefined,
+          })
+        : undefined;
+  } catch (error) {
+    remote?.close();
+    throw error;
+  }
   const sessions = createProcessSessions({
     ...persistence?.sessionsOptions,
     cwd: options.cwd,
@@ -92,11 +110,27 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       }
     },
   });
+  let adoption: Adoption | undefined;
   try {
-    await persistence?.recover(sessions, log);
+    const report = await persistence?.recover(sessions, log);
+    if (persistence?.shared && report) {
+      const checkpoints = persistence.sessionsOptions.checkpoints!;
+      adoption = startAdoption({
+        sessions,
+        checkpoints,
+        // A twentieth of the TTL (100-500 ms): a lapsed lease is taken soon after it lapsed,
+        // leaving most of the extra second to the re-attach (one SSH exec, 0.8 s measured on a
+        // loaded 2-core machine); the cost is one acquire per foreign record each time.
+        intervalMs: Math.min(500, Math.max(100, Math.floor((options.leaseTtlMs ?? 15_000) / 20))),
+        log,
+      });
+      adoption.absorb(report, await replicasOf(checkpoints));
+    }
   } catch (error) {
+    adoption?.dispose();
     await sessions.dispose();
     await persistence?.close();
+    remote?.close();
     throw error;
   }
   let view: ViewServer | undefined;
@@ -121,6 +155,10 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       ? persistence.persistUnavailable
       : 'this server was started without a state directory (procmux mcp --state-dir)',
   });
+  if (adoption) {
+    adoption.wrap(tools.exec);
+    adoption.wrap(tools.process);
+  }
   const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
   for (const tool of [tools.exec, tools.process]) {
     const run = tool.run.bind(tool);
@@ -143,6 +181,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       log(
         `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
       );
+      adoption?.dispose();
       await view?.close();
       // Persisted sessions are left running for the next server (sessions.dispose skips them).
       await sessions.dispose();

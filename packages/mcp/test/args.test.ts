@@ -27,6 +27,7 @@ describe('parseCliArgs', () => {
       maxSessions: undefined,
       maxEndedSessions: undefined,
       pty: true,
+      leaseTtlMs: 15_000,
     });
   });
 
@@ -42,6 +43,7 @@ describe('parseCliArgs', () => {
       maxSessions: 4,
       maxEndedSessions: 10,
       pty: false,
+      leaseTtlMs: 15_000,
     });
     expect(parseCliArgs(['mcp', '--cwd=/abs', '--allow-pty'], '/work')).toMatchObject({
       cwd: '/abs',

@@ -131,6 +131,22 @@ describe.skipIf(skip !== undefined)('procmux mcp --ssh against a real sshd', () 
     expect(marked()).toEqual([]);
   });
 
+  it('a command string means what it means locally: [[ ]] and brace expansion under the remote bash', async () => {
+    const toServer = new PassThrough();
+    const fromServer = new PassThrough();
+    const exited = main(argv(), fakeProcess(toServer, fromServer, []));
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamClientTransport(toServer, fromServer));
+    const r = (await client.callTool({
+      name: 'exec',
+      arguments: { command: '[[ 1 == 1 ]] && echo ok; echo {1..3}' },
+    })) as CallToolResult;
+    expect((r.content[0] as { text: string }).text).toMatch(/^ok\n1 2 3\n[\s\S]*code 0\.$/);
+    toServer.end();
+    expect(await exited).toBe(0);
+    await client.close();
+  });
+
   it('exits 2 with the reason when the host key is unknown', async () => {
     const empty = join(workspace, 'empty_known_hosts');
     writeFileSync(empty, '');

@@ -15,6 +15,11 @@ export interface PtyStartRequest {
    * 'detached': keep it for a later host to recover. Only asked of a `persistent` backend.
    */
   lifetime: 'host' | 'detached';
+  /**
+   * The command string when the session runs one (`file`/`args` are this host's shell
+   * wrapping it): a backend on another machine wraps it for the shell found there.
+   */
+  shellCommand?: string;
   /** Terminal output; the backend stops calling it once the process has ended. */
   onData(data: string): void;
 }
@@ -26,6 +31,8 @@ export interface PtyBackendHandle {
   ref?: string;
   /** Small, non-secret facts about the terminal (bounded by maxPtyBackendMetadataBytes). */
   metadata?: Record<string, unknown>;
+  /** The shell that ran a command string, when the backend chose it (e.g. the remote host's). */
+  shell?: string | null;
   write(data: string): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;

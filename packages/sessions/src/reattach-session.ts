@@ -99,7 +99,8 @@ export async function reattachSession(
     session,
     start() {
       deps.sessions.set(record.id, session);
-      session.attach(run, adapter, backendMetadata(handle, limits.maxPtyBackendMetadataBytes));
+      const metadata = backendMetadata(handle, limits.maxPtyBackendMetadataBytes);
+      session.attach(run, adapter, metadata, typeof metadata?.shell === 'string' ? metadata.shell : null);
     },
   };
 }

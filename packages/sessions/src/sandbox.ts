@@ -16,6 +16,8 @@ export interface SandboxStartRequest {
 export interface SandboxProcessHandle {
   pid?: number;
   ref?: string;
+  /** The shell that ran a command string (`bash`, `sh`, ...); undefined when the sandbox does not say. */
+  shell?: string | null;
   write(data: string): void | Promise<void>;
   closeStdin?(): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;

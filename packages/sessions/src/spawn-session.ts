@@ -1,5 +1,6 @@
 import { type ManagedRun, ProcmuxError } from '@procmux/core-types';
 import type { ScreenLike } from '@procmux/screen';
+import { shellWrap } from '@procmux/shell-wrap';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
@@ -23,6 +24,8 @@ export interface SpawnedSession {
   run: ManagedRun;
   adapter?: BackendAdapter;
   metadata?: Record<string, unknown>;
+  /** The shell that ran a command string; null without one (or a sandbox that did not say). */
+  shell: string | null;
 }
 
 /**
@@ -78,7 +81,7 @@ export async function spawnSession(
     );
     early.attach(adapter);
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
-    return { run, adapter };
+    return { run, adapter, shell: (adapter.handle as SandboxProcessHandle).shell ?? null };
   }
   if (plan.pty && backend) {
     const early = earlyOutput();
@@ -93,6 +96,7 @@ export async function spawnSession(
           rows: plan.terminal.rows,
           term: plan.terminal.term,
           lifetime: request.lifetime ?? 'host',
+          ...(plan.shell ? { shellCommand: shellLine(plan) } : {}),
           onData: (data) => early.emit('stdout', data),
         }),
       (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
@@ -110,7 +114,8 @@ export async function spawnSession(
       }
     }
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
-    return { run, adapter, ...(metadata ? { metadata } : {}) };
+    const shell = (adapter.handle as PtyBackendHandle).shell ?? localShell(plan);
+    return { run, adapter, shell, ...(metadata ? { metadata } : {}) };
   }
   const boxed: SandboxedSpawn | undefined = plan.sandbox
     ? await openSandboxedSpawn(session, { ...plan, sandbox: plan.sandbox })
@@ -145,7 +150,12 @@ export async function spawnSession(
       () => boxed.box.close(),
       () => boxed.box.close(),
     );
-  return { run };
+  return { run, shell: localShell(plan) };
+}
+
+/** The shell this host wraps a command string in (what the supervisor and hostTarget run). */
+function localShell(plan: StartPlan): string | null {
+  return plan.shell ? shellWrap(shellLine(plan), { env: plan.env }).shell : null;
 }
 
 /** The sandbox's launcher instead of the command, and output scanned for its refusals. */

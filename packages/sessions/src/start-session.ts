@@ -31,11 +31,14 @@ export async function startSession(r: RegistryState, request: ProcessStartReques
     resolveCwd: r.resolveCwd,
     sandboxPolicy: r.options.sandboxPolicy,
   });
+  const lifetimeBackend = backendFor(request.lifetime, r.ptyBackend, r.persistentPtyBackend);
   resolveLifetime(
     request.lifetime,
     plan.pty,
-    backendFor(request.lifetime, r.ptyBackend, r.persistentPtyBackend),
-    r.sandbox !== undefined,
+    lifetimeBackend,
+    // A sandbox's host that names a persistent backend has paired it with the sandbox (tmux on
+    // the same remote machine); a local one would run the session on the wrong machine.
+    r.sandbox !== undefined && lifetimeBackend !== r.persistentPtyBackend,
   );
   const releaseSlot = reserveSlot(r);
   try {
@@ -140,14 +143,14 @@ async function startReserved(
     }
   }
   try {
-    const { run, adapter, metadata } = await spawnSession(
+    const { run, adapter, metadata, shell } = await spawnSession(
       { supervisor: r.supervisor, sandbox: r.sandbox, ptyBackend, limits: r.limits },
       session,
       plan,
       request,
       gate?.screen,
     );
-    session.attach(run, adapter, metadata);
+    session.attach(run, adapter, metadata, shell);
     if (request.lifetime === 'detached') r.detached.add(id);
     await session.persisted;
   } catch (error) {

@@ -210,6 +210,12 @@ export interface SessionMetadata {
    * line, and whether the kernel said so ('kernel', Linux) or a guess did ('heuristic').
    */
   input: InputWait | null;
+  /**
+   * Which shell ran `command` (with `shell: true`): `bash` (or its path), `sh` where the
+   * target has no bash, cmd/powershell/pwsh on Windows; null for an executable run without a
+   * shell, or a sandbox that does not say.
+   */
+  shellName: string | null;
   backendMetadata?: Record<string, unknown>;
   /** Set when the session runs in an OS sandbox: its policy and what it refused so far. */
   sandbox?: SessionSandboxState;

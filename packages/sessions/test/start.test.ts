@@ -19,6 +19,7 @@ describe('start', () => {
     const s = await sessions.start({ command: 'printf', args: ['%s|', '$HOME', 'a b'] });
     expect(await s.wait({ timeoutMs: 10_000 })).toEqual({ exitCode: 0, signal: null, state: 'exited' });
     expect((await s.poll()).stdout).toBe('$HOME|a b|');
+    expect(s.metadata().shellName).toBeNull();
   });
 
   it('runs a shell line (no args) through the shell when shell: true', async () => {
@@ -30,6 +31,7 @@ describe('start', () => {
     });
     await s.wait({ timeoutMs: 10_000 });
     expect((await s.poll()).stdout).toBe('X2\n');
+    expect(s.metadata().shellName).toBe('bash');
   });
 
   it('resolves cwd inside the workspace and refuses one outside before spawning', async () => {

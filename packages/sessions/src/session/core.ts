@@ -80,6 +80,8 @@ export class SessionCore {
   backendMetadata: Record<string, unknown> | undefined;
   /** The OS sandbox the process runs in, if any. */
   sandbox: SessionSandbox | undefined;
+  /** The shell program that ran a command string (`bash`, `sh`, ...); null without one. */
+  shellName: string | null = null;
   exitCode: number | null = null;
   signal: SignalName | null = null;
   endedAt: number | null = null;

@@ -41,10 +41,12 @@ export function attach(
   run: ManagedRun,
   adapter: BackendAdapter | undefined,
   metadata?: Record<string, unknown>,
+  shellName?: string | null,
 ): void {
   s.run = run;
   s.adapter = adapter;
   s.backendMetadata = metadata;
+  s.shellName = shellName ?? null;
   s.stdioMode = run.stdioMode;
   if (s.pty && run.stdioMode === 'pipe') fallBack(s);
   if (s.state === 'starting') s.state = 'running';
@@ -185,6 +187,7 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     backend: s.backend,
     endReason: s.endReason,
     input: ask ? askInput(s) : s.input.state,
+    shellName: s.shellName,
     ...(s.backendMetadata ? { backendMetadata: s.backendMetadata } : {}),
     ...(s.sandbox
       ? {

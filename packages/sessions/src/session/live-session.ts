@@ -192,8 +192,13 @@ export class LiveSession implements ProcessSession {
   onOutput(stream: 'stdout' | 'stderr', chunk: string): void {
     lifecycle.onOutput(this.#s, stream, chunk);
   }
-  attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
-    lifecycle.attach(this.#s, run, adapter, metadata);
+  attach(
+    run: ManagedRun,
+    adapter: BackendAdapter | undefined,
+    metadata?: Record<string, unknown>,
+    shellName?: string | null,
+  ): void {
+    lifecycle.attach(this.#s, run, adapter, metadata, shellName);
     // An own member, only where it works: hosts feature-detect with `session.resize?.(...)`.
     if (this.canResize && !Object.hasOwn(this, 'resize')) {
       const s = this.#s;

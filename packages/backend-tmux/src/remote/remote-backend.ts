@@ -1,0 +1,201 @@
+// A persistent PTY backend on a private tmux server on another machine: the local backend's
+// pane (start-commands.ts), files (layout.ts) and refs, with every tmux call, file and kill
+// going over the connection the host effect wraps (an SSH connection in @procmux/backend-ssh).
+import {
+  createTreeMarker,
+  type ProcessRecoveryBackend,
+  ProcmuxError,
+  type RecoveredProcessHandle,
+  type RecoveryAttachRequest,
+  TREE_MARKER_ENV,
+} from '@procmux/core-types';
+import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
+import { decodeRef, envScript, layoutOf, newSessionName, parseExitFile } from '../layout.js';
+import { startCommands } from '../start-commands.js';
+import { parseTmuxVersion, type TmuxBinary, TmuxServer, versionSupported } from '../tmux-cli.js';
+import { commandLine, quoteWord, type RemoteTmuxHost } from './host.js';
+import { RemoteTmuxPane } from './remote-pane.js';
+
+export interface RemoteTmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
+  readonly persistent: true;
+  readonly capabilities: { readonly resize: true };
+  /** The socket's path on the other machine. */
+  readonly socket: string;
+  readonly tmux: TmuxBinary;
+  /** The shell a command string runs under there: bash, or sh where there is none. */
+  readonly shell: 'bash' | 'sh';
+  startPty(request: PtyStartRequest): Promise<PtyBackendHandle>;
+  attach(request: RecoveryAttachRequest): Promise<RecoveredProcessHandle | null>;
+  /** Names of the tmux sessions on the private server (live and dead panes). */
+  listSessions(): Promise<string[]>;
+  /** Stops reading every session; they keep running there. */
+  dispose(): Promise<void>;
+}
+
+export interface RemoteTmuxOptions {
+  /** Directory of the socket and session files on the other machine (absolute). */
+  dir: string;
+  /**
+   * The environment a program gets there from a start request's (this host's merged one):
+   * what the request changed, as `@procmux/backend-ssh`'s `remoteEnv` decides.
+   */
+  environment(env: Record<string, string>): Record<string, string>;
+}
+
+const INSTALL = 'install tmux 3.3 or newer there (Debian/Ubuntu: apt-get install tmux)';
+
+/**
+ * Finds tmux on the other machine, makes the directory there, and returns the backend.
+ * ERR_PROCESS_UNSUPPORTED naming the machine when tmux is missing or older than 3.3.
+ */
+export async function createRemoteTmuxBackend(
+  host: RemoteTmuxHost,
+  options: RemoteTmuxOptions,
+): Promise<RemoteTmuxBackend> {
+  const layout = layoutOf(options.dir);
+  const probe = await host.run(
+    'command -v tmux && tmux -V; if command -v bash >/dev/null 2>&1; then echo shell=bash; else echo shell=sh; fi; ' +
+      `mkdir -p -m 700 ${quoteWord(layout.sessions)}; env -0 >&2`,
+  );
+  const lines = probe.stdout.split('\n');
+  const shell = lines.includes('shell=bash') ? 'bash' : 'sh';
+  const path = lines[0]?.startsWith('/') ? lines[0] : undefined;
+  if (path === undefined) {
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      `tmux was not found on ${host.name}, where persist: true keeps sessions on a tmux server; ${INSTALL}`,
+    );
+  }
+  const version = parseTmuxVersion(lines[1] ?? '');
+  if (!version || !versionSupported(version)) {
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      `tmux on ${host.name} is ${lines[1]?.trim() || 'of unknown version'}, too old for persistent sessions; ${INSTALL}`,
+    );
+  }
+  // The login environment there: a program gets it plus what its request changed.
+  const base: Record<string, string> = {};
+  for (const entry of probe.stderr.split('\0')) {
+    const at = entry.indexOf('=');
+    if (at > 0 && !entry.startsWith('TMUX') && !entry.startsWith(`${TREE_MARKER_ENV}=`)) {
+      base[entry.slice(0, at)] = entry.slice(at + 1);
+    }
+  }
+  const binary: TmuxBinary = { path, version: lines[1]!.trim() };
+  const server = new TmuxServer(binary, layout.socket, {}, (file, args, input) =>
+    host.run(commandLine([file, ...args]), input),
+  );
+  const live = new Map<string, RemoteTmuxPane>();
+
+  const pane = (
+    name: string,
+    marker: string,
+    pid: number | undefined,
+    offset: number,
+    onData: (d: string) => void,
+  ) => {
+    const handle = new RemoteTmuxPane({
+      host,
+      server,
+      name,
+      files: layout.files(name),
+      marker,
+      pid,
+      offset,
+      onData,
+      onSettled: () => live.delete(name),
+    });
+    live.set(name, handle);
+    return handle;
+  };
+
+  return {
+    persistent: true,
+    capabilities: { resize: true },
+    socket: layout.socket,
+    tmux: binary,
+    shell,
+    async startPty(request) {
+      if (request.lifetime !== 'detached') {
+        throw new ProcmuxError(
+          'ERR_PROCESS_UNSUPPORTED',
+          `the tmux server on ${host.name} holds persisted (detached) sessions only; others run over SSH directly`,
+        );
+      }
+      const name = newSessionName();
+      const marker = createTreeMarker();
+      const files = layout.files(name);
+      const env = {
+        ...base,
+        ...options.environment(request.env),
+        TERM: request.term,
+        [TREE_MARKER_ENV]: marker,
+      };
+      // A command string runs under the shell there, as a non-persisted session does.
+      const target =
+        request.shellCommand !== undefined
+          ? { file: shell, args: [...(shell === 'bash' ? ['--norc'] : []), '-c', request.shellCommand] }
+          : { file: request.file, args: request.args };
+      const wrote = await host.run(
+        `umask 077 && cat > ${quoteWord(files.env)} && : > ${quoteWord(files.log)}`,
+        Buffer.from(envScript(files.env, env)),
+      );
+      if (wrote.code !== 0) {
+        throw new ProcmuxError(
+          'ERR_PROCESS_PTY_BACKEND',
+          `could not write the session files on ${host.name}: ${wrote.stderr.trim() || `exit code ${wrote.code}`}`,
+        );
+      }
+      const out = await server.run(
+        startCommands({
+          binary,
+          layout,
+          name,
+          marker,
+          host: false,
+          request: { ...request, ...target },
+          files,
+        }),
+      );
+      const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
+      if (out.code !== 0 || !Number.isSafeInteger(pid)) {
+        await server.run(['kill-session', '-t', name]);
+        throw new ProcmuxError(
+          'ERR_PROCESS_PTY_BACKEND',
+          `tmux on ${host.name} could not start the session: ${out.stderr.trim() || `exit code ${out.code}`}`,
+        );
+      }
+      const handle = pane(name, marker, pid, 0, request.onData);
+      return Object.assign(handle, { shell: request.shellCommand !== undefined ? shell : null });
+    },
+    async attach(request) {
+      const ref = decodeRef(request.ref, layout);
+      if (!ref) return null;
+      const files = layout.files(ref.session);
+      const shown = await server.run([
+        'display-message',
+        '-p',
+        '-t',
+        ref.session,
+        '#{@procmux_marker} #{pane_pid} #{pane_dead}',
+      ]);
+      const [marker, pidText, dead] = shown.stdout.trim().split(' ');
+      const sink = (data: string) => request.onStdout(data);
+      if (shown.code !== 0) {
+        // No session: only an exit status written before it went makes this a real end.
+        const exit = await host.run(`cat ${quoteWord(files.exit)} 2>/dev/null`);
+        return parseExitFile(exit.stdout) ? pane(ref.session, ref.marker, undefined, ref.offset, sink) : null;
+      }
+      if (marker !== ref.marker) return null;
+      return pane(ref.session, ref.marker, dead === '1' ? undefined : Number(pidText), ref.offset, sink);
+    },
+    async listSessions() {
+      const out = await server.run(['list-sessions', '-F', '#{session_name}']);
+      return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+    },
+    async dispose() {
+      for (const handle of live.values()) handle.release();
+      live.clear();
+    },
+  };
+}

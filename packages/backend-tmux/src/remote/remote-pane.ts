@@ -1,0 +1,208 @@
+// One tmux-held process on another machine: the same pane (start-commands.ts) and the same
+// files (layout.ts) as a local one, read over the connection. Its log is streamed by one
+// `tail -f` that ends once the log writer's end mark exists, so every byte is read before the
+// exit file is.
+import { constants } from 'node:os';
+import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
+import { encodeRef, parseExitFile, type SessionFiles } from '../layout.js';
+import type { TmuxServer } from '../tmux-cli.js';
+import { commandLine, quoteWord, type RemoteStream, type RemoteTmuxHost } from './host.js';
+
+export interface RemotePaneOptions {
+  host: RemoteTmuxHost;
+  server: TmuxServer;
+  name: string;
+  files: SessionFiles;
+  marker: string;
+  pid: number | undefined;
+  offset: number;
+  onData(data: string): void;
+  onSettled?(): void;
+}
+
+/**
+ * `tail -c +N -f` of the log, told to end (`--pid`) once a watcher has seen the writer's end
+ * mark: GNU tail reads what is left after the watched process is gone, so nothing is cut.
+ */
+function followCommand(files: SessionFiles, offset: number): string {
+  // The watcher is not tail's child (a command substitution forks it away): tail would see its
+  // own unreaped zombie as alive and never end. It also ends when the log is gone: the host
+  // that saw the end removes the files, and a follower left by a dead host must not wait on.
+  const script =
+    'w=$( (while [ ! -e "$2" ] && [ -e "$1" ]; do sleep 0.05; done) </dev/null >/dev/null 2>&1 & echo $!); ' +
+    'exec tail -s 0.05 -c "+$(($3 + 1))" --pid="$w" -f "$1"';
+  return `sh -c ${quoteWord(script)} procmux-follow ${commandLine([files.log, files.eof, String(offset)])}`;
+}
+
+function signalName(number: number): SignalName | null {
+  for (const [name, value] of Object.entries(constants.signals)) {
+    if (value === number) return name as SignalName;
+  }
+  return null;
+}
+
+export class RemoteTmuxPane {
+  readonly pid: number | undefined;
+  readonly ref: string;
+  readonly replayFrom: number;
+  readonly metadata: Record<string, unknown>;
+  readonly #exit: Promise<RecoveredProcessExit>;
+  #resolve!: (exit: RecoveredProcessExit) => void;
+  #reject!: (error: unknown) => void;
+  #stream: RemoteStream | undefined;
+  #released = false;
+  #ended = false;
+  #writes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: RemotePaneOptions) {
+    this.pid = options.pid;
+    this.replayFrom = options.offset;
+    this.ref = encodeRef({
+      v: 1,
+      socket: options.server.socket,
+      session: options.name,
+      log: options.files.log,
+      offset: options.offset,
+      marker: options.marker,
+    });
+    this.metadata = {
+      tmux: {
+        host: options.host.name,
+        socket: options.server.socket,
+        session: options.name,
+        attach: options.server.attachCommand(options.name),
+      },
+    };
+    this.#exit = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.#exit.catch(() => {});
+    // Not before the caller holds this handle (as the local pane): its sink is wired after.
+    setImmediate(() => void this.#follow());
+  }
+
+  async #follow(): Promise<void> {
+    if (this.#released) return;
+    const { host, files, offset } = this.options;
+    try {
+      this.#stream = await host.stream(followCommand(files, offset), (data) => {
+        if (!this.#released) this.options.onData(data);
+      });
+      await this.#stream.done;
+    } catch (error) {
+      if (!this.#released) this.#settle(() => this.#reject(error));
+      return;
+    }
+    if (this.#released) return;
+    await this.#end().catch((error: unknown) => this.#settle(() => this.#reject(error)));
+  }
+
+  /** The log is complete: the exit file (or tmux) says how the process ended. */
+  async #end(): Promise<void> {
+    const { host, server, name, files } = this.options;
+    let status = parseExitFile((await host.run(`cat ${quoteWord(files.exit)} 2>/dev/null`)).stdout);
+    if (!status) {
+      const shown = await server.run([
+        'display-message',
+        '-p',
+        '-t',
+        name,
+        '#{pane_dead_status}:#{pane_dead_signal}',
+      ]);
+      status = shown.code === 0 ? parseExitFile(`${shown.stdout.trim()}\n`) : undefined;
+    }
+    await server.run(['kill-session', '-t', name]);
+    await host.run(`rm -f ${commandLine([files.log, files.exit, files.eof, files.env])}`);
+    if (!status) {
+      this.#settle(() =>
+        this.#reject(
+          new ProcmuxError(
+            'ERR_PROCESS_PTY_BACKEND',
+            `tmux session ${name} on ${host.name} vanished (killed outside procmux, or its tmux server ended); its exit status is unknown`,
+          ),
+        ),
+      );
+      return;
+    }
+    const exit: RecoveredProcessExit =
+      status.exitCode !== null
+        ? { exitCode: status.exitCode }
+        : { exitCode: null, signal: status.signal === null ? null : signalName(status.signal) };
+    this.#settle(() => this.#resolve(exit));
+  }
+
+  #settle(done: () => void): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.options.onSettled?.();
+    done();
+  }
+
+  /** Exact bytes to the pane, in call order (a tmux buffer pasted raw), as the local pane. */
+  write(data: string): Promise<void> {
+    const bytes = Buffer.from(data, 'utf8');
+    const buffer = `${this.options.name}-in`;
+    const next = this.#writes.then(async () => {
+      if (bytes.length === 0) return;
+      await this.options.server.must(
+        [
+          'load-buffer',
+          '-b',
+          buffer,
+          '-',
+          ';',
+          'paste-buffer',
+          '-d',
+          '-r',
+          '-b',
+          buffer,
+          '-t',
+          this.options.name,
+        ],
+        bytes,
+      );
+    });
+    this.#writes = next.catch(() => {});
+    return next;
+  }
+
+  async signal(name: SignalName): Promise<void> {
+    const pid = this.#livePid();
+    const sig = name.replace(/^SIG/, '');
+    await this.options.host.run(`kill -s ${sig} -${pid} 2>/dev/null || kill -s ${sig} ${pid}`);
+  }
+
+  async kill(): Promise<void> {
+    await this.options.host.killTree(this.#livePid(), this.options.marker);
+  }
+
+  async resize(columns: number, rows: number): Promise<void> {
+    await this.options.server.must([
+      'resize-window',
+      '-t',
+      this.options.name,
+      '-x',
+      String(columns),
+      '-y',
+      String(rows),
+    ]);
+  }
+
+  /** Stops reading; the process keeps running in tmux there for a later host. */
+  release(): void {
+    this.#released = true;
+    this.#stream?.close();
+  }
+
+  wait(): Promise<RecoveredProcessExit> {
+    return this.#exit;
+  }
+
+  #livePid(): number {
+    if (this.pid === undefined || this.#ended) {
+      throw new ProcmuxError('ERR_PROCESS_STATE', `tmux session ${this.options.name} has ended`);
+    }
+    return this.pid;
+  }
+}

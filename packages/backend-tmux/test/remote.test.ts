@@ -1,0 +1,136 @@
+// The remote backend on real tmux, its "other machine" being this one through a host effect
+// that runs sh here (the SSH effect is @procmux/backend-ssh's, tested there against sshd):
+// start, exact input, exit code, a second host re-attaching with the whole log, tree kill.
+import { spawn } from 'node:child_process';
+import { killProcessTree } from '@procmux/kill-posix';
+import { createMemoryRecoveryStores, createProcessSessions } from '@procmux/sessions';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRemoteTmuxBackend, type RemoteTmuxBackend, type RemoteTmuxHost } from '../src/index.js';
+import { markedBy, stateDir, teardown } from './helpers.js';
+
+const localHost: RemoteTmuxHost = {
+  name: 'me@here:22',
+  run: (command, input) =>
+    new Promise((resolve) => {
+      const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+      });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+      });
+      child.on('close', (code) => resolve({ stdout, stderr, code: code ?? 1 }));
+      child.stdin.end(input);
+    }),
+  async stream(command, onData) {
+    const child = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.setEncoding('utf8').on('data', onData);
+    const done = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    return { done, close: () => child.stdout.destroy() };
+  },
+  killTree: async (pid, marker) => {
+    await killProcessTree(pid, { marker, graceMs: 500 });
+  },
+};
+
+const backends: RemoteTmuxBackend[] = [];
+
+afterEach(async () => {
+  for (const b of backends.splice(0)) {
+    await b.dispose();
+    await localHost.run(`tmux -S ${b.socket} kill-server`);
+  }
+  await teardown();
+});
+
+async function host(dir: string, ownerId = 'host-a') {
+  const tmux = await createRemoteTmuxBackend(localHost, { dir, environment: (env) => env });
+  backends.push(tmux);
+  const sessions = createProcessSessions({
+    cwd: process.cwd(),
+    ptyBackend: tmux,
+    recoveryBackend: tmux,
+    ...stores,
+    ownerId,
+  });
+  return { tmux, sessions };
+}
+
+let stores = createMemoryRecoveryStores();
+
+describe.skipIf(process.platform === 'win32')('tmux on another machine (through a host effect)', () => {
+  it('runs a command string under that shell, takes exact input, reports exit 7 and leaves nothing', async () => {
+    stores = createMemoryRecoveryStores();
+    const { tmux, sessions } = await host(stateDir());
+    expect(tmux.shell).toBe('bash');
+    const s = await sessions.start({
+      shell: true,
+      command: 'echo "n-1"; read x; echo "got-$x"; [[ 1 == 1 ]] && exit 7',
+      pty: true,
+      lifetime: 'detached',
+    });
+    expect(s.metadata()).toMatchObject({
+      shellName: 'bash',
+      backendMetadata: { tmux: { host: 'me@here:22' } },
+    });
+    let seen = '';
+    while (!seen.includes('n-1')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
+    await s.resize?.({ columns: 100, rows: 30 });
+    await s.input('héllo\r');
+    expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 7 });
+    expect((await s.log()).text).toContain('got-héllo');
+    expect(await tmux.listSessions()).toEqual([]);
+    await sessions.dispose();
+  });
+
+  it('the next host re-attaches with the whole log from line 1 and kills the tree', async () => {
+    stores = createMemoryRecoveryStores();
+    const dir = stateDir();
+    const a = await host(dir);
+    const s = await a.sessions.start({
+      shell: true,
+      command: 'i=1; while :; do echo "n-$i"; i=$((i+1)); sleep 0.1; done',
+      pty: true,
+      lifetime: 'detached',
+    });
+    let seen = '';
+    while (!seen.includes('n-3')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
+    await a.sessions.dispose();
+    await a.tmux.dispose();
+    // The first host let go without ending it; the next one (same owner id, as a restarted
+    // host) finds it there.
+    const b = await host(dir);
+    const report = await b.sessions.recover();
+    expect(report.outcomes.map((o) => o.outcome)).toEqual(['reattached']);
+    const again = b.sessions.get(s.id);
+    let lines: string[] = [];
+    while (lines.length < 6) {
+      lines = (await again.log()).text.match(/^n-\d+/gm) ?? [];
+      await again.poll({ timeoutMs: 500 });
+    }
+    expect(lines.slice(0, 6)).toEqual(['n-1', 'n-2', 'n-3', 'n-4', 'n-5', 'n-6']);
+    await again.kill();
+    expect(markedBy(process.pid)).toEqual([]);
+    await b.sessions.dispose();
+  });
+
+  it('refuses a session that would end with its host: the remote server keeps detached ones only', async () => {
+    stores = createMemoryRecoveryStores();
+    const { tmux } = await host(stateDir());
+    await expect(
+      tmux.startPty({
+        file: 'true',
+        args: [],
+        cwd: process.cwd(),
+        env: {},
+        columns: 80,
+        rows: 24,
+        term: 'xterm',
+        lifetime: 'host',
+        onData() {},
+      }),
+    ).rejects.toMatchObject({ code: 'ERR_PROCESS_UNSUPPORTED' });
+  });
+});

@@ -1,0 +1,268 @@
+// Standby adoption across hosts: two `procmux mcp` servers (real processes, SDK clients)
+// sharing a real PostgreSQL store (--store, --lease-ttl 3) drive sessions on a real sshd on
+// loopback. Host A starts persisted sessions (tmux on the remote side) and is SIGKILLed; host B,
+// already running, adopts them within TTL + 1 s and drives them to their end with nothing lost.
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  assertNoLeakedProcesses,
+  processTable,
+  sshdSkipReason,
+  startTestSshd,
+  type TestSshd,
+  waitFor,
+} from '@procmux/test-utils';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const PG_URL = process.env.PROCMUX_PG_URL;
+// A numbered line every 250 ms; a line read is echoed, `exit7` ends it with code 7.
+const PROGRAM =
+  'i=1; while :; do echo "n-$i"; i=$((i+1)); if read -r -t 0.25 x; then [ "$x" = exit7 ] && exit 7; echo "got-$x"; sleep 0.25; fi; done';
+
+interface Host {
+  client: Client;
+  pid: number;
+  stderr(): string;
+}
+
+async function call(host: Host, name: string, args: Record<string, unknown>) {
+  const result = (await host.client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result.content[0] as { type: 'text'; text: string }).text;
+  // biome-ignore lint/suspicious/noExplicitAny: structured result read loosely in a test
+  return { text, isError: result.isError === true, data: result._meta?.['procmux/result'] as any };
+}
+
+const numbered = (text: string) => [...text.matchAll(/^n-(\d+)\r?$/gm)].map((m) => Number(m[1]));
+
+const skip = sshdSkipReason() ?? (PG_URL === undefined && !process.env.CI ? 'no PROCMUX_PG_URL' : undefined);
+
+describe.skipIf(skip !== undefined)(
+  "failover: a standby host adopts a crashed host's remote sessions",
+  () => {
+    let sshd: TestSshd;
+    let admin: pg.Pool;
+    const hosts: Host[] = [];
+    const dirs: string[] = [];
+    const dir = (prefix: string) => {
+      const d = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    };
+
+    beforeAll(async () => {
+      if (PG_URL === undefined) throw new Error('PROCMUX_PG_URL is not set under CI');
+      sshd = await startTestSshd();
+      admin = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    });
+    afterEach(async () => {
+      for (const host of hosts.splice(0)) await host.client.close().catch(() => {});
+    });
+    afterAll(async () => {
+      // A failed run may leave persisted sessions on the "remote" tmux servers: end them there.
+      for (const d of dirs.filter((x) => x.includes('pm-fo-ws-'))) {
+        const hash = createHash('sha256').update(d).digest('hex').slice(0, 16);
+        const tmuxDir = join(homedir(), '.local', 'state', 'procmux', `tmux-${hash}`);
+        spawnSync('tmux', ['-S', join(tmuxDir, 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
+        rmSync(tmuxDir, { recursive: true, force: true });
+      }
+      await sshd?.stop();
+      await admin?.end();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      await assertNoLeakedProcesses();
+    });
+
+    async function freshStore(): Promise<string> {
+      const db = `procmux_failover_${randomBytes(5).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${db}`);
+      return PG_URL!.replace(/\/[^/]*$/, `/${db}`);
+    }
+
+    async function serve(workspace: string, state: string, store: string): Promise<Host> {
+      let stderr = '';
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          CLI,
+          'mcp',
+          '--ssh',
+          `${sshd.username}@127.0.0.1:${sshd.port}`,
+          '--ssh-identity',
+          sshd.identityFile,
+          '--ssh-known-hosts',
+          sshd.knownHostsFile,
+          '--cwd',
+          workspace,
+          '--state-dir',
+          state,
+          '--store',
+          store,
+          '--lease-ttl',
+          '3',
+          '--max-sessions',
+          '16',
+        ],
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const client = new Client({ name: 'procmux-failover', version: '1.0.0' });
+      await client.connect(transport);
+      const host = { client, pid: transport.pid!, stderr: () => stderr };
+      hosts.push(host);
+      return host;
+    }
+
+    /** Every process that carries a tree marker minted by `pid` (its sessions on the "remote"). */
+    const markedBy = (pid: number) =>
+      processTable().filter((p) => p.state !== 'Z' && p.marker?.startsWith(`${pid}-`));
+
+    async function scenario(count: number) {
+      const workspace = dir('pm-fo-ws-');
+      const store = await freshStore();
+      const a = await serve(workspace, dir('pm-fo-a-'), store);
+      const b = await serve(workspace, dir('pm-fo-b-'), store);
+      const ids: string[] = [];
+      for (let n = 0; n < count; n++) {
+        const started = await call(a, 'exec', { command: PROGRAM, mode: 'session', persist: true });
+        expect(started.isError, started.text).toBe(false);
+        ids.push(started.data.session.id);
+      }
+      // A has read some of each session's output before it dies.
+      for (const id of ids) {
+        let seen = '';
+        while (!/n-3/.test(seen))
+          seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+      }
+      const killedAt = Date.now();
+      process.kill(a.pid, 'SIGKILL');
+      await a.client.close().catch(() => {});
+      hosts.splice(hosts.indexOf(a), 1);
+      await waitFor(
+        async () => {
+          const list = await call(b, 'process', { action: 'list' });
+          const running = (list.data.sessions ?? []).filter(
+            (s: { id: string; state: string }) => ids.includes(s.id) && s.state === 'running',
+          );
+          return running.length === count;
+        },
+        20_000,
+        `host B to list all ${count} sessions running`,
+      );
+      const adoptMs = Date.now() - killedAt;
+      return { a, b, ids, adoptMs };
+    }
+
+    it('one session: adopted within TTL + 1 s, every line from 1 with no gap, input, exit 7, nothing left, A refused', async () => {
+      const store = await freshStore();
+      const workspace = dir('pm-fo-ws-');
+      const stateA = dir('pm-fo-a-');
+      const a = await serve(workspace, stateA, store);
+      const b = await serve(workspace, dir('pm-fo-b-'), store);
+      const started = await call(a, 'exec', { command: PROGRAM, mode: 'session', persist: true });
+      expect(started.isError, started.text).toBe(false);
+      const id: string = started.data.session.id;
+      let seen = '';
+      while (!/n-4/.test(seen))
+        seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+      const killedAt = Date.now();
+      process.kill(a.pid, 'SIGKILL');
+      await a.client.close().catch(() => {});
+      await waitFor(
+        async () =>
+          (await call(b, 'process', { action: 'list' })).data.sessions?.some(
+            (s: { id: string; state: string }) => s.id === id && s.state === 'running',
+          ),
+        20_000,
+        'host B to list the session running',
+      );
+      const adoptMs = Date.now() - killedAt;
+      console.info(`[failover] 1 session adopted ${adoptMs} ms after SIGKILL (--lease-ttl 3)`);
+      expect(adoptMs).toBeLessThanOrEqual(4_000);
+      await waitFor(
+        () => new RegExp(`adopted ${id} from host \\S+ after its lease ran out`).test(b.stderr()),
+        5_000,
+        `B's log line saying it adopted ${id}:\n${b.stderr()}`,
+      );
+
+      // The first read names where it came from; the log has every line from 1, no gap.
+      const first = await call(b, 'process', { action: 'log', session_id: id, limit: 1000 });
+      expect(first.text).toMatch(/^adopted from host \S+ after its lease ran out\n/);
+      // The history streams back from the remote log (its replay is in flight at first).
+      let lines: number[] = [];
+      await waitFor(
+        async () => {
+          lines = numbered((await call(b, 'process', { action: 'log', session_id: id, limit: 1000 })).text);
+          return lines.length >= 5;
+        },
+        10_000,
+        'the replayed history on B',
+      );
+      expect(lines[0]).toBe(1);
+      expect(lines).toEqual(Array.from({ length: lines.length }, (_, i) => i + 1));
+      const again = await call(b, 'process', { action: 'log', session_id: id, limit: 1000 });
+      expect(again.text).not.toMatch(/adopted from host/);
+
+      // A comes back on its state: the session is B's now.
+      const a2 = await serve(workspace, stateA, store);
+      expect(a2.stderr()).toMatch(/ERR_RECOVERY_OWNERSHIP/);
+      const refused = await call(a2, 'process', { action: 'poll', session_id: id });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/ERR_RECOVERY_OWNERSHIP.*driven by host \S+/);
+      expect((await call(a2, 'process', { action: 'list' })).text).toMatch(
+        new RegExp(`${id}: driven by host \\S+ \\(not this one\\)`),
+      );
+
+      // B drives it: input answered, then `exit 7`.
+      await call(b, 'process', { action: 'write', session_id: id, data: 'hello\r' });
+      let echoed = '';
+      while (!/got-hello/.test(echoed))
+        echoed += (await call(b, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+      await call(b, 'process', { action: 'write', session_id: id, data: 'exit7\r' });
+      const waited = await call(b, 'process', {
+        action: 'wait_for',
+        session_id: id,
+        exit: true,
+        timeout: 15_000,
+      });
+      expect(waited.text).toMatch(/exited with code 7/);
+      const log = (await call(b, 'process', { action: 'log', session_id: id, limit: 5000 })).text;
+      const all = numbered(log);
+      expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
+      // Nothing of it is left on the remote side.
+      await waitFor(() => markedBy(a.pid).length === 0, 10_000, 'no remote process of the session');
+    });
+
+    it('16 sessions: all adopted, each log whole from line 1, killed through B with nothing left', async () => {
+      const { a, b, ids, adoptMs } = await scenario(16);
+      console.info(`[failover] 16 sessions adopted ${adoptMs} ms after SIGKILL (--lease-ttl 3)`);
+      for (const id of ids) {
+        let lines: number[] = [];
+        await waitFor(
+          async () => {
+            lines = numbered((await call(b, 'process', { action: 'log', session_id: id, limit: 1000 })).text);
+            return lines.length >= 4;
+          },
+          20_000,
+          `the replayed history of ${id} on B`,
+        );
+        expect(lines).toEqual(Array.from({ length: lines.length }, (_, i) => i + 1));
+      }
+      // Tree kill through the adopting host: every session ends, nothing of them is left there.
+      for (const id of ids) {
+        const killed = await call(b, 'process', { action: 'kill', session_id: id });
+        expect(killed.isError, killed.text).toBe(false);
+      }
+      await waitFor(() => markedBy(a.pid).length === 0, 20_000, 'no remote process of the 16 sessions');
+    }, 240_000);
+  },
+);
