@@ -5,12 +5,12 @@ import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
 import { guessedInputNote, inputStopNote, watchOneShotInput } from './one-shot-input.js';
 import { oneShotInputPlan } from './one-shot-plan.js';
-import type { ResolvedToolOptions } from './options.js';
-import { Params } from './params.js';
+import { DEFAULT_TOOL_OPTIONS, type ResolvedToolOptions } from './options.js';
+import { openParams, readParams, requireParams } from './param-spec.js';
 import { checkPersistAvailable, persistError, persistedStart, persistNote } from './persist.js';
 import { sessionReply } from './reply.js';
 import { guarded } from './results.js';
-import { EXEC_ALIASES, EXEC_PARAMETERS, execParameters } from './schemas.js';
+import { execParameters, execSpec } from './schemas.js';
 import type {
   ExecMode,
   ProcessTool,
@@ -20,11 +20,8 @@ import type {
   ToolSessions,
 } from './types.js';
 
-// Types and limits of the parameters, as the schema the model reads states them.
-const RANGE = EXEC_PARAMETERS.properties;
-const MODES: readonly ExecMode[] = RANGE.mode.enum;
-/** Longest cwd accepted (Linux's PATH_MAX). */
-const MAX_PATH_CHARS = 4_096;
+// The parameters as the schema the model reads states them (the parser reads no other words).
+const EXEC_SPEC = execSpec(DEFAULT_TOOL_OPTIONS);
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
 const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
 /**
@@ -68,21 +65,20 @@ export function createExecTool(sessions: ToolSessions, options: ResolvedToolOpti
 }
 
 function parseExec(raw: unknown): ExecRequest {
-  const p = new Params(raw, Object.keys(EXEC_PARAMETERS.properties as object), 'exec', EXEC_ALIASES);
-  const mode = p.oneOf('mode', MODES) ?? 'one_shot';
+  const p = openParams(EXEC_SPEC, raw, 'exec');
+  // The mode first: it decides which other parameters apply.
+  const mode = readParams(EXEC_SPEC, p, ['mode']).mode ?? 'one_shot';
+  requireParams(p, ['command']);
+  const v = readParams(EXEC_SPEC, p);
   const request: ExecRequest = {
-    command: p.string('command', { required: true, nonEmpty: true, noNul: 'a command line' }),
+    command: v.command ?? '',
     mode,
-    cwd: p.string('cwd', { maxChars: MAX_PATH_CHARS, noNul: 'a path' }),
-    env: p.env('env'),
-    timeoutMs: p.integer('timeout_ms', RANGE.timeout_ms.minimum, RANGE.timeout_ms.maximum),
-    noOutputTimeoutMs: p.integer(
-      'no_output_timeout_ms',
-      RANGE.no_output_timeout_ms.minimum,
-      RANGE.no_output_timeout_ms.maximum,
-    ),
-    yieldMs: p.integer('yield_ms', RANGE.yield_ms.minimum, RANGE.yield_ms.maximum),
-    persist: p.boolean('persist') ?? false,
+    cwd: v.cwd,
+    env: v.env,
+    timeoutMs: v.timeout_ms,
+    noOutputTimeoutMs: v.no_output_timeout_ms,
+    yieldMs: v.yield_ms,
+    persist: v.persist ?? false,
   };
   if (mode !== 'one_shot')
     p.only(`mode ${mode}`, [

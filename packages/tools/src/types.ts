@@ -1,5 +1,6 @@
 import type { ProcmuxErrorCode, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { InputWait, ProcessSession, ProcessStartRequest } from '@procmux/sessions';
+import type { EXEC_MODES, PROCESS_ACTIONS } from './schemas.js';
 import type { OutputCut } from './truncate.js';
 
 /** A JSON value, for JSON Schema documents. */
@@ -83,58 +84,9 @@ export interface ProcessTool {
   run(params: unknown, context?: ToolRunContext): Promise<ToolResult>;
 }
 
-export type ExecMode = 'one_shot' | 'session' | 'daemon';
+export type ExecMode = (typeof EXEC_MODES)[number];
 
-export type ProcessAction =
-  | 'list'
-  | 'poll'
-  | 'log'
-  | 'write'
-  | 'paste'
-  | 'submit'
-  | 'send_keys'
-  | 'close_stdin'
-  | 'kill'
-  | 'wait_for'
-  | 'record';
-
-/** The exec tool's parameters, as the JSON Schema describes them. */
-export interface ExecParams {
-  command: string;
-  mode?: ExecMode;
-  cwd?: string;
-  env?: Record<string, string>;
-  timeout_ms?: number;
-  no_output_timeout_ms?: number;
-  yield_ms?: number;
-  /** @deprecated old name of timeout_ms, accepted until the next major release */
-  timeoutMs?: number;
-  /** @deprecated old name of no_output_timeout_ms */
-  noOutputTimeoutMs?: number;
-  /** @deprecated old name of yield_ms */
-  yieldMs?: number;
-}
-
-/** The process tool's parameters, as the JSON Schema describes them. */
-export interface ProcessParams {
-  action: ProcessAction;
-  session_id?: string;
-  /** @deprecated old name of session_id, accepted until the next major release */
-  sessionId?: string;
-  /** @deprecated old name of idle_ms */
-  idleMs?: number;
-  timeout?: number;
-  offset?: number;
-  limit?: number;
-  data?: string;
-  text?: string;
-  bracketed?: boolean;
-  keys?: string | string[];
-  pattern?: string;
-  idle_ms?: number;
-  exit?: boolean;
-  path?: string;
-}
+export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
 
 /** One session as hosts see it in results. */
 export interface SessionSummary {
