@@ -10,7 +10,10 @@ import {
 import { echo, type ProcessTool, type ProcessTools, type ToolProgress } from '@procmux/tools';
 import { packageVersion } from './version.js';
 
-/** Key under a tool result's `_meta` where hosts find the structured result (the tool's `data`). */
+/**
+ * Key under a tool result's `_meta` where hosts found the structured result before it was
+ * `structuredContent` (the same object); kept until the next major release.
+ */
 export const RESULT_META_KEY = 'procmux/result';
 
 const INSTRUCTIONS =
@@ -32,7 +35,8 @@ const ANNOTATIONS: Record<ProcessTool['name'], Tool['annotations']> = {
 /**
  * An MCP server exposing the procmux tools (`exec`, `process`) with their own JSON Schemas.
  * Each call's text is the tool result's text; `isError` is passed through; the structured
- * result is under `_meta["procmux/result"]`, out of the model's way. A cancelled request
+ * result is `structuredContent`, valid against the tool's `outputSchema` (and, deprecated,
+ * under `_meta["procmux/result"]`). A cancelled request
  * aborts the call (a one-shot command still running is killed).
  *
  * @example
@@ -51,6 +55,7 @@ export function createProcmuxServer(tools: ProcessTools): Server {
         name: tool.name,
         description: tool.description,
         inputSchema: tool.parameters as Tool['inputSchema'],
+        outputSchema: tool.outputSchema as Tool['outputSchema'],
         annotations: ANNOTATIONS[tool.name],
       }),
     ),
@@ -80,10 +85,13 @@ export function createProcmuxServer(tools: ProcessTools): Server {
           }
         : {}),
     });
+    // Fields left undefined are dropped, as the output schema has them optional.
+    const structured = JSON.parse(JSON.stringify(result.data)) as Record<string, unknown>;
     return {
       content: [{ type: 'text', text: result.text }],
+      structuredContent: structured,
       isError: result.isError,
-      _meta: { [RESULT_META_KEY]: JSON.parse(JSON.stringify(result.data)) },
+      _meta: { [RESULT_META_KEY]: structured },
     };
   });
   return server;

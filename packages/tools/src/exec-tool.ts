@@ -9,6 +9,7 @@ import { DEFAULT_TOOL_OPTIONS, type ResolvedToolOptions } from './options.js';
 import { openParams, readParams, requireParams } from './param-spec.js';
 import { checkPersistAvailable, persistError, persistedStart, persistNote } from './persist.js';
 import { sessionReply } from './reply.js';
+import { RESULT_JSON_SCHEMA } from './result-schema.js';
 import { guarded } from './results.js';
 import { execParameters, execSpec } from './schemas.js';
 import type {
@@ -47,6 +48,7 @@ export function createExecTool(sessions: ToolSessions, options: ResolvedToolOpti
     name: 'exec',
     description: execDescription(options),
     parameters: execParameters(options),
+    outputSchema: RESULT_JSON_SCHEMA,
     run(params: unknown, context: ToolRunContext = {}) {
       let mode: ExecMode | undefined;
       return guarded(

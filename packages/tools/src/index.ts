@@ -4,6 +4,7 @@ export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
 export { echo, MAX_ECHO_CHARS } from './echo.js';
 export { NON_INTERACTIVE_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
+export { RESULT_JSON_SCHEMA } from './result-schema.js';
 export {
   DEFAULT_WAIT_FOR_MS,
   EXEC_PARAMETERS,

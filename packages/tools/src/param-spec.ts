@@ -1,8 +1,9 @@
 // One definition per tool parameter: each field carries its JSON Schema (with the words the
 // model reads) and its reader (with the words a refusal says); the tool's JSON Schema, its
 // TypeScript parameter type and its parser are all derived from the same table.
+
+import type { JsonSchema } from './json-schema.js';
 import { invalid, Params, type StringOptions } from './params.js';
-import type { JsonSchema } from './types.js';
 
 /** One parameter: its JSON Schema property and how a call's value is read and checked. */
 export interface ParamField<T, Required extends boolean = false, Schema extends JsonSchema = JsonSchema> {

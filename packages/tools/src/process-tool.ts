@@ -16,6 +16,7 @@ import { openParams, readParams, requireParams } from './param-spec.js';
 import { invalid } from './params.js';
 import { listAction, pollAction } from './read-actions.js';
 import { recordAction } from './record-action.js';
+import { RESULT_JSON_SCHEMA } from './result-schema.js';
 import { guarded } from './results.js';
 import { PROCESS_PARAMETERS, PROCESS_SPEC } from './schemas.js';
 import type {
@@ -66,6 +67,7 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
     name: 'process',
     description: PROCESS_DESCRIPTION,
     parameters: PROCESS_PARAMETERS,
+    outputSchema: RESULT_JSON_SCHEMA,
     run(raw: unknown, context: ToolRunContext = {}) {
       let action: ProcessAction | undefined;
       return guarded(
