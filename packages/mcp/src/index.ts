@@ -2,8 +2,9 @@
 // The CLI's argument parser, help text and demo are internals of `procmux`.
 export type { CliProcess } from './cli-process.js';
 export { main, nodeCliProcess } from './main.js';
+export type { ResourceSessions } from './resources.js';
 export { type ServeHandle, type ServeOptions, serveStdio } from './serve.js';
-export { createProcmuxServer, RESULT_META_KEY } from './server.js';
+export { createProcmuxServer, type ProcmuxServerOptions, RESULT_META_KEY } from './server.js';
 export {
   type BoundedStdioOptions,
   BoundedStdioServerTransport,

@@ -132,7 +132,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       }
     };
   }
-  const server = createProcmuxServer(tools);
+  const server = createProcmuxServer(tools, { sessions });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;

@@ -8,6 +8,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { echo, type ProcessTool, type ProcessTools, type ToolProgress } from '@procmux/tools';
+import { type ResourceSessions, serveSessionResources } from './resources.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -32,6 +33,13 @@ const ANNOTATIONS: Record<ProcessTool['name'], Tool['annotations']> = {
   },
 };
 
+export interface ProcmuxServerOptions {
+  /** Serve the sessions as resources too (procmux://session/{id}/log and /screen). */
+  sessions?: ResourceSessions;
+  /** The client's owner key: only its sessions are listed and readable. */
+  owner?: string;
+}
+
 /**
  * An MCP server exposing the procmux tools (`exec`, `process`) with their own JSON Schemas.
  * Each call's text is the tool result's text; `isError` is passed through; the structured
@@ -43,12 +51,16 @@ const ANNOTATIONS: Record<ProcessTool['name'], Tool['annotations']> = {
  * const server = createProcmuxServer(createProcessTools(sessions));
  * await server.connect(new StdioServerTransport());
  */
-export function createProcmuxServer(tools: ProcessTools): Server {
+export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerOptions = {}): Server {
   const byName = new Map<string, ProcessTool>([tools.exec, tools.process].map((tool) => [tool.name, tool]));
   const server = new Server(
     { name: 'procmux', version: packageVersion() },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, ...(options.sessions ? { resources: { subscribe: true } } : {}) },
+      instructions: INSTRUCTIONS,
+    },
   );
+  if (options.sessions) serveSessionResources(server, options.sessions, options.owner);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...byName.values()].map(
       (tool): Tool => ({
