@@ -188,8 +188,8 @@ class Subscription {
   #changed(): void {
     if (this.#timer) return;
     const wait = this.#last + UPDATE_EVERY_MS - performance.now();
-    if (wait <= 0) return this.#send();
-    this.#timer = setTimeout(() => this.#send(), wait);
+    if (wait <= 0) this.#send();
+    else this.#timer = setTimeout(() => this.#send(), wait);
   }
 
   #send(): void {
