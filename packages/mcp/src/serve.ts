@@ -1,15 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Logger } from '@procmux/core-types';
-import { ensureSandboxSupport } from '@procmux/sandbox-linux';
-import { createProcessSessions } from '@procmux/sessions';
-import { createProcessTools } from '@procmux/tools';
-import { serveView, type ViewServer } from '@procmux/view';
 import type { SandboxRequest, ViewRequest } from './args.js';
-import { createMemoryReturn } from './memory-return.js';
-import { openPersistence } from './persistence.js';
+import { openServerHost } from './host.js';
 import { createProcmuxServer } from './server.js';
 import type { SshRequest } from './ssh-args.js';
-import { openSshBackend } from './ssh-serve.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
 export interface ServeOptions {
@@ -59,80 +52,8 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
-  // Sessions on another host are not remembered here: their records would name processes this
-  // machine's tmux cannot re-attach (so persist: true is refused with --ssh).
-  const persistence =
-    options.stateDir !== undefined && !options.ssh
-      ? openPersistence(options.stateDir, options.cwd)
-      : undefined;
-  if (options.ssh && options.stateDir !== undefined) {
-    log('procmux mcp: with --ssh, sessions are not remembered across restarts (persist: true is refused)');
-  }
-  const remote = options.ssh ? await openSshBackend(options.ssh, log) : undefined;
-  if (options.sandbox) await ensureSandboxSupport();
-  const sandboxPolicy = options.sandbox && {
-    write: options.sandbox.write,
-    allowDomains: options.sandbox.allowDomains,
-    denyRead: options.stateDir !== undefined ? [options.stateDir] : [],
-  };
-  const sessions = createProcessSessions({
-    ...persistence?.sessionsOptions,
-    cwd: options.cwd,
-    logger,
-    ...(remote ? { sandbox: remote.sandbox, ptyBackend: remote.ptyBackend } : {}),
-    ...(sandboxPolicy ? { sandboxPolicy } : {}),
-    ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
-    ...(options.pty === false ? { ptyBackend: null } : {}),
-    ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
-    onEvent: (event) => {
-      // A person at the view took or gave back a session's keyboard: worth a line in the log.
-      if (event.type === 'human_control_started' || event.type === 'human_control_ended') {
-        log(`procmux mcp: ${event.type} ${event.sessionId}${event.reason ? ` (${event.reason})` : ''}`);
-      }
-    },
-  });
-  try {
-    await persistence?.recover(sessions, log);
-  } catch (error) {
-    await sessions.dispose();
-    await persistence?.close();
-    throw error;
-  }
-  let view: ViewServer | undefined;
-  if (options.view) {
-    try {
-      view = await serveView(sessions, {
-        port: options.view.port,
-        host: options.view.host,
-        allowNonLoopback: true,
-        log,
-      });
-    } catch (error) {
-      await sessions.dispose();
-      await persistence?.close();
-      remote?.close();
-      throw error;
-    }
-    log(`procmux view: ${view.url}`);
-  }
-  const tools = createProcessTools(sessions, {
-    persistUnavailable: persistence
-      ? persistence.persistUnavailable
-      : 'this server was started without a state directory (procmux mcp --state-dir)',
-  });
-  const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
-  for (const tool of [tools.exec, tools.process]) {
-    const run = tool.run.bind(tool);
-    tool.run = async (params, context) => {
-      try {
-        return await run(params, context);
-      } finally {
-        memory.afterCall();
-      }
-    };
-  }
-  const server = createProcmuxServer(tools, { sessions });
+  const host = await openServerHost(options, log);
+  const server = createProcmuxServer(host.tools, { sessions: host.sessions });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -140,14 +61,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   let closing: Promise<void> | undefined;
   const close = (reason = 'asked to stop') => {
     closing ??= (async () => {
-      log(
-        `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
-      );
-      await view?.close();
-      // Persisted sessions are left running for the next server (sessions.dispose skips them).
-      await sessions.dispose();
-      await persistence?.close();
-      remote?.close();
+      await host.close(reason);
       await server.close().catch(() => {});
       resolveClosed();
     })();
@@ -164,6 +78,6 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
     }),
   );
-  log(`procmux mcp: serving the exec and process tools on stdio (workspace ${sessions.cwd})`);
+  log(`procmux mcp: serving the exec and process tools on stdio (workspace ${host.cwd})`);
   return { closed, close };
 }

@@ -36,7 +36,7 @@ const ANNOTATIONS: Record<ProcessTool['name'], Tool['annotations']> = {
 export interface ProcmuxServerOptions {
   /** Serve the sessions as resources too (procmux://session/{id}/log and /screen). */
   sessions?: ResourceSessions;
-  /** The client's owner key: only its sessions are listed and readable. */
+  /** The client's owner key: its calls start sessions for it, and only its sessions are visible. */
   owner?: string;
 }
 
@@ -83,6 +83,7 @@ export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerO
     const progressToken = request.params._meta?.progressToken;
     const result = await tool.run(request.params.arguments ?? {}, {
       signal: extra.signal,
+      ...(options.owner !== undefined ? { owner: options.owner } : {}),
       // A client that asked for progress hears from long waits, so its timeout can reset on it.
       ...(progressToken !== undefined
         ? {

@@ -71,13 +71,10 @@ describe('sessions as resources', () => {
       const before = of(uri).length;
       const sent = performance.now();
       await call('process', { action: 'write', session_id: id, data: `${word}\n` });
-      await waitFor(() => of(uri).length > before, {
-        timeoutMs: 5_000,
-        description: `an update after ${word}`,
-      });
+      await waitFor(() => of(uri).length > before, 5_000, `an update after ${word}`);
       latencies.push(of(uri)[before]!.at - sent);
       // Spaced past the coalescing window, so each write is a notification of its own.
-      await waitFor(() => performance.now() - sent > 150, { timeoutMs: 1_000, description: 'the window' });
+      await waitFor(() => performance.now() - sent > 150, 1_000, 'the window');
     }
     process.stderr.write(
       `resource update latency (write call to notification): ${latencies.map((l) => l.toFixed(1)).join(', ')} ms\n`,
@@ -90,7 +87,7 @@ describe('sessions as resources', () => {
 
     const ended = of(uri).length;
     await call('process', { action: 'kill', session_id: id });
-    await waitFor(() => of(uri).length > ended, { timeoutMs: 5_000, description: 'an update at the end' });
+    await waitFor(() => of(uri).length > ended, 5_000, 'an update at the end');
     expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain(uri);
 
     const screen = await client.readResource({ uri: `procmux://session/${replId}/screen` });
