@@ -82,6 +82,8 @@ export async function openServerHost(
     log(`procmux view: ${view.url}`);
   }
   const tools = createProcessTools(sessions, {
+    // The job probe is a file on this host; a shell over SSH would not find it.
+    reportBackgroundJobs: process.platform !== 'win32' && !options.ssh,
     persistUnavailable: persistence
       ? persistence.persistUnavailable
       : 'this server was started without a state directory (procmux mcp --state-dir)',

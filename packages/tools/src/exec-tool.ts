@@ -1,5 +1,6 @@
 import { isProcmuxError } from '@procmux/core-types';
 import type { ProcessStartRequest } from '@procmux/sessions';
+import { backgroundReport, endedNote, settleJobs, survivorsNote } from './background-report.js';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
@@ -127,10 +128,11 @@ async function oneShot(
   // the kernel tells (Linux), a command that blocks reading it is stopped and reported,
   // instead of reading end-of-file and carrying on as if the question had been answered.
   const plan = oneShotInputPlan(process.platform);
+  const jobs = options.reportBackgroundJobs ? backgroundReport() : undefined;
   const start = (stdin: ProcessStartRequest['stdin']) =>
     sessions.start({
       ...startRequest(request, context),
-      env: { ...options.nonInteractiveEnv, ...request.env },
+      env: { ...options.nonInteractiveEnv, ...jobs?.env, ...request.env },
       stdin,
       timeoutMs,
       noOutputTimeoutMs,
@@ -149,6 +151,11 @@ async function oneShot(
     waitForEnd(session, request.yieldMs, context.signal),
     inputWatch.waiting,
   ]).finally(() => inputWatch.stop());
+  if (ended !== 'ended') {
+    // Nobody reads its report: the file goes once the shell is gone.
+    const discard = () => jobs?.discard();
+    void session.wait().then(discard, discard);
+  }
   if (typeof ended === 'object') {
     await session.kill().catch(() => {});
     const result = await sessionReply(target, session, {
@@ -181,13 +188,20 @@ async function oneShot(
   }
   // Built from the transcript as it streams past: a 50 MB output is never held whole.
   const guessed = inputWatch.guessed();
+  const left = await settleJobs(jobs?.read() ?? []);
   const result = await sessionReply(target, session, {
     transcript: { chunks: session.transcript(), empty: '(no output)' },
     notes: [
       timeoutNote(session, timeoutMs, noOutputTimeoutMs),
       guessed ? guessedInputNote(guessed) : undefined,
+      endedNote(left.ended),
+      survivorsNote(left.survivors),
     ],
-    data: { backgrounded: false },
+    data: {
+      backgrounded: false,
+      ...(left.ended.length > 0 ? { ended: left.ended } : {}),
+      ...(left.survivors.length > 0 ? { survivors: left.survivors } : {}),
+    },
   });
   // Mark the output read, so a later poll of this session does not return it again.
   await session.poll().catch(() => {});

@@ -126,7 +126,13 @@ export const RESULT_SCHEMA = object({
   ended: optional(
     array(
       object({ pid: integer(), command: string() }),
-      'exec one_shot: processes of its tree still running when it ended, which were ended with it.',
+      'exec one_shot: background jobs of its shell still running when it ended, ended with it.',
+    ),
+  ),
+  survivors: optional(
+    array(
+      object({ pid: integer(), command: string() }),
+      'exec one_shot: background jobs of its shell that outlived it (they ignored the hang-up).',
     ),
   ),
   timeout: optional(
