@@ -94,6 +94,8 @@ describe('structured results through the SDK client', () => {
     expect(repl.data.session!.stdioMode).toBe('pty');
     await call('process', { action: 'paste', session_id: ptyId, text: 'read -p "name? " n' });
     await call('process', { action: 'submit', session_id: ptyId });
+    // bash at its own prompt waits for input too: first see the question, then its read.
+    await call('process', { action: 'wait_for', session_id: ptyId, pattern: 'name\\? $' });
     const input = await call('process', { action: 'wait_for', session_id: ptyId, input: true });
     expect(input.data.wait?.outcome).toBe('input');
     expect(input.data.session?.waitingInput).toMatchObject({ echo: true, prompt: 'name?' });
