@@ -1,29 +1,59 @@
 // What a procmux MCP server holds whatever its transport: one session registry (with
 // persistence, --ssh, --view), the tools over it, and the one way to close it all.
-import type { Logger } from '@procmux/core-types';
+import type { Logger, ProcessEvent } from '@procmux/core-types';
 import { ensureSandboxSupport } from '@procmux/sandbox-linux';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { createProcessTools, type ProcessTools } from '@procmux/tools';
 import { serveView, type ViewServer } from '@procmux/view';
+import type { SandboxRequest, ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { openPersistence } from './persistence.js';
-import type { ServeOptions } from './serve.js';
+import type { ResourceSessions } from './resources.js';
+import type { SshRequest } from './ssh-args.js';
 import { openSshBackend } from './ssh-serve.js';
+
+/** What a server holds whatever its transport (ServeOptions adds the stdio streams). */
+export interface HostOptions {
+  /** Workspace root. */
+  cwd: string;
+  maxSessions?: number | undefined;
+  /** Ended sessions kept readable (default 100); past it the first ended are pruned first. */
+  maxEndedSessions?: number | undefined;
+  /** false: no PTY backend, so exec mode 'session' is refused. Default true. */
+  pty?: boolean;
+  /** Also serve the live view page (see @procmux/view). */
+  view?: ViewRequest | undefined;
+  /**
+   * Where records and persisted (tmux) sessions live; the CLI passes one by default (see
+   * state-dir.ts). Without it nothing is remembered and exec `persist: true` is refused.
+   */
+  stateDir?: string | undefined;
+  /** Run every session on this host over SSH (`cwd` is a path there). */
+  ssh?: SshRequest | undefined;
+  /**
+   * Run every session in an OS sandbox (@procmux/sandbox-linux): write only the workspace, the
+   * `write` paths and a private temp dir; the state dir and the user's secrets hidden; network
+   * only to `allowDomains`. A host without one fails here with ERR_PROCESS_UNSUPPORTED.
+   */
+  sandbox?: SandboxRequest | undefined;
+  /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
+  log?: (line: string) => void;
+}
 
 /** The registry and tools of one server, and how it stops. */
 export interface ServerHost {
   readonly sessions: ProcessSessions;
   readonly tools: ProcessTools;
   readonly cwd: string;
+  /** Hears every session event (start, end, control) until the disposer runs. */
+  onSessionEvent(listener: (event: ProcessEvent) => void): () => void;
   /** Kills every session (persisted ones keep running) and closes what the host opened. */
   close(reason: string): Promise<void>;
 }
 
 /** Opens the registry, persistence, --ssh and --view of a server, then its tools. */
-export async function openServerHost(
-  options: Omit<ServeOptions, 'stdin' | 'stdout' | 'maxMessageBytes'>,
-  log: (line: string) => void,
-): Promise<ServerHost> {
+export async function openServerHost(options: HostOptions, log: (line: string) => void): Promise<ServerHost> {
+  const listeners = new Set<(event: ProcessEvent) => void>();
   const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
   // Sessions on another host are not remembered here: their records would name processes this
   // machine's tmux cannot re-attach (so persist: true is refused with --ssh).
@@ -51,6 +81,7 @@ export async function openServerHost(
     ...(options.pty === false ? { ptyBackend: null } : {}),
     ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
     onEvent: (event) => {
+      for (const listener of listeners) listener(event);
       // A person at the view took or gave back a session's keyboard: worth a line in the log.
       if (event.type === 'human_control_started' || event.type === 'human_control_ended') {
         log(`procmux mcp: ${event.type} ${event.sessionId}${event.reason ? ` (${event.reason})` : ''}`);
@@ -103,6 +134,10 @@ export async function openServerHost(
     sessions,
     tools,
     cwd: sessions.cwd,
+    onSessionEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async close(reason) {
       log(
         `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
@@ -113,5 +148,14 @@ export async function openServerHost(
       await persistence?.close();
       remote?.close();
     },
+  };
+}
+
+/** The registry as resources see it, with the host's session events. */
+export function resourceSessions(host: ServerHost): ResourceSessions {
+  return {
+    get: (id, owner) => host.sessions.get(id, owner),
+    list: (owner) => host.sessions.list(owner),
+    onSessionEvent: (listener) => host.onSessionEvent(listener),
   };
 }

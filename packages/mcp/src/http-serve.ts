@@ -6,8 +6,8 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { openServerHost, type ServerHost } from './host.js';
-import type { ServeHandle, ServeOptions } from './serve.js';
+import { type HostOptions, openServerHost, resourceSessions, type ServerHost } from './host.js';
+import type { ServeHandle } from './serve.js';
 import { createProcmuxServer } from './server.js';
 
 /** Where `--http` listens; port 0 picks a free one. */
@@ -30,9 +30,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * stay until close() (wired to SIGINT/SIGTERM by the CLI), which kills every session before
  * `closed` resolves.
  */
-export async function serveHttp(
-  options: Omit<ServeOptions, 'stdin' | 'stdout' | 'maxMessageBytes'> & { http: HttpRequest },
-): Promise<HttpServeHandle> {
+export async function serveHttp(options: HostOptions & { http: HttpRequest }): Promise<HttpServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const host = await openServerHost(options, log);
   const token = randomBytes(24).toString('base64url');
@@ -73,7 +71,7 @@ export async function serveHttp(
     transport.onclose = () => {
       if (transport.sessionId) clients.delete(transport.sessionId);
     };
-    const server = createProcmuxServer(h.tools, { sessions: h.sessions, owner });
+    const server = createProcmuxServer(h.tools, { sessions: resourceSessions(h), owner });
     void server.connect(transport);
     return transport;
   }

@@ -13,7 +13,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isProcmuxError } from '@procmux/core-types';
+import { isProcmuxError, type ProcessEvent } from '@procmux/core-types';
 import type { ProcessSession } from '@procmux/sessions';
 import { echo } from '@procmux/tools';
 
@@ -21,7 +21,22 @@ import { echo } from '@procmux/tools';
 export interface ResourceSessions {
   get(id: string, owner?: string): ProcessSession;
   list(owner?: string): ProcessSession[];
+  /**
+   * Session events (a host's onEvent), so clients hear resources/list_changed when a session
+   * starts or ends; without it the list is only read on request.
+   */
+  onSessionEvent?(listener: (event: ProcessEvent) => void): () => void;
 }
+
+/** Events that add a session to resources/list or take one off it. */
+const LIST_EVENTS: ReadonlySet<ProcessEvent['type']> = new Set([
+  'process_started',
+  'process_exited',
+  'process_killed',
+  'process_released',
+  'process_expired',
+  'process_unknown',
+]);
 
 /** Notifications of one resource are this far apart at least; the first goes at once. */
 export const UPDATE_EVERY_MS = 100;
@@ -63,6 +78,13 @@ export function serveSessionResources(
   owner: string | undefined,
 ): ResourceServing {
   const subscriptions = new Map<string, Subscription>();
+  const stopListening = sessions.onSessionEvent?.((event) => {
+    // A closed server (an HTTP client gone) stops listening at the next event.
+    if (!server.transport) return stopListening?.();
+    if (event.owner === owner && LIST_EVENTS.has(event.type)) {
+      void server.sendResourceListChanged().catch(() => {});
+    }
+  });
   const find = (uri: string) => {
     const match = URI.exec(uri);
     if (!match) {
@@ -142,6 +164,7 @@ export function serveSessionResources(
   });
   return {
     dispose() {
+      stopListening?.();
       for (const subscription of subscriptions.values()) subscription.dispose();
       subscriptions.clear();
     },

@@ -1,39 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
-import type { SandboxRequest, ViewRequest } from './args.js';
-import { openServerHost } from './host.js';
+import { type HostOptions, openServerHost, resourceSessions } from './host.js';
 import { createProcmuxServer } from './server.js';
-import type { SshRequest } from './ssh-args.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
-export interface ServeOptions {
-  /** Workspace root. */
-  cwd: string;
-  maxSessions?: number | undefined;
-  /** Ended sessions kept readable (default 100); past it the first ended are pruned first. */
-  maxEndedSessions?: number | undefined;
-  /** false: no PTY backend, so exec mode 'session' is refused. Default true. */
-  pty?: boolean;
+export interface ServeOptions extends HostOptions {
   stdin?: Readable;
   stdout?: Writable;
   /** Longest message read from stdin, in bytes (default 8 MiB); a longer one is answered with an error. */
   maxMessageBytes?: number;
-  /** Also serve the live view page (see @procmux/view). */
-  view?: ViewRequest | undefined;
-  /**
-   * Where records and persisted (tmux) sessions live; the CLI passes one by default (see
-   * state-dir.ts). Without it nothing is remembered and exec `persist: true` is refused.
-   */
-  stateDir?: string | undefined;
-  /** Run every session on this host over SSH (`cwd` is a path there). */
-  ssh?: SshRequest | undefined;
-  /**
-   * Run every session in an OS sandbox (@procmux/sandbox-linux): write only the workspace, the
-   * `write` paths and a private temp dir; the state dir and the user's secrets hidden; network
-   * only to `allowDomains`. A host without one fails here with ERR_PROCESS_UNSUPPORTED.
-   */
-  sandbox?: SandboxRequest | undefined;
-  /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
-  log?: (line: string) => void;
 }
 
 export interface ServeHandle {
@@ -53,7 +27,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const host = await openServerHost(options, log);
-  const server = createProcmuxServer(host.tools, { sessions: host.sessions });
+  const server = createProcmuxServer(host.tools, { sessions: resourceSessions(host) });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;

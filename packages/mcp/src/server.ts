@@ -56,7 +56,12 @@ export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerO
   const server = new Server(
     { name: 'procmux', version: packageVersion() },
     {
-      capabilities: { tools: {}, ...(options.sessions ? { resources: { subscribe: true } } : {}) },
+      capabilities: {
+        tools: {},
+        ...(options.sessions
+          ? { resources: { subscribe: true, listChanged: options.sessions.onSessionEvent !== undefined } }
+          : {}),
+      },
       instructions: INSTRUCTIONS,
     },
   );

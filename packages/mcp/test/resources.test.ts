@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { assertNoLeakedProcesses, trackPid, waitFor } from '@procmux/test-utils';
 import type { ToolResultData } from '@procmux/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +21,7 @@ let root: string;
 let client: Client;
 /** Every notifications/resources/updated, with when it arrived. */
 const updates: { uri: string; at: number }[] = [];
+let listChanges = 0;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'procmux-resources-'));
@@ -28,6 +33,9 @@ beforeAll(async () => {
   client = new Client({ name: 'procmux-resources', version: '1.0.0' });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
     updates.push({ uri: n.params.uri, at: performance.now() });
+  });
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    listChanges++;
   });
   await client.connect(transport);
   trackPid(transport.pid ?? undefined);
@@ -54,11 +62,14 @@ describe('sessions as resources', () => {
   });
 
   it('names live sessions, reads them, and notifies a subscriber of new output and of the end', async () => {
+    const changesBefore = listChanges;
     const daemon = await call('exec', { command: 'while read l; do echo "got $l"; done', mode: 'daemon' });
     const id = daemon.session!.id;
     const uri = `procmux://session/${id}/log`;
     const repl = await call('exec', { command: 'PS1="ready> " bash --norc -i', mode: 'session' });
     const replId = repl.session!.id;
+    // Each start told the client the list changed.
+    await waitFor(() => listChanges >= changesBefore + 2, 5_000, 'resources/list_changed for two starts');
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(
       [uri, `procmux://session/${replId}/log`, `procmux://session/${replId}/screen`].sort(),
