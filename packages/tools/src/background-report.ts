@@ -3,7 +3,6 @@
 // tree kill), which is right; the reply must say so, or a model believes its server runs.
 // The tree is gone by the time the exit is seen, so bash lists its jobs itself on the way out:
 // BASH_ENV names a probe that sets an EXIT trap appending `jobs -l` to a report file.
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,20 +23,6 @@ if [ -n "\${PROCMUX_EXIT_REPORT:-}" ]; then
 fi
 `;
 
-let probeDir: string | undefined;
-
-/** The private directory holding the probe and the reports (made once per process). */
-function dir(): string {
-  if (probeDir === undefined) {
-    const made = mkdtempSync(join(tmpdir(), 'procmux-exit-'));
-    probeDir = made;
-    writeFileSync(join(made, 'probe.sh'), PROBE, { mode: 0o600 });
-    // Made on first use, gone with the process (reports of one_shots still running included).
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-  }
-  return probeDir;
-}
-
 /** One one_shot's report: the environment that asks for it, and reading it once it ended. */
 export interface BackgroundReport {
   readonly env: Record<string, string>;
@@ -47,11 +32,14 @@ export interface BackgroundReport {
   discard(): void;
 }
 
+/** A private directory per one_shot (the probe and its report), removed once read or discarded. */
 export function backgroundReport(): BackgroundReport {
-  const d = dir();
-  const file = join(d, `${randomBytes(8).toString('hex')}.jobs`);
+  const dir = mkdtempSync(join(tmpdir(), 'procmux-exit-'));
+  writeFileSync(join(dir, 'probe.sh'), PROBE, { mode: 0o600 });
+  const file = join(dir, 'jobs');
+  const remove = () => rmSync(dir, { recursive: true, force: true });
   return {
-    env: { BASH_ENV: join(d, 'probe.sh'), PROCMUX_EXIT_REPORT: file },
+    env: { BASH_ENV: join(dir, 'probe.sh'), PROCMUX_EXIT_REPORT: file },
     read() {
       let text = '';
       try {
@@ -59,13 +47,11 @@ export function backgroundReport(): BackgroundReport {
       } catch {
         return [];
       } finally {
-        rmSync(file, { force: true });
+        remove();
       }
       return parseJobs(text);
     },
-    discard() {
-      rmSync(file, { force: true });
-    },
+    discard: remove,
   };
 }
 

@@ -137,13 +137,18 @@ async function oneShot(
       timeoutMs,
       noOutputTimeoutMs,
     });
-  const session = await start(plan.stdin).catch((error: unknown) => {
-    // No PTY module: stdin on a pipe, as before terminals were given.
-    if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
-      return start(plan.fallbackStdin);
-    }
-    throw error;
-  });
+  const session = await start(plan.stdin)
+    .catch((error: unknown) => {
+      // No PTY module: stdin on a pipe, as before terminals were given.
+      if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
+        return start(plan.fallbackStdin);
+      }
+      throw error;
+    })
+    .catch((error: unknown) => {
+      jobs?.discard();
+      throw error;
+    });
   setSession(session);
   const target = { tool: 'exec', action: 'one_shot', budget: options.outputBudget } as const;
   const inputWatch = watchOneShotInput(session, plan);
