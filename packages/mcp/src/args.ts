@@ -34,6 +34,8 @@ export type CliCommand =
       store?: StoreRequest;
       /** --lease-ttl, in ms: how long a lease lasts unrenewed (default 15 s). */
       leaseTtlMs: number;
+      /** --http [port] (and --http-host): serve MCP over Streamable HTTP instead of stdio. */
+      http?: ViewRequest;
     };
 
 /** The OS sandbox the host asked for: extra writable paths and reachable domains. */
@@ -89,6 +91,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       'sandbox-allow-domain',
       'store',
       'lease-ttl',
+      'http',
+      'http-host',
     ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
@@ -98,7 +102,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   if (command !== 'mcp') throw new CliUsageError(`unknown command "${command}"; use mcp or demo`);
   if (values['allow-pty'] && values['no-pty'])
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
-  const view = viewRequest(values.view, values['view-host']);
+  const view = listenRequest('--view', values.view, values['view-host']);
+  const http = listenRequest('--http', values.http, values['http-host']);
   const remote = parseSshArgs(values, (path) => resolve(cwd, path));
   const store = parseStore(values.store, cwd);
   return {
@@ -117,6 +122,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     ...sandboxRequest(values, cwd, remote !== undefined),
     ...(store ? { store } : {}),
     leaseTtlMs: parseLeaseTtl(values['lease-ttl']),
+    ...(http ? { http } : {}),
   };
 }
 
@@ -140,25 +146,29 @@ function sandboxRequest(
   return { sandbox: { write: write.map((path) => resolve(cwd, path)), allowDomains } };
 }
 
-// `--view` takes an optional port: a bare `--view` (followed by nothing, an option or the
-// command) gets an empty value, which means "any free port".
+// `--view` and `--http` take an optional port: a bare one (followed by nothing, an option or
+// the command) gets an empty value, which means "any free port".
 function withViewValue(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--view' && !/^\d+$/.test(argv[i + 1] ?? '')) out.push('--view=');
+    if ((arg === '--view' || arg === '--http') && !/^\d+$/.test(argv[i + 1] ?? '')) out.push(`${arg}=`);
     else out.push(arg);
   }
   return out;
 }
 
-function viewRequest(port: string | undefined, host: string | undefined): ViewRequest | undefined {
+function listenRequest(
+  option: '--view' | '--http',
+  port: string | undefined,
+  host: string | undefined,
+): ViewRequest | undefined {
   if (port === undefined) {
-    if (host !== undefined) throw new CliUsageError('--view-host needs --view');
+    if (host !== undefined) throw new CliUsageError(`${option}-host needs ${option}`);
     return undefined;
   }
-  const n = port === '' ? 0 : cliInteger('--view', port, { min: 0, max: 65_535 }, 'a port from 0 to 65535');
-  if (host === '') throw new CliUsageError('--view-host needs an address');
+  const n = port === '' ? 0 : cliInteger(option, port, { min: 0, max: 65_535 }, 'a port from 0 to 65535');
+  if (host === '') throw new CliUsageError(`${option}-host needs an address`);
   return { port: n, host: host ?? '127.0.0.1' };
 }
 
@@ -177,6 +187,8 @@ function parse(argv: readonly string[]) {
       'no-pty': { type: 'boolean' },
       view: { type: 'string' },
       'view-host': { type: 'string' },
+      http: { type: 'string' },
+      'http-host': { type: 'string' },
       'state-dir': { type: 'string' },
       ssh: { type: 'string' },
       'ssh-identity': { type: 'string' },
@@ -219,6 +231,8 @@ function sessionsCommand(
       'view-host',
       'lease-ttl',
       'store',
+      'http',
+      'http-host',
     ] as const
   ).find((name) => values[name] !== undefined);
   if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);

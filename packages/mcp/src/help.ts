@@ -7,7 +7,7 @@ export function helpText(version: string): string {
 
 Usage:
   procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
-              [--state-dir DIR] [--store URL|FILE] [--lease-ttl SECONDS]
+              [--state-dir DIR] [--store URL|FILE] [--lease-ttl SECONDS] [--http [PORT] [--http-host ADDR]]
               [--ssh USER@HOST[:PORT] --ssh-known-hosts FILE [--ssh-identity FILE]]
               [--sandbox [--sandbox-write PATH]... [--sandbox-allow-domain NAME[:PORT]]...]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
@@ -23,6 +23,11 @@ Usage:
                          of one (port 0 or none: a free port); its URL, with a secret token, is
                          printed on stderr as "procmux view: http://127.0.0.1:PORT/?token=..."
       --view-host ADDR   bind the view to ADDR instead of 127.0.0.1 (exposes it; a warning says so)
+      --http [PORT]      serve MCP over Streamable HTTP at /mcp instead of stdio, to several clients
+                         at once (port 0 or none: a free port); prints on stderr
+                         "procmux mcp http: http://127.0.0.1:PORT/mcp bearer=TOKEN"; every request
+                         needs "Authorization: Bearer TOKEN". Sessions die with the server
+      --http-host ADDR   bind it to ADDR instead of 127.0.0.1 (exposes it; a warning says so)
       --state-dir DIR    where session records and persisted sessions live, outside the workspace
                          (default: $XDG_STATE_HOME/procmux/<workspace hash>, else ~/.local/state/procmux/...);
                          exec persist: true sessions (tmux) keep running across restarts

@@ -3,8 +3,9 @@ import { CliUsageError, parseCliArgs } from './args.js';
 import type { CliProcess } from './cli-process.js';
 import { runDemo } from './demo.js';
 import { helpText } from './help.js';
+import { serveHttp } from './http-serve.js';
 import { runPrune } from './prune-command.js';
-import { serveStdio } from './serve.js';
+import { type ServeHandle, type ServeOptions, serveStdio } from './serve.js';
 import { resolveStateDir } from './state-dir.js';
 import { packageVersion } from './version.js';
 
@@ -44,9 +45,11 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
     case 'prune':
       return runPrune(command, proc);
     case 'mcp': {
-      let handle: Awaited<ReturnType<typeof serveStdio>>;
+      let handle: ServeHandle;
+      const { http } = command;
+      const serve = http ? (o: ServeOptions) => serveHttp({ ...o, http }) : serveStdio;
       try {
-        handle = await serveStdio({
+        handle = await serve({
           cwd: command.cwd,
           stdin: proc.stdin,
           stdout: proc.stdout,

@@ -1,52 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Logger } from '@procmux/core-types';
-import { ensureSandboxSupport } from '@procmux/sandbox-linux';
-import { createProcessSessions } from '@procmux/sessions';
-import { createProcessTools } from '@procmux/tools';
-import { serveView, type ViewServer } from '@procmux/view';
-import { type Adoption, replicasOf, startAdoption } from './adoption.js';
-import type { SandboxRequest, ViewRequest } from './args.js';
-import { createMemoryReturn } from './memory-return.js';
-import { openPersistence, type Persistence } from './persistence.js';
+import { type HostOptions, openServerHost, resourceSessions } from './host.js';
 import { createProcmuxServer } from './server.js';
-import type { SshRequest } from './ssh-args.js';
-import { openSshBackend } from './ssh-serve.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
-import type { StoreRequest } from './store-args.js';
 
-export interface ServeOptions {
-  /** Workspace root. */
-  cwd: string;
-  maxSessions?: number | undefined;
-  /** Ended sessions kept readable (default 100); past it the first ended are pruned first. */
-  maxEndedSessions?: number | undefined;
-  /** false: no PTY backend, so exec mode 'session' is refused. Default true. */
-  pty?: boolean;
+export interface ServeOptions extends HostOptions {
   stdin?: Readable;
   stdout?: Writable;
   /** Longest message read from stdin, in bytes (default 8 MiB); a longer one is answered with an error. */
   maxMessageBytes?: number;
-  /** Also serve the live view page (see @procmux/view). */
-  view?: ViewRequest | undefined;
-  /**
-   * Where records and persisted (tmux) sessions live; the CLI passes one by default (see
-   * state-dir.ts). Without it nothing is remembered and exec `persist: true` is refused.
-   */
-  stateDir?: string | undefined;
-  /** Run every session on this host over SSH (`cwd` is a path there). */
-  ssh?: SshRequest | undefined;
-  /**
-   * Run every session in an OS sandbox (@procmux/sandbox-linux): write only the workspace, the
-   * `write` paths and a private temp dir; the state dir and the user's secrets hidden; network
-   * only to `allowDomains`. A host without one fails here with ERR_PROCESS_UNSUPPORTED.
-   */
-  sandbox?: SandboxRequest | undefined;
-  /** Where records and leases live (`--store`); default: SQLite in `stateDir`. */
-  store?: StoreRequest | undefined;
-  /** How long a lease lasts unrenewed (`--lease-ttl`), in ms. */
-  leaseTtlMs?: number | undefined;
-  /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
-  log?: (line: string) => void;
 }
 
 export interface ServeHandle {
@@ -65,112 +26,8 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const logger: Logger = { warn: (message) => log(`procmux mcp: ${message}`) };
-  const remote = options.ssh ? await openSshBackend(options.ssh, log) : undefined;
-  if (options.sandbox) await ensureSandboxSupport();
-  const sandboxPolicy = options.sandbox && {
-    write: options.sandbox.write,
-    allowDomains: options.sandbox.allowDomains,
-    denyRead: options.stateDir !== undefined ? [options.stateDir] : [],
-  };
-  // With --ssh, persisted sessions live on a tmux server on that host, so any host reaching it
-  // (and sharing the store) can re-attach to them.
-  let persistence: Persistence | undefined;
-  try {
-    persistence =
-      options.stateDir !== undefined
-        ? await openPersistence(options.stateDir, options.cwd, {
-            store: options.store,
-            leaseTtlMs: options.leaseTtlMs,
-            persistentBackend: remote
-              ? async () => {
-                  const { createSshTmuxBackend } = await import('@procmux/backend-ssh');
-                  return createSshTmuxBackend(remote, { workspace: options.cwd });
-                }
-              : undefined,
-          })
-        : undefined;
-  } catch (error) {
-    remote?.close();
-    throw error;
-  }
-  const sessions = createProcessSessions({
-    ...persistence?.sessionsOptions,
-    cwd: options.cwd,
-    logger,
-    ...(remote ? { sandbox: remote.sandbox, ptyBackend: remote.ptyBackend } : {}),
-    ...(sandboxPolicy ? { sandboxPolicy } : {}),
-    ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
-    ...(options.pty === false ? { ptyBackend: null } : {}),
-    ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
-    onEvent: (event) => {
-      // A person at the view took or gave back a session's keyboard: worth a line in the log.
-      if (event.type === 'human_control_started' || event.type === 'human_control_ended') {
-        log(`procmux mcp: ${event.type} ${event.sessionId}${event.reason ? ` (${event.reason})` : ''}`);
-      }
-    },
-  });
-  let adoption: Adoption | undefined;
-  try {
-    const report = await persistence?.recover(sessions, log);
-    if (persistence?.shared && report) {
-      const checkpoints = persistence.sessionsOptions.checkpoints!;
-      adoption = startAdoption({
-        sessions,
-        checkpoints,
-        // A twentieth of the TTL (100-500 ms): a lapsed lease is taken soon after it lapsed,
-        // leaving most of the extra second to the re-attach (one SSH exec, 0.8 s measured on a
-        // loaded 2-core machine); the cost is one acquire per foreign record each time.
-        intervalMs: Math.min(500, Math.max(100, Math.floor((options.leaseTtlMs ?? 15_000) / 20))),
-        log,
-      });
-      adoption.absorb(report, await replicasOf(checkpoints));
-    }
-  } catch (error) {
-    adoption?.dispose();
-    await sessions.dispose();
-    await persistence?.close();
-    remote?.close();
-    throw error;
-  }
-  let view: ViewServer | undefined;
-  if (options.view) {
-    try {
-      view = await serveView(sessions, {
-        port: options.view.port,
-        host: options.view.host,
-        allowNonLoopback: true,
-        log,
-      });
-    } catch (error) {
-      await sessions.dispose();
-      await persistence?.close();
-      remote?.close();
-      throw error;
-    }
-    log(`procmux view: ${view.url}`);
-  }
-  const tools = createProcessTools(sessions, {
-    persistUnavailable: persistence
-      ? persistence.persistUnavailable
-      : 'this server was started without a state directory (procmux mcp --state-dir)',
-  });
-  if (adoption) {
-    adoption.wrap(tools.exec);
-    adoption.wrap(tools.process);
-  }
-  const memory = createMemoryReturn(() => sessions.list().map((s) => s.id));
-  for (const tool of [tools.exec, tools.process]) {
-    const run = tool.run.bind(tool);
-    tool.run = async (params, context) => {
-      try {
-        return await run(params, context);
-      } finally {
-        memory.afterCall();
-      }
-    };
-  }
-  const server = createProcmuxServer(tools);
+  const host = await openServerHost(options, log);
+  const server = createProcmuxServer(host.tools, { sessions: resourceSessions(host) });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -178,15 +35,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   let closing: Promise<void> | undefined;
   const close = (reason = 'asked to stop') => {
     closing ??= (async () => {
-      log(
-        `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
-      );
-      adoption?.dispose();
-      await view?.close();
-      // Persisted sessions are left running for the next server (sessions.dispose skips them).
-      await sessions.dispose();
-      await persistence?.close();
-      remote?.close();
+      await host.close(reason);
       await server.close().catch(() => {});
       resolveClosed();
     })();
@@ -203,6 +52,6 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
     }),
   );
-  log(`procmux mcp: serving the exec and process tools on stdio (workspace ${sessions.cwd})`);
+  log(`procmux mcp: serving the exec and process tools on stdio (workspace ${host.cwd})`);
   return { closed, close };
 }

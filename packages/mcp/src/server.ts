@@ -8,9 +8,13 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { echo, type ProcessTool, type ProcessTools, type ToolProgress } from '@procmux/tools';
+import { type ResourceSessions, serveSessionResources } from './resources.js';
 import { packageVersion } from './version.js';
 
-/** Key under a tool result's `_meta` where hosts find the structured result (the tool's `data`). */
+/**
+ * Key under a tool result's `_meta` where hosts found the structured result before it was
+ * `structuredContent` (the same object); kept until the next major release.
+ */
 export const RESULT_META_KEY = 'procmux/result';
 
 const INSTRUCTIONS =
@@ -29,28 +33,46 @@ const ANNOTATIONS: Record<ProcessTool['name'], Tool['annotations']> = {
   },
 };
 
+export interface ProcmuxServerOptions {
+  /** Serve the sessions as resources too (procmux://session/{id}/log and /screen). */
+  sessions?: ResourceSessions;
+  /** The client's owner key: its calls start sessions for it, and only its sessions are visible. */
+  owner?: string;
+}
+
 /**
  * An MCP server exposing the procmux tools (`exec`, `process`) with their own JSON Schemas.
  * Each call's text is the tool result's text; `isError` is passed through; the structured
- * result is under `_meta["procmux/result"]`, out of the model's way. A cancelled request
+ * result is `structuredContent`, valid against the tool's `outputSchema` (and, deprecated,
+ * under `_meta["procmux/result"]`). A cancelled request
  * aborts the call (a one-shot command still running is killed).
  *
  * @example
  * const server = createProcmuxServer(createProcessTools(sessions));
  * await server.connect(new StdioServerTransport());
  */
-export function createProcmuxServer(tools: ProcessTools): Server {
+export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerOptions = {}): Server {
   const byName = new Map<string, ProcessTool>([tools.exec, tools.process].map((tool) => [tool.name, tool]));
   const server = new Server(
     { name: 'procmux', version: packageVersion() },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: {},
+        ...(options.sessions
+          ? { resources: { subscribe: true, listChanged: options.sessions.onSessionEvent !== undefined } }
+          : {}),
+      },
+      instructions: INSTRUCTIONS,
+    },
   );
+  if (options.sessions) serveSessionResources(server, options.sessions, options.owner);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...byName.values()].map(
       (tool): Tool => ({
         name: tool.name,
         description: tool.description,
         inputSchema: tool.parameters as Tool['inputSchema'],
+        outputSchema: tool.outputSchema as Tool['outputSchema'],
         annotations: ANNOTATIONS[tool.name],
       }),
     ),
@@ -66,6 +88,7 @@ export function createProcmuxServer(tools: ProcessTools): Server {
     const progressToken = request.params._meta?.progressToken;
     const result = await tool.run(request.params.arguments ?? {}, {
       signal: extra.signal,
+      ...(options.owner !== undefined ? { owner: options.owner } : {}),
       // A client that asked for progress hears from long waits, so its timeout can reset on it.
       ...(progressToken !== undefined
         ? {
@@ -80,10 +103,13 @@ export function createProcmuxServer(tools: ProcessTools): Server {
           }
         : {}),
     });
+    // Fields left undefined are dropped, as the output schema has them optional.
+    const structured = JSON.parse(JSON.stringify(result.data)) as Record<string, unknown>;
     return {
       content: [{ type: 'text', text: result.text }],
+      structuredContent: structured,
       isError: result.isError,
-      _meta: { [RESULT_META_KEY]: JSON.parse(JSON.stringify(result.data)) },
+      _meta: { [RESULT_META_KEY]: structured },
     };
   });
   return server;

@@ -73,6 +73,23 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['demo', '--view'], '/w')).toThrow(/--view applies to procmux mcp/);
   });
 
+  it('reads --http with or without a port, and --http-host', () => {
+    expect(parseCliArgs(['mcp', '--http'], '/w')).toMatchObject({ http: { port: 0, host: '127.0.0.1' } });
+    expect(parseCliArgs(['mcp', '--http', '8080', '--view'], '/w')).toMatchObject({
+      http: { port: 8080, host: '127.0.0.1' },
+      view: { port: 0 },
+    });
+    expect(parseCliArgs(['mcp', '--http', '--http-host', '0.0.0.0'], '/w')).toMatchObject({
+      http: { port: 0, host: '0.0.0.0' },
+    });
+    expect(parseCliArgs(['mcp'], '/w')).not.toHaveProperty('http');
+    expect(() => parseCliArgs(['mcp', '--http=70000'], '/w')).toThrow(
+      '--http must be a port from 0 to 65535 (got "70000")',
+    );
+    expect(() => parseCliArgs(['mcp', '--http-host', '::'], '/w')).toThrow(/--http-host needs --http/);
+    expect(() => parseCliArgs(['demo', '--http'], '/w')).toThrow(/--http applies to procmux mcp/);
+  });
+
   it('runs the demo', () => {
     expect(parseCliArgs(['demo'], '/w')).toEqual({ kind: 'demo' });
   });

@@ -1,6 +1,8 @@
 import type { ResolvedToolOptions } from './options.js';
+import type { ReadParams } from './param-spec.js';
 import type { Params } from './params.js';
 import { sessionReply as replyTo, type SessionReply } from './reply.js';
+import type { PROCESS_SPEC } from './schemas.js';
 import type { ProcessAction, ToolProgress, ToolResult, ToolSession, ToolSessions } from './types.js';
 
 /** What every process action gets. */
@@ -9,6 +11,8 @@ export interface ActionContext {
   sessions: ToolSessions;
   options: ResolvedToolOptions;
   params: Params;
+  /** The action's parameters, read and checked against the schema (present ones only). */
+  values: ReadParams<typeof PROCESS_SPEC>;
   owner: string | undefined;
   signal: AbortSignal | undefined;
   /** Where long waits report progress, when the caller listens. */

@@ -2,15 +2,12 @@ import { type ActionContext, sessionReply } from './action-context.js';
 import { echo } from './echo.js';
 import type { ToolResult } from './types.js';
 
-/** Longest key name ("C-M-S-PageDown" is 14): longer is surely text, which paste types. */
-const MAX_KEY_CHARS = 32;
-
 /** Keys that interrupt or suspend a program only through a terminal's line discipline. */
 const TERMINAL_SIGNAL_KEYS = /^(C-c|C-\\|C-z|\^C|\^\\|\^Z)$/i;
 
 /** write: raw data to stdin, as is. */
 export async function writeAction(ctx: ActionContext): Promise<ToolResult> {
-  const data = ctx.params.string('data', { required: true });
+  const data = ctx.values.data ?? '';
   const session = ctx.session();
   await session.input(data);
   const bytes = Buffer.byteLength(data);
@@ -21,8 +18,8 @@ export async function writeAction(ctx: ActionContext): Promise<ToolResult> {
 
 /** paste: text typed into the session (bracketed when the program asked for it), not submitted. */
 export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
-  const text = ctx.params.string('text', { required: true });
-  const bracketed = ctx.params.boolean('bracketed');
+  const text = ctx.values.text ?? '';
+  const bracketed = ctx.values.bracketed;
   const session = ctx.session();
   await session.paste(text, bracketed === undefined ? {} : { bracketed });
   const chars = [...text].length;
@@ -40,7 +37,8 @@ export async function submitAction(ctx: ActionContext): Promise<ToolResult> {
 
 /** send_keys: named keys in order. */
 export async function sendKeysAction(ctx: ActionContext): Promise<ToolResult> {
-  const keys = ctx.params.stringList('keys', MAX_KEY_CHARS);
+  const given = ctx.values.keys ?? [];
+  const keys = typeof given === 'string' ? [given] : given;
   const session = ctx.session();
   await session.sendKeys(keys);
   const pipeNote =

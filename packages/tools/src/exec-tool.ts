@@ -1,16 +1,18 @@
 import { isProcmuxError } from '@procmux/core-types';
 import type { ProcessStartRequest } from '@procmux/sessions';
+import { backgroundReport, endedNote, settleJobs, survivorsNote } from './background-report.js';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
 import { guessedInputNote, inputStopNote, watchOneShotInput } from './one-shot-input.js';
 import { oneShotInputPlan } from './one-shot-plan.js';
-import type { ResolvedToolOptions } from './options.js';
-import { Params } from './params.js';
+import { DEFAULT_TOOL_OPTIONS, type ResolvedToolOptions } from './options.js';
+import { openParams, readParams, requireParams } from './param-spec.js';
 import { checkPersistAvailable, persistError, persistedStart, persistNote } from './persist.js';
 import { sessionReply } from './reply.js';
+import { RESULT_JSON_SCHEMA } from './result-schema.js';
 import { guarded } from './results.js';
-import { EXEC_ALIASES, EXEC_PARAMETERS, execParameters } from './schemas.js';
+import { execParameters, execSpec } from './schemas.js';
 import type {
   ExecMode,
   ProcessTool,
@@ -20,11 +22,8 @@ import type {
   ToolSessions,
 } from './types.js';
 
-// Types and limits of the parameters, as the schema the model reads states them.
-const RANGE = EXEC_PARAMETERS.properties;
-const MODES: readonly ExecMode[] = RANGE.mode.enum;
-/** Longest cwd accepted (Linux's PATH_MAX). */
-const MAX_PATH_CHARS = 4_096;
+// The parameters as the schema the model reads states them (the parser reads no other words).
+const EXEC_SPEC = execSpec(DEFAULT_TOOL_OPTIONS);
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
 const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
 /**
@@ -50,6 +49,7 @@ export function createExecTool(sessions: ToolSessions, options: ResolvedToolOpti
     name: 'exec',
     description: execDescription(options),
     parameters: execParameters(options),
+    outputSchema: RESULT_JSON_SCHEMA,
     run(params: unknown, context: ToolRunContext = {}) {
       let mode: ExecMode | undefined;
       return guarded(
@@ -68,21 +68,20 @@ export function createExecTool(sessions: ToolSessions, options: ResolvedToolOpti
 }
 
 function parseExec(raw: unknown): ExecRequest {
-  const p = new Params(raw, Object.keys(EXEC_PARAMETERS.properties as object), 'exec', EXEC_ALIASES);
-  const mode = p.oneOf('mode', MODES) ?? 'one_shot';
+  const p = openParams(EXEC_SPEC, raw, 'exec');
+  // The mode first: it decides which other parameters apply.
+  const mode = readParams(EXEC_SPEC, p, ['mode']).mode ?? 'one_shot';
+  requireParams(p, ['command']);
+  const v = readParams(EXEC_SPEC, p);
   const request: ExecRequest = {
-    command: p.string('command', { required: true, nonEmpty: true, noNul: 'a command line' }),
+    command: v.command ?? '',
     mode,
-    cwd: p.string('cwd', { maxChars: MAX_PATH_CHARS, noNul: 'a path' }),
-    env: p.env('env'),
-    timeoutMs: p.integer('timeout_ms', RANGE.timeout_ms.minimum, RANGE.timeout_ms.maximum),
-    noOutputTimeoutMs: p.integer(
-      'no_output_timeout_ms',
-      RANGE.no_output_timeout_ms.minimum,
-      RANGE.no_output_timeout_ms.maximum,
-    ),
-    yieldMs: p.integer('yield_ms', RANGE.yield_ms.minimum, RANGE.yield_ms.maximum),
-    persist: p.boolean('persist') ?? false,
+    cwd: v.cwd,
+    env: v.env,
+    timeoutMs: v.timeout_ms,
+    noOutputTimeoutMs: v.no_output_timeout_ms,
+    yieldMs: v.yield_ms,
+    persist: v.persist ?? false,
   };
   if (mode !== 'one_shot')
     p.only(`mode ${mode}`, [
@@ -129,21 +128,27 @@ async function oneShot(
   // the kernel tells (Linux), a command that blocks reading it is stopped and reported,
   // instead of reading end-of-file and carrying on as if the question had been answered.
   const plan = oneShotInputPlan(process.platform);
+  const jobs = options.reportBackgroundJobs ? backgroundReport() : undefined;
   const start = (stdin: ProcessStartRequest['stdin']) =>
     sessions.start({
       ...startRequest(request, context),
-      env: { ...options.nonInteractiveEnv, ...request.env },
+      env: { ...options.nonInteractiveEnv, ...jobs?.env, ...request.env },
       stdin,
       timeoutMs,
       noOutputTimeoutMs,
     });
-  const session = await start(plan.stdin).catch((error: unknown) => {
-    // No PTY module: stdin on a pipe, as before terminals were given.
-    if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
-      return start(plan.fallbackStdin);
-    }
-    throw error;
-  });
+  const session = await start(plan.stdin)
+    .catch((error: unknown) => {
+      // No PTY module: stdin on a pipe, as before terminals were given.
+      if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
+        return start(plan.fallbackStdin);
+      }
+      throw error;
+    })
+    .catch((error: unknown) => {
+      jobs?.discard();
+      throw error;
+    });
   setSession(session);
   const target = { tool: 'exec', action: 'one_shot', budget: options.outputBudget } as const;
   const inputWatch = watchOneShotInput(session, plan);
@@ -151,6 +156,11 @@ async function oneShot(
     waitForEnd(session, request.yieldMs, context.signal),
     inputWatch.waiting,
   ]).finally(() => inputWatch.stop());
+  if (ended !== 'ended') {
+    // Nobody reads its report: the file goes once the shell is gone.
+    const discard = () => jobs?.discard();
+    void session.wait().then(discard, discard);
+  }
   if (typeof ended === 'object') {
     await session.kill().catch(() => {});
     const result = await sessionReply(target, session, {
@@ -183,13 +193,20 @@ async function oneShot(
   }
   // Built from the transcript as it streams past: a 50 MB output is never held whole.
   const guessed = inputWatch.guessed();
+  const left = await settleJobs(jobs?.read() ?? []);
   const result = await sessionReply(target, session, {
     transcript: { chunks: session.transcript(), empty: '(no output)' },
     notes: [
       timeoutNote(session, timeoutMs, noOutputTimeoutMs),
       guessed ? guessedInputNote(guessed) : undefined,
+      endedNote(left.ended),
+      survivorsNote(left.survivors),
     ],
-    data: { backgrounded: false },
+    data: {
+      backgrounded: false,
+      ...(left.ended.length > 0 ? { ended: left.ended } : {}),
+      ...(left.survivors.length > 0 ? { survivors: left.survivors } : {}),
+    },
   });
   // Mark the output read, so a later poll of this session does not return it again.
   await session.poll().catch(() => {});

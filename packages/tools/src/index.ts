@@ -4,7 +4,14 @@ export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
 export { echo, MAX_ECHO_CHARS } from './echo.js';
 export { NON_INTERACTIVE_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
-export { DEFAULT_WAIT_FOR_MS, EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
+export { RESULT_JSON_SCHEMA } from './result-schema.js';
+export {
+  DEFAULT_WAIT_FOR_MS,
+  EXEC_PARAMETERS,
+  type ExecParams,
+  PROCESS_PARAMETERS,
+  type ProcessParams,
+} from './schemas.js';
 export { type StateFacts, stateLine } from './state-line.js';
 export {
   applyOutputBudget,
@@ -16,11 +23,9 @@ export {
 } from './truncate.js';
 export type {
   ExecMode,
-  ExecParams,
   JsonSchema,
   JsonValue,
   ProcessAction,
-  ProcessParams,
   ProcessTool,
   SessionSummary,
   ToolProgress,

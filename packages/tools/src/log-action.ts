@@ -1,12 +1,10 @@
 import type { ActionContext } from './action-context.js';
 import { sessionReply } from './action-context.js';
 import { sessionStateLine } from './results.js';
-import { PROCESS_PARAMETERS } from './schemas.js';
+import { MAX_LOG_LIMIT } from './schemas.js';
 import { bodyRoom } from './truncate.js';
 import type { ToolResult } from './types.js';
 
-/** Most lines one log call may ask for (and so the largest page a footer suggests). */
-export const MAX_LOG_LIMIT = PROCESS_PARAMETERS.properties.limit.maximum;
 /** Room kept for the footer, which is composed after the page is fitted. */
 const FOOTER_RESERVE = 400;
 
@@ -18,12 +16,7 @@ const FOOTER_RESERVE = 400;
  * the largest limit that fits the budget at the line lengths just measured.
  */
 export async function logAction(ctx: ActionContext): Promise<ToolResult> {
-  const offset = ctx.params.integer(
-    'offset',
-    PROCESS_PARAMETERS.properties.offset.minimum,
-    Number.MAX_SAFE_INTEGER,
-  );
-  const limit = ctx.params.integer('limit', PROCESS_PARAMETERS.properties.limit.minimum, MAX_LOG_LIMIT);
+  const { offset, limit } = ctx.values;
   const session = ctx.session();
   const page = await session.log({
     ...(offset !== undefined ? { offset } : {}),

@@ -15,6 +15,12 @@ export interface ProcessToolsOptions {
   nonInteractiveEnv?: Readonly<Record<string, string>>;
   /** Why exec `persist: true` cannot work on this host (no persistent backend); it is refused saying so. */
   persistUnavailable?: string;
+  /**
+   * Whether a one_shot's reply names the background jobs its shell still had at exit (bash on
+   * this host: a probe file through BASH_ENV). Default: true except on Windows; a host whose
+   * sessions run elsewhere (over SSH) passes false, as the probe file is not there.
+   */
+  reportBackgroundJobs?: boolean;
 }
 
 export interface ResolvedToolOptions {
@@ -24,6 +30,7 @@ export interface ResolvedToolOptions {
   startupWaitMs: number;
   nonInteractiveEnv: Readonly<Record<string, string>>;
   persistUnavailable: string | undefined;
+  reportBackgroundJobs: boolean;
 }
 
 /** The longest a single poll or wait_for call waits. */
@@ -32,7 +39,7 @@ export const MAX_WAIT_MS = 120_000;
 /** The longest timeout a call may set: a day. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
 const LIMITS: Record<
-  Exclude<keyof ProcessToolsOptions, 'nonInteractiveEnv' | 'persistUnavailable'>,
+  Exclude<keyof ProcessToolsOptions, 'nonInteractiveEnv' | 'persistUnavailable' | 'reportBackgroundJobs'>,
   Limit & { min: number }
 > = {
   outputBudget: { default: 30_000, hard: 1_000_000, min: 1_000 },
@@ -46,7 +53,12 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw invalidOption('options', 'an object (the options of createProcessTools)', { value: options });
   }
-  knownKeys('options', options, [...Object.keys(LIMITS), 'nonInteractiveEnv', 'persistUnavailable']);
+  knownKeys('options', options, [
+    ...Object.keys(LIMITS),
+    'nonInteractiveEnv',
+    'persistUnavailable',
+    'reportBackgroundJobs',
+  ]);
   const env = options.nonInteractiveEnv ?? NON_INTERACTIVE_ENV;
   if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
     throw invalidOption('nonInteractiveEnv', 'an object mapping variable names to string values', {
@@ -57,9 +69,14 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
   if (options.persistUnavailable !== undefined && typeof options.persistUnavailable !== 'string') {
     throw invalidOption('persistUnavailable', 'a string saying why', { value: options.persistUnavailable });
   }
+  const report = options.reportBackgroundJobs ?? process.platform !== 'win32';
+  if (typeof report !== 'boolean') {
+    throw invalidOption('reportBackgroundJobs', 'true or false', { value: report });
+  }
   const resolved = {
     nonInteractiveEnv: env,
     persistUnavailable: options.persistUnavailable,
+    reportBackgroundJobs: report,
   } as ResolvedToolOptions;
   for (const [key, limit] of Object.entries(LIMITS) as [keyof typeof LIMITS, Limit & { min: number }][]) {
     resolved[key] = resolveLimit(key, options[key], limit, limit.min);

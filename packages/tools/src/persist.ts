@@ -3,15 +3,6 @@
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import type { ProcessStartRequest } from '@procmux/sessions';
 
-/** The exec parameter's schema. */
-export const PERSIST_PARAMETER = {
-  type: 'boolean',
-  description:
-    'session and daemon only: keep the process running when this server stops or restarts (a persistent ' +
-    'terminal, tmux on procmux mcp); the next server lists it again with the output printed meanwhile. ' +
-    'A persisted daemon runs in a terminal too. Default false.',
-} as const;
-
 /** What a persisted start adds to the request: always a terminal, never tied to this host. */
 export function persistedStart(): Pick<ProcessStartRequest, 'pty' | 'lifetime'> {
   return { pty: true, lifetime: 'detached' };

@@ -12,11 +12,13 @@ import { PROCESS_DESCRIPTION } from './descriptions.js';
 import { echoBare } from './echo.js';
 import { logAction } from './log-action.js';
 import type { ResolvedToolOptions } from './options.js';
-import { invalid, Params } from './params.js';
+import { openParams, readParams, requireParams } from './param-spec.js';
+import { invalid } from './params.js';
 import { listAction, pollAction } from './read-actions.js';
 import { recordAction } from './record-action.js';
+import { RESULT_JSON_SCHEMA } from './result-schema.js';
 import { guarded } from './results.js';
-import { PROCESS_ALIASES, PROCESS_PARAMETERS } from './schemas.js';
+import { PROCESS_PARAMETERS, PROCESS_SPEC } from './schemas.js';
 import type {
   ProcessAction,
   ProcessTool,
@@ -27,9 +29,15 @@ import type {
 } from './types.js';
 import { waitForAction } from './wait-for.js';
 
+type ProcessParamName = keyof typeof PROCESS_SPEC & string;
+
 interface ActionSpec {
   /** Parameters the action takes besides action (and session_id, when it needs a session). */
-  params: readonly string[];
+  params: readonly ProcessParamName[];
+  /** Of those, the ones a call must give. */
+  required?: readonly ProcessParamName[];
+  /** Of those, the ones the action reads itself, with a range of its own (wait_for's timeout). */
+  own?: readonly ProcessParamName[];
   needsSession: boolean;
   run(ctx: ActionContext): Promise<ToolResult>;
 }
@@ -38,14 +46,15 @@ const ACTIONS: Record<ProcessAction, ActionSpec> = {
   list: { params: [], needsSession: false, run: listAction },
   poll: { params: ['timeout'], needsSession: true, run: pollAction },
   log: { params: ['offset', 'limit'], needsSession: true, run: logAction },
-  write: { params: ['data'], needsSession: true, run: writeAction },
-  paste: { params: ['text', 'bracketed'], needsSession: true, run: pasteAction },
+  write: { params: ['data'], required: ['data'], needsSession: true, run: writeAction },
+  paste: { params: ['text', 'bracketed'], required: ['text'], needsSession: true, run: pasteAction },
   submit: { params: [], needsSession: true, run: submitAction },
-  send_keys: { params: ['keys'], needsSession: true, run: sendKeysAction },
+  send_keys: { params: ['keys'], required: ['keys'], needsSession: true, run: sendKeysAction },
   close_stdin: { params: [], needsSession: true, run: closeStdinAction },
   kill: { params: [], needsSession: true, run: killAction },
   wait_for: {
     params: ['pattern', 'fail_pattern', 'input', 'idle_ms', 'exit', 'port', 'timeout'],
+    own: ['timeout'],
     needsSession: true,
     run: waitForAction,
   },
@@ -58,6 +67,7 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
     name: 'process',
     description: PROCESS_DESCRIPTION,
     parameters: PROCESS_PARAMETERS,
+    outputSchema: RESULT_JSON_SCHEMA,
     run(raw: unknown, context: ToolRunContext = {}) {
       let action: ProcessAction | undefined;
       return guarded(
@@ -65,13 +75,8 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
         () => action,
         options.outputBudget,
         async (setSession) => {
-          const params = new Params(
-            raw,
-            Object.keys(PROCESS_PARAMETERS.properties),
-            'process',
-            PROCESS_ALIASES,
-          );
-          action = params.oneOf('action', Object.keys(ACTIONS) as ProcessAction[]);
+          const params = openParams(PROCESS_SPEC, raw, 'process');
+          action = readParams(PROCESS_SPEC, params, ['action']).action;
           if (action === undefined)
             throw invalid('action', `action is required; one of: ${Object.keys(ACTIONS).join(', ')}`, {
               values: Object.keys(ACTIONS),
@@ -85,12 +90,20 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
           const sessionId = spec.needsSession
             ? params.string('session_id', { required: true, nonEmpty: true })
             : '';
+          requireParams(params, spec.required ?? []);
+          const own = spec.own ?? [];
+          const values = readParams(
+            PROCESS_SPEC,
+            params,
+            spec.params.filter((name) => !own.includes(name)),
+          );
           let session: ToolSession | undefined;
           const ctx: ActionContext = {
             action,
             sessions,
             options,
             params,
+            values,
             owner: context.owner,
             signal: context.signal,
             progress: context.onProgress,

@@ -40,7 +40,7 @@ function row(s: SessionSummary): string {
 
 /** poll: new output, waiting up to `timeout` (clamped to 0-120000 ms, and the text says so). */
 export async function pollAction(ctx: ActionContext): Promise<ToolResult> {
-  const requested = ctx.params.number('timeout') ?? 0;
+  const requested = ctx.values.timeout ?? 0;
   const used = Math.round(Math.min(MAX_WAIT_MS, Math.max(0, requested)));
   const session = ctx.session();
   const got = await gather(session, { waitMs: used, settle: POLL_SETTLE, signal: ctx.signal });

@@ -13,7 +13,7 @@ import type { ToolResult } from './types.js';
  * Input is never in it.
  */
 export async function recordAction(ctx: ActionContext): Promise<ToolResult> {
-  const requested = ctx.params.string('path', { nonEmpty: true });
+  const requested = ctx.values.path;
   const session = ctx.session();
   const workspace = ctx.sessions.cwd;
   if (workspace === undefined || typeof session.asciicast !== 'function') {

@@ -25,6 +25,7 @@ export function summarize(session: ToolSession): SessionSummary {
     emulated: m.emulated,
     startedAt: m.startedAt,
     endedAt: m.endedAt,
+    ...(m.input ? { waitingInput: { ...m.input } } : {}),
   };
 }
 

@@ -1,18 +1,10 @@
-import type { ProcmuxErrorCode, SessionState, SignalName, StdioMode } from '@procmux/core-types';
-import type { InputWait, ProcessSession, ProcessStartRequest } from '@procmux/sessions';
-import type { OutputCut } from './truncate.js';
+export type { JsonSchema, JsonValue } from './json-schema.js';
+export type { SessionSummary, ToolResultData, WaitOutcomeKind } from './result-schema.js';
 
-/** A JSON value, for JSON Schema documents. */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
-
-/** A JSON Schema (draft 2020-12 subset) describing a tool's parameters. */
-export type JsonSchema = { readonly [key: string]: JsonValue };
+import type { ProcessSession, ProcessStartRequest } from '@procmux/sessions';
+import type { JsonSchema } from './json-schema.js';
+import type { ToolResultData } from './result-schema.js';
+import type { EXEC_MODES, PROCESS_ACTIONS } from './schemas.js';
 
 /** The parts of a session handle the tools use (a ProcessSession satisfies it). */
 export type ToolSession = Pick<
@@ -79,136 +71,12 @@ export interface ProcessTool {
   readonly name: 'exec' | 'process';
   readonly description: string;
   readonly parameters: JsonSchema;
+  /** JSON Schema of every result's `data` (RESULT_JSON_SCHEMA): an MCP tool's outputSchema. */
+  readonly outputSchema: JsonSchema;
   /** Never rejects: every failure is a result with isError: true. */
   run(params: unknown, context?: ToolRunContext): Promise<ToolResult>;
 }
 
-export type ExecMode = 'one_shot' | 'session' | 'daemon';
+export type ExecMode = (typeof EXEC_MODES)[number];
 
-export type ProcessAction =
-  | 'list'
-  | 'poll'
-  | 'log'
-  | 'write'
-  | 'paste'
-  | 'submit'
-  | 'send_keys'
-  | 'close_stdin'
-  | 'kill'
-  | 'wait_for'
-  | 'record';
-
-/** The exec tool's parameters, as the JSON Schema describes them. */
-export interface ExecParams {
-  command: string;
-  mode?: ExecMode;
-  cwd?: string;
-  env?: Record<string, string>;
-  timeout_ms?: number;
-  no_output_timeout_ms?: number;
-  yield_ms?: number;
-  /** @deprecated old name of timeout_ms, accepted until the next major release */
-  timeoutMs?: number;
-  /** @deprecated old name of no_output_timeout_ms */
-  noOutputTimeoutMs?: number;
-  /** @deprecated old name of yield_ms */
-  yieldMs?: number;
-}
-
-/** The process tool's parameters, as the JSON Schema describes them. */
-export interface ProcessParams {
-  action: ProcessAction;
-  session_id?: string;
-  /** @deprecated old name of session_id, accepted until the next major release */
-  sessionId?: string;
-  /** @deprecated old name of idle_ms */
-  idleMs?: number;
-  timeout?: number;
-  offset?: number;
-  limit?: number;
-  data?: string;
-  text?: string;
-  bracketed?: boolean;
-  keys?: string | string[];
-  pattern?: string;
-  idle_ms?: number;
-  exit?: boolean;
-  path?: string;
-}
-
-/** One session as hosts see it in results. */
-export interface SessionSummary {
-  id: string;
-  command: string;
-  state: SessionState;
-  exitCode: number | null;
-  signal: SignalName | null;
-  pid: number | undefined;
-  stdioMode: StdioMode;
-  /** Present (true) when a terminal was asked for and none could be opened: it runs on pipes. */
-  ptyFellBack?: true;
-  /** Whether output is read from a terminal screen. */
-  emulated: boolean;
-  startedAt: number;
-  endedAt: number | null;
-}
-
-/** How a wait_for call ended. */
-export type WaitOutcomeKind =
-  | 'matched'
-  | 'quiet'
-  | 'exited'
-  | 'timeout'
-  | 'cancelled'
-  /** fail_pattern matched. */
-  | 'failed'
-  /** The program waits for input. */
-  | 'input'
-  /** The loopback port accepts connections. */
-  | 'port';
-
-/** The structured side of a result, for hosts. Fields appear where they apply. */
-export interface ToolResultData {
-  tool: 'exec' | 'process';
-  /** The exec mode or the process action (undefined when the parameters named none). */
-  action: ExecMode | ProcessAction | undefined;
-  session?: SessionSummary;
-  sessions?: SessionSummary[];
-  /** The output as shown in `text` (after the budget). */
-  output?: string;
-  /** Set when the output was cut to fit the budget. */
-  cut?: OutputCut;
-  /** Bytes the session dropped before this read because nobody read them in time. */
-  droppedBytes?: number;
-  /** exec one_shot: the command was stopped because it waited for input (what at). */
-  waitingInput?: InputWait;
-  /** exec one_shot: whether the command was handed to the background. */
-  backgrounded?: boolean;
-  /** poll: the timeout asked for and the one used (they differ when clamped). */
-  timeout?: { requested: number; used: number };
-  /** wait_for: how the wait ended, the matched text, how long it waited. */
-  wait?: {
-    outcome: WaitOutcomeKind;
-    fired?: string;
-    match?: string;
-    /** The match lies on the current line as an earlier call already returned it. */
-    alreadyShown?: true;
-    waitedMs: number;
-  };
-  /** log: the line window returned. */
-  /** poll of an ended session with nothing new: log lines shown again for context, not new. */
-  alreadyDelivered?: { offset: number; count: number };
-  lines?: {
-    offset: number;
-    count: number;
-    total: number;
-    /** The call that reads on (earlier lines for a tail), when there is more. */
-    next?: { offset: number; limit: number };
-    /** Lines the page had before it was shortened to fit the output budget. */
-    shortenedFrom?: number;
-  };
-  /** record: where the asciicast file was written (absolute). */
-  recording?: { path: string };
-  /** Set when isError: the ProcmuxError code (or ERR_INTERNAL) and message. */
-  error?: { code: ProcmuxErrorCode; message: string };
-}
+export type ProcessAction = (typeof PROCESS_ACTIONS)[number];

@@ -4,7 +4,7 @@ import { invalid } from './params.js';
 import { compilePattern, type TextPattern } from './pattern.js';
 import { loopbackPortOpen } from './port-probe.js';
 import { droppedNote } from './read-actions.js';
-import { DEFAULT_WAIT_FOR_MS, MAX_WAIT_FOR_MS, PROCESS_PARAMETERS } from './schemas.js';
+import { DEFAULT_WAIT_FOR_MS, MAX_WAIT_FOR_MS } from './schemas.js';
 import type { ToolResult, WaitOutcomeKind } from './types.js';
 
 /** Progress is reported at least this often while waiting. */
@@ -12,8 +12,6 @@ export const PROGRESS_EVERY_MS = 5_000;
 /** Conditions the session cannot wake a poll for (a port, a cancel) are checked this often. */
 const TICK_MS = 250;
 
-// Limits of the parameters, as the schema the model reads states them.
-const RANGE = PROCESS_PARAMETERS.properties;
 const MAX_SHOWN_PATTERN = 80;
 const MAX_QUOTED_MATCH = 200;
 
@@ -163,20 +161,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
 }
 
 function readConditions(ctx: ActionContext): Conditions {
-  const p = ctx.params;
-  const source = p.string('pattern');
-  const failSource = p.string('fail_pattern');
-  const idleMs = p.integer('idle_ms', RANGE.idle_ms.minimum, RANGE.idle_ms.maximum);
-  const exit = p.boolean('exit');
-  const input = p.boolean('input');
-  const port = p.integer('port', RANGE.port.minimum, RANGE.port.maximum);
-  if (exit === false)
-    throw invalid('exit', 'exit must be true (wait for the process to end); leave it out otherwise');
-  if (input === false)
-    throw invalid(
-      'input',
-      'input must be true (wait until the program waits for input); leave it out otherwise',
-    );
+  const { pattern: source, fail_pattern: failSource, idle_ms: idleMs, exit, input, port } = ctx.values;
   const c: Conditions = { input: input === true, exit: exit === true };
   if (source !== undefined) c.pattern = { pattern: checked('pattern', source), source };
   if (failSource !== undefined) c.fail = { pattern: checked('fail_pattern', failSource), source: failSource };

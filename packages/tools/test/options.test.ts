@@ -11,7 +11,15 @@ describe('resolveToolOptions', () => {
       oneShotNoOutputTimeoutMs: 60_000,
       startupWaitMs: 2_000,
       nonInteractiveEnv: NON_INTERACTIVE_ENV,
+      reportBackgroundJobs: process.platform !== 'win32',
     });
+  });
+
+  it('refuses a reportBackgroundJobs that is not a boolean', () => {
+    expect(() => resolveToolOptions({ reportBackgroundJobs: 'yes' as never })).toThrow(
+      /reportBackgroundJobs/,
+    );
+    expect(resolveToolOptions({ reportBackgroundJobs: false }).reportBackgroundJobs).toBe(false);
   });
 
   it('keeps values in range', () => {
