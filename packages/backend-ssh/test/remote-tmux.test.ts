@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRemoteTmuxBackend, type RemoteTmuxHost } from '@procmux/backend-tmux';
 import { createMemoryRecoveryStores, createProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses, rejectsWith, sshdSkipReason, type TestSshd } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, rejectsWith, requireTool, type TestSshd } from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSshTmuxBackend } from '../src/index.js';
 import { closeWorld, openWorld, settleSurvivors, startTestSshd } from './helpers.js';
 
-const skip = sshdSkipReason();
+const skip = requireTool('sshd');
 
 describe.skipIf(skip !== undefined)('persisted sessions on a remote tmux server', () => {
   let sshd: TestSshd;

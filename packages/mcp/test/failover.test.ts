@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   assertNoLeakedProcesses,
   processTable,
-  sshdSkipReason,
+  requireTool,
   startTestSshd,
   type TestSshd,
   waitFor,
@@ -43,7 +43,7 @@ async function call(host: Host, name: string, args: Record<string, unknown>) {
 
 const numbered = (text: string) => [...text.matchAll(/^n-(\d+)\r?$/gm)].map((m) => Number(m[1]));
 
-const skip = sshdSkipReason() ?? (PG_URL === undefined && !process.env.CI ? 'no PROCMUX_PG_URL' : undefined);
+const skip = requireTool('sshd') ?? requireTool('postgres');
 
 describe.skipIf(skip !== undefined)(
   "failover: a standby host adopts a crashed host's remote sessions",
@@ -162,7 +162,7 @@ describe.skipIf(skip !== undefined)(
       return { a, b, ids, adoptMs };
     }
 
-    it('one session: adopted within TTL + 1 s, every line from 1 with no gap, input, exit 7, nothing left, A refused', async () => {
+    it('one session: adopted after the lease lapsed, every line from 1 with no gap, input, exit 7, nothing left, A refused', async () => {
       const store = await freshStore();
       const workspace = dir('pm-fo-ws-');
       const stateA = dir('pm-fo-a-');
@@ -186,8 +186,8 @@ describe.skipIf(skip !== undefined)(
         'host B to list the session running',
       );
       const adoptMs = Date.now() - killedAt;
+      // Logged, not asserted: tests never assert wall-clock speed; bench's failover-adopt does.
       console.info(`[failover] 1 session adopted ${adoptMs} ms after SIGKILL (--lease-ttl 3)`);
-      expect(adoptMs).toBeLessThanOrEqual(4_000);
       await waitFor(
         () => new RegExp(`adopted ${id} from host \\S+ after its lease ran out`).test(b.stderr()),
         5_000,

@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
 import { openPostgresRecoveryStore } from '@procmux/store-postgres';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, requireTool, waitFor } from '@procmux/test-utils';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../src/args.js';
@@ -91,7 +91,7 @@ describe.skipIf(process.platform === 'win32')('procmux mcp --store', () => {
     await server.client.close();
   });
 
-  it.skipIf(PG_URL === undefined && !process.env.CI)(
+  it.skipIf(requireTool('postgres') !== undefined)(
     'writes records and leases to PostgreSQL: renewed while the host lives, lapsed --lease-ttl after it died',
     async () => {
       if (PG_URL === undefined) throw new Error('PROCMUX_PG_URL is not set under CI');

@@ -13,7 +13,7 @@ import { assertNoLeakedProcesses, isAlive, makeWorkspace, trackPid, waitFor } fr
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresRecoveryStore } from '../src/index.js';
-import { dropSchemas, freshSchema, PG_SKIP_REASON, PG_URL, requirePostgresInCi } from './postgres-env.js';
+import { dropSchemas, freshSchema, PG_SKIP_REASON, PG_URL } from './postgres-env.js';
 
 const HOST = fileURLToPath(new URL('./fixtures/lease-host.mjs', import.meta.url));
 const TTL_MS = 2_000;
@@ -98,8 +98,6 @@ function lines(child: ChildProcess) {
     },
   };
 }
-
-requirePostgresInCi();
 
 describe.skipIf(PG_URL === undefined)(
   PG_URL === undefined ? `postgres ${PG_SKIP_REASON}` : 'postgres dropped mid-lease',
