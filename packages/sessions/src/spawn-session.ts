@@ -1,6 +1,6 @@
 import { type ManagedRun, ProcmuxError } from '@procmux/core-types';
 import type { ScreenLike } from '@procmux/screen';
-import type { ProcessSupervisor } from '@procmux/supervisor';
+import type { ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
 import { hangUpRun } from './hang-up.js';
@@ -16,6 +16,8 @@ export interface SpawnContext {
   sandbox: ProcessSandboxBackend | undefined;
   ptyBackend: PtyBackendChoice;
   limits: ResolvedProcessSessionLimits;
+  /** The session's cgroup (native sessions on Linux): joined before the command runs. */
+  cgroup?: SessionCgroup | undefined;
 }
 
 export interface SpawnedSession {
@@ -114,6 +116,7 @@ export async function spawnSession(
         ? hangUpRun(native)
         : undefined,
     mode: plan.pty ? 'pty' : 'pipe',
+    ...(context.cgroup ? { cgroup: context.cgroup } : {}),
     ptyFallback: request.ptyFallback ?? 'fail',
     cwd: plan.cwd,
     env: plan.env,

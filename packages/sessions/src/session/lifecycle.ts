@@ -11,6 +11,7 @@ import {
   type SignalName,
 } from '@procmux/core-types';
 import type { BackendAdapter } from '../backend-adapter.js';
+import type { Contained } from '../containment.js';
 import type { RecordSource } from '../durable/record.js';
 import type { SessionMetadata } from '../types.js';
 import type { SessionCore } from './core.js';
@@ -38,7 +39,9 @@ export function attach(
   run: ManagedRun,
   adapter: BackendAdapter | undefined,
   metadata?: Record<string, unknown>,
+  contained?: Contained,
 ): void {
+  if (contained) s.contained = contained;
   s.run = run;
   s.adapter = adapter;
   s.backendMetadata = metadata;
@@ -182,5 +185,8 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     endReason: s.endReason,
     input: ask ? askInput(s) : s.input.state,
     ...(s.backendMetadata ? { backendMetadata: s.backendMetadata } : {}),
+    containment: s.contained.containment,
+    resourceLimits: { ...s.contained.limits },
+    usage: s.contained.cgroup?.usage() ?? null,
   };
 }

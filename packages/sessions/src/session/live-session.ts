@@ -2,6 +2,7 @@
 // output, expiry, unknown ends, durable records). Internal: hosts get the interface.
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { BackendAdapter } from '../backend-adapter.js';
+import type { Contained } from '../containment.js';
 import type { SessionContext } from '../context.js';
 import type { RecordSource } from '../durable/record.js';
 import type { HumanControlLease, HumanControlState } from '../human-control.js';
@@ -168,8 +169,13 @@ export class LiveSession implements ProcessSession {
   onOutput(stream: 'stdout' | 'stderr', chunk: string): void {
     lifecycle.onOutput(this.#s, stream, chunk);
   }
-  attach(run: ManagedRun, adapter: BackendAdapter | undefined, metadata?: Record<string, unknown>): void {
-    lifecycle.attach(this.#s, run, adapter, metadata);
+  attach(
+    run: ManagedRun,
+    adapter: BackendAdapter | undefined,
+    metadata?: Record<string, unknown>,
+    contained?: Contained,
+  ): void {
+    lifecycle.attach(this.#s, run, adapter, metadata, contained);
     // An own member, only where it works: hosts feature-detect with `session.resize?.(...)`.
     if (this.canResize && !Object.hasOwn(this, 'resize')) {
       const s = this.#s;
