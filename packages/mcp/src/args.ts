@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { invalidOption, SESSIONS_LIMIT } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
 import { CliUsageError, cliInteger } from './cli-usage.js';
+import { type ResourceLimits, sessionLimitArgs } from './session-limit-args.js';
 import { parseSshArgs, type SshRequest } from './ssh-args.js';
 
 /** What the command line asks for. */
@@ -27,6 +28,8 @@ export type CliCommand =
       view?: ViewRequest;
       /** --ssh user@host[:port]: every session runs on that host; cwd is a path there. */
       ssh?: SshRequest;
+      /** --session-memory / --session-pids / --session-cpu: every session's cgroup limits. */
+      resourceLimits?: ResourceLimits;
     };
 
 /** Where `--view` serves the page; port 0 picks a free one. */
@@ -71,6 +74,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       'ssh',
       'ssh-identity',
       'ssh-known-hosts',
+      'session-memory',
+      'session-pids',
+      'session-cpu',
     ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
@@ -82,6 +88,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     throw new CliUsageError('--allow-pty and --no-pty contradict each other');
   const view = viewRequest(values.view, values['view-host']);
   const remote = parseSshArgs(values, (path) => resolve(cwd, path));
+  const resourceLimits = sessionLimitArgs(values);
   return {
     kind: 'mcp',
     cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),
@@ -95,6 +102,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     pty: values['no-pty'] !== true,
     stateDir: stateDirValue(values['state-dir']),
     ...(view ? { view } : {}),
+    ...(resourceLimits ? { resourceLimits } : {}),
   };
 }
 
@@ -140,6 +148,9 @@ function parse(argv: readonly string[]) {
       'ssh-identity': { type: 'string' },
       'ssh-known-hosts': { type: 'string' },
       gone: { type: 'boolean' },
+      'session-memory': { type: 'string' },
+      'session-pids': { type: 'string' },
+      'session-cpu': { type: 'string' },
     },
   });
 }
@@ -163,7 +174,17 @@ function sessionsCommand(
     throw new CliUsageError('procmux sessions takes one subcommand: prune');
   }
   const other = (
-    ['max-sessions', 'max-ended-sessions', 'allow-pty', 'no-pty', 'view', 'view-host'] as const
+    [
+      'max-sessions',
+      'max-ended-sessions',
+      'allow-pty',
+      'no-pty',
+      'view',
+      'view-host',
+      'session-memory',
+      'session-pids',
+      'session-cpu',
+    ] as const
   ).find((name) => values[name] !== undefined);
   if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);
   const gone = values.gone === true;

@@ -7,6 +7,7 @@ export function helpText(version: string): string {
 
 Usage:
   procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
+              [--session-memory SIZE] [--session-pids N] [--session-cpu PERCENT]
               [--ssh USER@HOST[:PORT] --ssh-known-hosts FILE [--ssh-identity FILE]]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
       killed when the client disconnects or the server gets SIGINT or SIGTERM.
@@ -21,6 +22,12 @@ Usage:
                          of one (port 0 or none: a free port); its URL, with a secret token, is
                          printed on stderr as "procmux view: http://127.0.0.1:PORT/?token=..."
       --view-host ADDR   bind the view to ADDR instead of 127.0.0.1 (exposes it; a warning says so)
+      --session-memory SIZE
+                         each session's memory limit (256M, 2G); a session over it is killed
+                         and the reply says "out of memory" (Linux: a cgroup per session)
+      --session-pids N   most processes a session may have alive at once (forks beyond fail)
+      --session-cpu PERCENT
+                         each session's CPU share, as a percentage of one CPU (200: two CPUs)
       --state-dir DIR    where session records and persisted sessions live, outside the workspace
                          (default: $XDG_STATE_HOME/procmux/<workspace hash>, else ~/.local/state/procmux/...);
                          exec persist: true sessions (tmux) keep running across restarts

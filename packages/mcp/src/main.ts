@@ -71,6 +71,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           view: command.view,
           stateDir: resolveStateDir(command.cwd, command.stateDir, proc.env),
           ssh: command.ssh,
+          resourceLimits: command.resourceLimits,
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -7,6 +7,7 @@ import type { ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { openPersistence } from './persistence.js';
 import { createProcmuxServer } from './server.js';
+import type { ResourceLimits } from './session-limit-args.js';
 import type { SshRequest } from './ssh-args.js';
 import { openSshBackend } from './ssh-serve.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
@@ -32,6 +33,8 @@ export interface ServeOptions {
   stateDir?: string | undefined;
   /** Run every session on this host over SSH (`cwd` is a path there). */
   ssh?: SshRequest | undefined;
+  /** Every session's cgroup limits (--session-memory, --session-pids, --session-cpu). */
+  resourceLimits?: ResourceLimits | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -71,6 +74,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
     ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
+    ...(options.resourceLimits !== undefined ? { resourceLimits: options.resourceLimits } : {}),
     onEvent: (event) => {
       // A person at the view took or gave back a session's keyboard: worth a line in the log.
       if (event.type === 'human_control_started' || event.type === 'human_control_ended') {

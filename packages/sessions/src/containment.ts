@@ -92,3 +92,16 @@ export function containSession(options: ContainOptions): Contained {
 function unsupported(reason: string): ProcmuxError {
   return new ProcmuxError('ERR_PROCESS_UNSUPPORTED', reason);
 }
+
+/**
+ * Registry-wide limits are checked when the registry is made, by making and removing one
+ * cgroup: a host that cannot hold them fails at once, naming why, not at its first start.
+ */
+let probes = 0;
+
+export function probeLimits(mode: ContainmentMode, limits: ResourceLimits, options: Omit<ContainOptions, 'mode' | 'id' | 'limits'>): void {
+  if (Object.keys(limits).length === 0) return;
+  probes += 1;
+  const { cgroup } = containSession({ ...options, mode, id: `probe${probes}`, limits });
+  void cgroup?.close().catch(() => {});
+}

@@ -8,7 +8,7 @@ import {
 } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT, FINISHED_TTL_MS_LIMIT } from '@procmux/registry';
 import { type CgroupLayout, hostCgroupLayout, ProcessSupervisor } from '@procmux/supervisor';
-import { checkResourceLimits } from './containment.js';
+import { checkResourceLimits, probeLimits } from './containment.js';
 import { resolveSessionCwd } from './cwd.js';
 import { DurableJournal } from './durable/journal.js';
 import { resolveDurability } from './durable/options.js';
@@ -98,6 +98,14 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const containment = oneOf('containment', options.containment, ['auto', 'cgroup', 'marker'], { default: 'auto' });
   const resourceLimits = checkResourceLimits('resourceLimits', options.resourceLimits);
   let layout: { value: CgroupLayout | undefined } | undefined;
+  const cgroupLayout = () => {
+    layout ??= { value: hostCgroupLayout() };
+    return layout.value;
+  };
+  probeLimits(containment, resourceLimits, {
+    native: options.sandbox === undefined,
+    layout: cgroupLayout,
+  });
   const r: RegistryState = {
     options,
     workspace,
@@ -114,10 +122,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     supervisor: new ProcessSupervisor({ logger, watchdog: true }),
     containment,
     resourceLimits,
-    cgroupLayout: () => {
-      layout ??= { value: hostCgroupLayout() };
-      return layout.value;
-    },
+    cgroupLayout,
     journal,
     context: {
       limits,

@@ -189,6 +189,7 @@ async function oneShot(
       timeoutNote(session, timeoutMs, noOutputTimeoutMs),
       guessed ? guessedInputNote(guessed) : undefined,
     ],
+    usage: true,
     data: { backgrounded: false },
   });
   // Mark the output read, so a later poll of this session does not return it again.

@@ -5,7 +5,7 @@ export { echo, MAX_ECHO_CHARS } from './echo.js';
 export { NON_INTERACTIVE_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
 export { DEFAULT_WAIT_FOR_MS, EXEC_PARAMETERS, PROCESS_PARAMETERS } from './schemas.js';
-export { type StateFacts, stateLine } from './state-line.js';
+export { formatBytes, type StateFacts, stateLine, usageSuffix } from './state-line.js';
 export {
   applyOutputBudget,
   ERROR_LINE_PATTERN,

@@ -26,6 +26,8 @@ export interface SessionReply {
   /** Log line index of the body's first line; a function when it costs a log read (only on a cut). */
   firstLine?: number | (() => Promise<number>);
   data?: Partial<ToolResultData>;
+  /** An ended session's state line says what it used (cpu, peak memory) where known. */
+  usage?: boolean;
   /** The call failed (the result still describes the session). */
   isError?: boolean;
 }
@@ -36,7 +38,7 @@ export async function sessionReply(
   session: ToolSession,
   reply: SessionReply,
 ): Promise<ToolResult> {
-  const status = [...(reply.notes ?? []), sessionStateLine(session)]
+  const status = [...(reply.notes ?? []), sessionStateLine(session, reply.usage === true)]
     .filter((n) => n !== undefined)
     .join('\n');
   const request = {
