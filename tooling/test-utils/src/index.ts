@@ -1,3 +1,4 @@
+export { cgroupMounts, leakedCgroups, type ProcmuxCgroup, procmuxCgroups, removeCgroup } from './cgroups.js';
 export { disposeAfterEach } from './dispose-after-each.js';
 export { invalidOptionMessage, rejectionOf, rejectsWith, thrownBy, throwsWith } from './errors.js';
 export { announcedPids, type FixtureName, fixture, fixturePath } from './fixtures.js';

@@ -65,7 +65,8 @@ export class HostWatchdog {
    */
   watch(marker: string, pid = 0, cgroups?: readonly string[]): void {
     if (this.#disposed) return;
-    const tree = { marker, pid, cgroups: cgroups ?? this.#trees.get(marker)?.cgroups ?? [] };
+    const dirs = cgroups ?? this.#trees.get(marker)?.cgroups;
+    const tree: WatchedTree = { marker, pid, ...(dirs?.length ? { cgroups: dirs } : {}) };
     this.#trees.set(marker, tree);
     if (!this.#hooked) {
       this.#hooked = true;

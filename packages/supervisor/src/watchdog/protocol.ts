@@ -52,8 +52,9 @@ export class WatchedSet {
 
   apply(message: WatchdogMessage): void {
     if (message.kind === 'add') {
-      const known = this.#trees.get(message.tree.marker);
-      this.#trees.set(message.tree.marker, { ...message.tree, cgroups: message.tree.cgroups ?? known?.cgroups ?? [] });
+      // A later add (the pid, once known) keeps the cgroup lines that came before it.
+      const cgroups = message.tree.cgroups ?? this.#trees.get(message.tree.marker)?.cgroups;
+      this.#trees.set(message.tree.marker, { ...message.tree, ...(cgroups?.length ? { cgroups } : {}) });
     } else if (message.kind === 'cgroup') {
       const known = this.#trees.get(message.marker);
       if (known) this.#trees.set(message.marker, { ...known, cgroups: [...(known.cgroups ?? []), message.dir] });
