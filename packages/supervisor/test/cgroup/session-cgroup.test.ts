@@ -4,7 +4,7 @@
 // make a cgroup at all (the reason is printed).
 import { randomBytes } from 'node:crypto';
 import { isProcmuxError } from '@procmux/core-types';
-import { checkLeaksAfterAll, procmuxCgroups, processTable, waitFor } from '@procmux/test-utils';
+import { checkLeaksAfterAll, descendantsOf, procmuxCgroups, processTable, waitFor } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type CgroupEffects, killAndRemove } from '../../src/cgroup/kill.js';
 import { isBeneath } from '../../src/cgroup/layout.js';
@@ -29,10 +29,10 @@ function tag(): string {
   return `30${Math.floor(Math.random() * 1e6)}.${Math.floor(Math.random() * 1e6)}`;
 }
 
-/** Live (non-zombie) processes whose command line contains `text`. */
+/** Live (non-zombie) processes whose whole command line is `command` (not a shell quoting it). */
 function running(text: string): number[] {
   return processTable()
-    .filter((p) => p.state !== 'Z' && p.command.includes(text))
+    .filter((p) => p.state !== 'Z' && p.command === text)
     .map((p) => p.pid);
 }
 
@@ -52,7 +52,15 @@ describe.skipIf(cannot !== undefined)('a session cgroup on the real cgroupfs', (
       command: `(setsid sh -c 'exec env -i sleep ${sleep}' &); echo up; sleep 60`,
       cgroup,
     });
-    await waitFor(() => running(`sleep ${sleep}`).length === 1, 10_000, 'the escapee');
+    // Escaped for real: no longer a descendant of the run (its subshell parent has exited).
+    await waitFor(
+      () => {
+        const [pid] = running(`sleep ${sleep}`);
+        return pid !== undefined && !descendantsOf(run.pid!, processTable()).some((p) => p.pid === pid);
+      },
+      10_000,
+      'the escapee to leave the tree',
+    );
     expect(cgroup.members().length).toBeGreaterThanOrEqual(2);
     run.cancel();
     await run.wait();
@@ -72,10 +80,20 @@ describe.skipIf(cannot !== undefined)('a session cgroup on the real cgroupfs', (
       `        os.execve("/bin/sleep", ["sleep", "${sleep}"], {})`,
       '    os._exit(0)',
       'os.wait()',
+      // The session's root ends only when told, so the test sees the daemon run first.
+      'import sys; sys.stdin.readline()',
     ].join('\n');
-    const run = await supervisor.spawn({ file: 'python3', args: ['-c', daemon], cgroup });
-    // The daemon outlives its parent (python exits as soon as the first child did).
-    await waitFor(() => running(`sleep ${sleep}`).length === 1, 10_000, 'the daemon');
+    const run = await supervisor.spawn({ file: 'python3', args: ['-c', daemon], cgroup, stdin: 'open' });
+    // The daemon outlives its parent: reparented away from the session's root.
+    await waitFor(
+      () => {
+        const [pid] = running(`sleep ${sleep}`);
+        return pid !== undefined && !descendantsOf(run.pid!, processTable()).some((p) => p.pid === pid);
+      },
+      10_000,
+      'the daemon to leave the tree',
+    );
+    run.stdin!.write('end\n');
     const exit = await run.wait();
     expect(exit.exitCode).toBe(0);
     expect(running(`sleep ${sleep}`)).toEqual([]);
