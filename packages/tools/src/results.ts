@@ -39,7 +39,9 @@ export function sessionStateLine(session: ToolSession, usage = false): string {
   const metadata = session.metadata();
   if (metadata.endedAt !== null) endsShown.add(session);
   const line = stateLine(metadata);
-  return usage && metadata.endedAt !== null ? `${line}${usageSuffix(metadata.usage)}` : line;
+  // An out-of-memory death is the whole story; its line stays as it is.
+  const oom = metadata.state === 'killed' && (metadata.usage?.oomKills ?? 0) > 0;
+  return usage && metadata.endedAt !== null && !oom ? `${line}${usageSuffix(metadata.usage)}` : line;
 }
 
 /** Whether an earlier result already said that this session ended. */
