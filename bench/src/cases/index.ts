@@ -1,5 +1,6 @@
 // Every case, in the order the table shows them.
 import type { BenchCase } from '../case.js';
+import { firstByteCgroup, killTreeCgroup } from './cgroup.js';
 import { emulatedPty } from './emulated-pty.js';
 import { firstBytePipe, firstBytePty } from './first-byte.js';
 import { hostDeathCleanup } from './host-death.js';
@@ -25,6 +26,8 @@ export const CASES: readonly BenchCase[] = [
   firstBytePty,
   pollWakeup,
   killTree,
+  killTreeCgroup,
+  firstByteCgroup,
   hostDeathCleanup,
   tailLoss,
   rss,
