@@ -114,7 +114,11 @@ export function quietLogger(): Logger & { warnings: string[] } {
 export const loadRegistry = () => loadPackage<RegistryModule>('@procmux/registry', ['OutputLog']);
 export const loadScreen = () => loadPackage<ScreenModule>('@procmux/screen', ['TerminalScreen']);
 export const loadSupervisor = () =>
-  loadPackage<SupervisorModule>('@procmux/supervisor', ['ProcessSupervisor', 'hostCgroupLayout', 'SessionCgroup']);
+  loadPackage<SupervisorModule>('@procmux/supervisor', [
+    'ProcessSupervisor',
+    'hostCgroupLayout',
+    'SessionCgroup',
+  ]);
 export const loadPtyPosix = () => loadPackage<PtyPlatformModule>('@procmux/pty-posix', ['createPtyAdapter']);
 export const loadKillPosix = () =>
   loadPackage<KillPlatformModule>('@procmux/kill-posix', ['killProcessTree']);

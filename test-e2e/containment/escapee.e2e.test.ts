@@ -4,7 +4,7 @@
 // watchdog kills and removes the cgroup: none may be left, from a library host or from
 // `procmux mcp`. The counts are printed for the issue's closing note.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,9 +49,13 @@ function canMakeCgroups(): boolean {
 async function killedHostLeaves(how: 'library' | 'mcp'): Promise<number> {
   const [a, b] = [tag(), tag()];
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-escapee-')));
-  const child: ChildProcess = spawn(process.execPath, [join(FIXTURES, 'escapee-host.mjs'), how, CLI, workspace, a, b], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(FIXTURES, 'escapee-host.mjs'), how, CLI, workspace, a, b],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   trackPid(child.pid);
   try {
     const ready = await new Promise<string>((resolve, reject) => {

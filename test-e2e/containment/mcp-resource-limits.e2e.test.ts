@@ -57,7 +57,12 @@ describe.skipIf(!linuxRoot)('procmux mcp with per-session limits (Linux cgroups)
       const hog = await call('exec', { command: `python3 -c 'x = bytearray(700 * 1024 * 1024)'` });
       expect(text(hog)).toMatch(/\n\nProcess killed: out of memory \(limit 256 MiB\)\.$/);
       await call('process', { action: 'write', session_id: replId, data: 'print(6 * 7)\n' });
-      const answer = await call('process', { action: 'wait_for', session_id: replId, pattern: '^42$', timeout: 10_000 });
+      const answer = await call('process', {
+        action: 'wait_for',
+        session_id: replId,
+        pattern: '^42$',
+        timeout: 10_000,
+      });
       expect(text(answer)).toContain('42');
 
       const n = `30${Math.floor(Math.random() * 1e6)}.5`;
@@ -77,8 +82,14 @@ describe.skipIf(!linuxRoot)('procmux mcp with per-session limits (Linux cgroups)
       ].join('\n');
       const daemon = await call('exec', { command: `python3 -c '${forker}'`, mode: 'daemon' });
       const forkerId = /proc_\w+/.exec(text(daemon))![0];
-      const report = await call('process', { action: 'wait_for', session_id: forkerId, pattern: 'started \\d+ failed', timeout: 30_000 });
-      const [, ok, failed] = /started (\d+) failed (\d+): Resource temporarily unavailable/.exec(text(report)) ?? [];
+      const report = await call('process', {
+        action: 'wait_for',
+        session_id: forkerId,
+        pattern: 'started \\d+ failed',
+        timeout: 30_000,
+      });
+      const [, ok, failed] =
+        /started (\d+) failed (\d+): Resource temporarily unavailable/.exec(text(report)) ?? [];
       expect(Number(ok) + Number(failed)).toBe(200);
       expect(Number(failed)).toBeGreaterThanOrEqual(137);
       expect(sleeps(n)).toBe(Number(ok));
@@ -86,7 +97,9 @@ describe.skipIf(!linuxRoot)('procmux mcp with per-session limits (Linux cgroups)
       // The server still answers while the session sits at its limit.
       const started = performance.now();
       const hi = await call('exec', { command: 'echo hi' });
-      console.log(`echo hi answered in ${Math.round(performance.now() - started)} ms with a session at pids.max`);
+      console.log(
+        `echo hi answered in ${Math.round(performance.now() - started)} ms with a session at pids.max`,
+      );
       expect(withoutUsage(text(hi))).toBe('hi\n\nProcess exited with code 0.');
       await call('process', { action: 'kill', session_id: forkerId });
       await waitFor(() => sleeps(n) === 0, 10_000, 'the sleeps to be gone');

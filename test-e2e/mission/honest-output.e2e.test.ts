@@ -1,9 +1,10 @@
 // Issue 16 through the model-facing tools on the built packages: output a model can trust
 // (the whole PTY history paged, footers that name what was shown, ends that are told, fast
 // ends of shells and silent daemons, one naming style).
+
+import { withoutUsage } from '@procmux/test-utils';
 import { expect, it } from 'vitest';
 import { toolsOnSessions } from '../helpers/tools-on-sessions.js';
-import { withoutUsage } from '@procmux/test-utils';
 
 const setup = toolsOnSessions();
 

@@ -10,7 +10,9 @@ import {
   fixture,
   isAlive,
   trackPid,
-  waitFor, withoutUsage } from '@procmux/test-utils';
+  waitFor,
+  withoutUsage,
+} from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, afterEach, expect, it } from 'vitest';
 

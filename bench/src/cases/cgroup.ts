@@ -8,7 +8,13 @@ import type { BenchCase, BenchContext, Measured } from '../case.js';
 import { figure, signedMs } from '../format.js';
 import { benchEnv, descendantsOf, forceKill, isAlive, track, untrack } from '../processes.js';
 import { expectSuccess, supervisedRun } from '../procmux.js';
-import { loadKillPosix, loadSupervisor, quietLogger, type SessionCgroupView, type SupervisorModule } from '../procmux-api.js';
+import {
+  loadKillPosix,
+  loadSupervisor,
+  quietLogger,
+  type SessionCgroupView,
+  type SupervisorModule,
+} from '../procmux-api.js';
 import { rawPipe } from '../raw.js';
 import { median } from '../stats.js';
 import { pollUntil, withTimeout } from '../timing.js';
@@ -21,7 +27,10 @@ const GRACE_MS = 3_000;
 const ALLOWANCE_MS = 2;
 
 function newCgroup(module: SupervisorModule): SessionCgroupView {
-  return module.SessionCgroup.create({ layout: module.hostCgroupLayout(), id: `bench-${randomBytes(4).toString('hex')}` });
+  return module.SessionCgroup.create({
+    layout: module.hostCgroupLayout(),
+    id: `bench-${randomBytes(4).toString('hex')}`,
+  });
 }
 
 /** Why this host cannot make a cgroup, or undefined when it can. */
@@ -44,16 +53,24 @@ interface Tree {
 // The root joins the cgroup before it forks anything, as a session's first process does.
 async function buildTree(cgroup: SessionCgroupView | undefined): Promise<Tree> {
   const join = cgroup ? `for f in ${cgroup.procsFiles.join(' ')}; do echo $$ > "$f"; done; ` : '';
-  const child = spawn('bash', ['-c', `${join}${TREE_SCRIPT}`], { detached: true, stdio: 'ignore', env: benchEnv() });
+  const child = spawn('bash', ['-c', `${join}${TREE_SCRIPT}`], {
+    detached: true,
+    stdio: 'ignore',
+    env: benchEnv(),
+  });
   const root = child.pid;
   if (root === undefined) throw new Error('could not start the process tree');
   track(-root);
   track(root);
   let pids: number[] = [];
-  const complete = await pollUntil(() => {
-    pids = [root, ...descendantsOf(root)];
-    return pids.length >= TREE_SIZE;
-  }, 10_000, 5);
+  const complete = await pollUntil(
+    () => {
+      pids = [root, ...descendantsOf(root)];
+      return pids.length >= TREE_SIZE;
+    },
+    10_000,
+    5,
+  );
   if (!complete) throw new Error(`the process tree reached ${pids.length} of ${TREE_SIZE} processes`);
   return { root, pids };
 }
@@ -99,8 +116,13 @@ export const killTreeCgroup: BenchCase = {
         const tree = await buildTree(undefined);
         try {
           const start = performance.now();
-          await withTimeout(killProcessTree(tree.root, { graceMs: GRACE_MS }), GRACE_MS + 10_000, 'killProcessTree');
-          if (!(await pollUntil(() => alive(tree).length === 0, 10_000))) throw new Error('tree outlived the kill');
+          await withTimeout(
+            killProcessTree(tree.root, { graceMs: GRACE_MS }),
+            GRACE_MS + 10_000,
+            'killProcessTree',
+          );
+          if (!(await pollUntil(() => alive(tree).length === 0, 10_000)))
+            throw new Error('tree outlived the kill');
           return performance.now() - start;
         } finally {
           removeTree(tree);
@@ -152,7 +174,10 @@ async function firstByte(ctx: BenchContext): Promise<Measured> {
       b: async () => {
         let at: number | undefined;
         const start = performance.now();
-        expectSuccess(await rawPipe('echo hi', { onData: () => (at ??= performance.now()) }, 15_000), 'raw pipe');
+        expectSuccess(
+          await rawPipe('echo hi', { onData: () => (at ??= performance.now()) }, 15_000),
+          'raw pipe',
+        );
         if (at === undefined) throw new Error('echo hi produced no output');
         return at - start;
       },
@@ -164,7 +189,9 @@ async function firstByte(ctx: BenchContext): Promise<Measured> {
       raw: figure(b, 'ms'),
       ratio: signedMs(extra),
       pass: extra <= ALLOWANCE_MS,
-      notes: [`a cgroup made and joined per run (v2 + the v1 memory and pids hierarchies here); median of ${runs} runs per side`],
+      notes: [
+        `a cgroup made and joined per run (v2 + the v1 memory and pids hierarchies here); median of ${runs} runs per side`,
+      ],
     };
   } finally {
     await supervisor.dispose?.();

@@ -7,7 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { assertNoLeakedProcesses, descendantsOf, isAlive, trackPid, waitFor, withoutUsage } from '@procmux/test-utils';
+import {
+  assertNoLeakedProcesses,
+  descendantsOf,
+  isAlive,
+  trackPid,
+  waitFor,
+  withoutUsage,
+} from '@procmux/test-utils';
 import type { SessionSummary, ToolResultData } from '@procmux/tools';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 

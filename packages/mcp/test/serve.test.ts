@@ -126,7 +126,9 @@ describe('serveStdio', () => {
       name: 'exec',
       arguments: { command: 'echo still here' },
     })) as CallToolResult;
-    expect(withoutUsage((after.content[0] as { text: string }).text)).toBe('still here\n\nProcess exited with code 0.');
+    expect(withoutUsage((after.content[0] as { text: string }).text)).toBe(
+      'still here\n\nProcess exited with code 0.',
+    );
     expect(logs).toContain(
       `procmux mcp: refused a ${Buffer.byteLength(huge).toLocaleString('en-US')}-byte message (limit 8,388,608 bytes)`,
     );

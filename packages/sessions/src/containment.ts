@@ -66,22 +66,31 @@ export function containSession(options: ContainOptions): Contained {
   const wantsLimits = Object.keys(limits).length > 0;
   const marker: Contained = { containment: 'marker', cgroup: undefined, limits };
   if (mode === 'marker') {
-    if (wantsLimits) throw unsupported("resource limits need a cgroup; this registry's containment is 'marker'");
+    if (wantsLimits)
+      throw unsupported("resource limits need a cgroup; this registry's containment is 'marker'");
     return marker;
   }
   const required = mode === 'cgroup' || wantsLimits;
   if (!options.native) {
-    if (required) throw unsupported('resource limits and cgroup containment are for sessions on this host (not a sandbox or a host PTY backend)');
+    if (required)
+      throw unsupported(
+        'resource limits and cgroup containment are for sessions on this host (not a sandbox or a host PTY backend)',
+      );
     return marker;
   }
   if ((options.platform ?? process.platform) !== 'linux') {
-    if (required) throw unsupported(`cgroups are Linux only (this host: ${options.platform ?? process.platform})`);
+    if (required)
+      throw unsupported(`cgroups are Linux only (this host: ${options.platform ?? process.platform})`);
     return marker;
   }
   const layout = (options.layout ?? hostCgroupLayout)();
   try {
     if (layout === undefined) throw unsupported('the host cgroup could not be read from /proc/self/cgroup');
-    const cgroup = (options.create ?? SessionCgroup.create.bind(SessionCgroup))({ layout, id: options.id, limits });
+    const cgroup = (options.create ?? SessionCgroup.create.bind(SessionCgroup))({
+      layout,
+      id: options.id,
+      limits,
+    });
     return { containment: 'cgroup', cgroup, limits };
   } catch (error) {
     if (required || !isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')) throw error;
@@ -99,7 +108,11 @@ function unsupported(reason: string): ProcmuxError {
  */
 let probes = 0;
 
-export function probeLimits(mode: ContainmentMode, limits: ResourceLimits, options: Omit<ContainOptions, 'mode' | 'id' | 'limits'>): void {
+export function probeLimits(
+  mode: ContainmentMode,
+  limits: ResourceLimits,
+  options: Omit<ContainOptions, 'mode' | 'id' | 'limits'>,
+): void {
   if (Object.keys(limits).length === 0) return;
   probes += 1;
   const { cgroup } = containSession({ ...options, mode, id: `probe${probes}`, limits });

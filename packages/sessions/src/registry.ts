@@ -1,7 +1,7 @@
 import {
   invalidOption,
-  oneOf,
   type Logger,
+  oneOf,
   type ProcessEvent,
   ProcmuxError,
   resolveLimit,
@@ -95,7 +95,9 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     (typeof options.outputSpillDir !== 'string' || options.outputSpillDir === '')
   )
     throw invalidOption('outputSpillDir', 'a directory path', { value: options.outputSpillDir });
-  const containment = oneOf('containment', options.containment, ['auto', 'cgroup', 'marker'], { default: 'auto' });
+  const containment = oneOf('containment', options.containment, ['auto', 'cgroup', 'marker'], {
+    default: 'auto',
+  });
   const resourceLimits = checkResourceLimits('resourceLimits', options.resourceLimits);
   let layout: { value: CgroupLayout | undefined } | undefined;
   const cgroupLayout = () => {

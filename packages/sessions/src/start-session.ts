@@ -1,10 +1,10 @@
 // start(): the checks, the slot, the record, the spawn and the process_started event.
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import { TerminalScreen } from '@procmux/screen';
+import { checkResourceLimits, containSession } from './containment.js';
 import { resolveLifetime } from './lifetime.js';
 import { enforcePolicy } from './policy.js';
 import type { ProcessSession } from './process-session.js';
-import { checkResourceLimits, containSession } from './containment.js';
 import { backendFor, hostPtyBackend, type PtyBackendChoice } from './pty-backend.js';
 import type { RegistryState } from './registry-state.js';
 import { sandboxRunning } from './sandbox.js';
@@ -149,7 +149,13 @@ async function startReserved(
   }
   try {
     const { run, adapter, metadata } = await spawnSession(
-      { supervisor: r.supervisor, sandbox: r.sandbox, ptyBackend, limits: r.limits, cgroup: contained.cgroup },
+      {
+        supervisor: r.supervisor,
+        sandbox: r.sandbox,
+        ptyBackend,
+        limits: r.limits,
+        cgroup: contained.cgroup,
+      },
       session,
       plan,
       request,

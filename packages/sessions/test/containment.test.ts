@@ -3,7 +3,14 @@
 // blind spot shown beside it), limits refused where they cannot hold, and the OOM death.
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import { hostCgroupLayout, SessionCgroup } from '@procmux/supervisor';
-import { descendantsOf, disposeAfterEach, makeWorkspace, processTable, thrownBy, waitFor } from '@procmux/test-utils';
+import {
+  descendantsOf,
+  disposeAfterEach,
+  makeWorkspace,
+  processTable,
+  thrownBy,
+  waitFor,
+} from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { containSession } from '../src/containment.js';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
@@ -56,7 +63,10 @@ function countAndClear(name: string, sleep: string): number {
 describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
   it('says cgroup in metadata and reports usage while it runs and after it ended', async () => {
     const sessions = track(createProcessSessions({ cwd: workspace }));
-    const s = await sessions.start({ command: 'python3', args: ['-c', 'x = bytearray(32 << 20); print("ok")'] });
+    const s = await sessions.start({
+      command: 'python3',
+      args: ['-c', 'x = bytearray(32 << 20); print("ok")'],
+    });
     await s.wait({ timeoutMs: 20_000 });
     const meta = s.metadata();
     expect(meta.containment).toBe('cgroup');
@@ -95,13 +105,18 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
   });
 
   it('ends a session over its memory limit with an OOM kill the usage counts; the registry goes on', async () => {
-    const sessions = track(createProcessSessions({ cwd: workspace, resourceLimits: { memoryBytes: 64 << 20 } }));
+    const sessions = track(
+      createProcessSessions({ cwd: workspace, resourceLimits: { memoryBytes: 64 << 20 } }),
+    );
     const hog = await sessions.start({ command: 'python3', args: ['-c', 'x = bytearray(200 << 20)'] });
     const end = await hog.wait({ timeoutMs: 30_000 });
     expect(end).toMatchObject({ state: 'killed', signal: 'SIGKILL' });
     expect(hog.metadata().usage?.oomKills).toBeGreaterThanOrEqual(1);
     expect(hog.metadata().resourceLimits).toEqual({ memoryBytes: 64 << 20 });
-    const next = await sessions.start({ command: 'echo still here', resourceLimits: { memoryBytes: 128 << 20 } });
+    const next = await sessions.start({
+      command: 'echo still here',
+      resourceLimits: { memoryBytes: 128 << 20 },
+    });
     expect(await next.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 0 });
     expect(next.metadata().resourceLimits).toEqual({ memoryBytes: 128 << 20 });
   });
@@ -155,14 +170,23 @@ describe('containSession (effects injected: every host kind here)', () => {
       { mode: 'cgroup' as const, limits: {} },
       { mode: 'auto' as const, limits: { pids: 5 } },
     ]) {
-      expect(isProcmuxError(thrownBy(() => containSession({ ...base, ...options, layout, create: fails })), 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
+      expect(
+        isProcmuxError(
+          thrownBy(() => containSession({ ...base, ...options, layout, create: fails })),
+          'ERR_PROCESS_UNSUPPORTED',
+        ),
+      ).toBe(true);
     }
   });
 
   it('names the platform where cgroups do not exist, and the backend for a sandbox or host PTY backend', () => {
-    const mac = thrownBy(() => containSession({ ...base, platform: 'darwin', mode: 'auto', limits: { pids: 5 } }));
+    const mac = thrownBy(() =>
+      containSession({ ...base, platform: 'darwin', mode: 'auto', limits: { pids: 5 } }),
+    );
     expect((mac as Error).message).toBe('cgroups are Linux only (this host: darwin)');
-    expect(containSession({ ...base, platform: 'win32', mode: 'auto', limits: {} }).containment).toBe('marker');
+    expect(containSession({ ...base, platform: 'win32', mode: 'auto', limits: {} }).containment).toBe(
+      'marker',
+    );
     const remote = thrownBy(() => containSession({ ...base, native: false, mode: 'cgroup', limits: {} }));
     expect((remote as Error).message).toContain('not a sandbox or a host PTY backend');
   });

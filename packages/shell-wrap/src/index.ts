@@ -6,8 +6,8 @@ export {
   type ExecSpec,
   isBashCommand,
 } from './descriptors.js';
-export { CGROUP_JOIN_ENV, SH_JOIN_CGROUP } from './join-cgroup.js';
 export { findExecutable } from './find-executable.js';
+export { CGROUP_JOIN_ENV, SH_JOIN_CGROUP } from './join-cgroup.js';
 export { hasExecutableOnPath } from './path-lookup.js';
 export { POSIX_FALLBACK_SHELL } from './posix.js';
 export { encodePowerShellCommand, POWERSHELL_PIPE_FLAGS, POWERSHELL_PTY_FLAGS } from './powershell.js';

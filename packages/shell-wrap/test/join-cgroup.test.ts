@@ -18,14 +18,17 @@ function run(file: string, args: string[], join: string, hasBash: boolean) {
   return spawnSync(exec.file, exec.args, { env: exec.env, encoding: 'utf8' });
 }
 
+// Prints the shell's pid and whether the variable is still set (printenv fails when it is not).
+const SHOW = 'echo "pid=$$ var=$(printenv PROCMUX_CGROUP_JOIN || echo unset)"';
+
 describe.skipIf(process.platform !== 'linux')('joining the cgroup before the program runs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'procmux-join-'));
   const procs = [join(dir, 'a.procs'), join(dir, 'b.procs')];
 
   for (const [name, hasBash, file, args] of [
-    ['bash -c (BASH_ENV)', true, 'bash', ['--norc', '-c', 'echo "pid=$$ var=${PROCMUX_CGROUP_JOIN-unset}"']],
-    ['a file through bash exec', true, 'sh', ['-c', 'echo "pid=$$ var=${PROCMUX_CGROUP_JOIN-unset}"']],
-    ['the sh fallback', false, 'sh', ['-c', 'echo "pid=$$ var=${PROCMUX_CGROUP_JOIN-unset}"']],
+    ['bash -c (BASH_ENV)', true, 'bash', ['--norc', '-c', SHOW]],
+    ['a file through bash exec', true, 'sh', ['-c', SHOW]],
+    ['the sh fallback', false, 'sh', ['-c', SHOW]],
   ] as const) {
     it(`writes the program's own pid into every file, then unsets the variable: ${name}`, () => {
       for (const file of procs) writeFileSync(file, '');

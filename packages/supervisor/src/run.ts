@@ -230,9 +230,9 @@ export class SupervisedRun implements ManagedRun {
     try {
       result = await this.adapter.wait();
       // What the session started and left behind (a daemon, a setsid escapee) ends with it.
-      await this.context.spec.cgroup?.close().catch((error: unknown) =>
-        this.warn("procmux: the session's cgroup could not be removed", error),
-      );
+      await this.context.spec.cgroup
+        ?.close()
+        .catch((error: unknown) => this.warn("procmux: the session's cgroup could not be removed", error));
     } finally {
       this.release();
     }

@@ -97,7 +97,17 @@ export interface NormalizedSpawn {
   cgroup: SessionCgroup | undefined;
 }
 
-const BUILT_IN_ONLY = ['mode', 'ptyFallback', 'cwd', 'env', 'cols', 'rows', 'term', 'shell', 'cgroup'] as const;
+const BUILT_IN_ONLY = [
+  'mode',
+  'ptyFallback',
+  'cwd',
+  'env',
+  'cols',
+  'rows',
+  'term',
+  'shell',
+  'cgroup',
+] as const;
 
 /** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
 export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {

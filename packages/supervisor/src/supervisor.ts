@@ -115,7 +115,8 @@ export class ProcessSupervisor {
       throw error;
     }
     const { adapter, applyStdin } = created;
-    if (marker !== undefined && adapter.pid !== undefined) this.watchdog?.watch(marker, adapter.pid, cgroupDirs);
+    if (marker !== undefined && adapter.pid !== undefined)
+      this.watchdog?.watch(marker, adapter.pid, cgroupDirs);
     const refuse = (error: Error): never => {
       void discard(adapter, (e) => this.warnOrphan(e))
         .then(() => this.closeCgroup(spec))

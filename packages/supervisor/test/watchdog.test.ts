@@ -26,7 +26,7 @@ describe('watchdog protocol', () => {
     }
   });
 
-  it('carries a tree\'s cgroup directories, added after its pid, and refuses a path that climbs', () => {
+  it("carries a tree's cgroup directories, added after its pid, and refuses a path that climbs", () => {
     const message = { kind: 'cgroup', marker: '12-3-ab', dir: '/sys/fs/cgroup/procmux-12-s' } as const;
     expect(decodeMessage(encodeMessage(message).trimEnd())).toEqual(message);
     for (const line of ['c 12-3-ab relative/dir', 'c 12-3-ab /a/../b', 'c 12-3-ab ']) {
@@ -34,7 +34,7 @@ describe('watchdog protocol', () => {
     }
     const set = new WatchedSet();
     set.apply({ kind: 'add', tree: { marker: 'a', pid: 0 } });
-    set.apply(message.marker === 'a' ? message : { ...message, marker: 'a' });
+    set.apply({ ...message, marker: 'a' });
     set.apply({ kind: 'add', tree: { marker: 'a', pid: 7 } });
     expect(set.trees()).toEqual([{ marker: 'a', pid: 7, cgroups: ['/sys/fs/cgroup/procmux-12-s'] }]);
   });
@@ -88,7 +88,7 @@ describe('killAtHostDeath', () => {
     ]);
   });
 
-  it('kills and removes each tree\'s cgroup beside its tree kill, and counts its survivors', async () => {
+  it("kills and removes each tree's cgroup beside its tree kill, and counts its survivors", async () => {
     const kill = recordingKill();
     const cgroups: (readonly string[])[] = [];
     const survivors = await killAtHostDeath(
@@ -164,7 +164,7 @@ describe('killAtHostDeath', () => {
 });
 
 describe('killOnExit (the synchronous second line)', () => {
-  it('writes each tree\'s cgroup.kill first, and still SIGKILLs its group when that fails', () => {
+  it("writes each tree's cgroup.kill first, and still SIGKILLs its group when that fails", () => {
     const done: string[] = [];
     killOnExit(
       [

@@ -1,6 +1,13 @@
 export { cgroupMounts, leakedCgroups, type ProcmuxCgroup, procmuxCgroups, removeCgroup } from './cgroups.js';
 export { disposeAfterEach } from './dispose-after-each.js';
-export { invalidOptionMessage, rejectionOf, rejectsWith, thrownBy, throwsWith, withoutUsage } from './errors.js';
+export {
+  invalidOptionMessage,
+  rejectionOf,
+  rejectsWith,
+  thrownBy,
+  throwsWith,
+  withoutUsage,
+} from './errors.js';
 export { announcedPids, type FixtureName, fixture, fixturePath } from './fixtures.js';
 export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
 export { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';

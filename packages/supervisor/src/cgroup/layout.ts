@@ -81,9 +81,7 @@ export function discoverLayout(procSelfCgroup: string, mountinfo: string): Cgrou
       (V1_CONTROLLERS as readonly string[]).includes(c),
     );
     if (wanted.length === 0) continue;
-    const sameHierarchy = mounts.filter(
-      (m) => m.version === 1 && sameSet(m.controllers, line.controllers),
-    );
+    const sameHierarchy = mounts.filter((m) => m.version === 1 && sameSet(m.controllers, line.controllers));
     const dir = firstDir(sameHierarchy, line.path);
     if (dir !== undefined) for (const controller of wanted) layout.v1[controller] = dir;
   }

@@ -47,12 +47,22 @@ export function planCgroup(
   v2SubtreeControl: readonly string[],
 ): CgroupPlan {
   if (!/^[A-Za-z0-9._-]{1,200}$/.test(name) || name === '.' || name === '..')
-    throw new ProcmuxError('ERR_INVALID_OPTION', `cgroup name must be 1 to 200 of A-Z a-z 0-9 . _ - (got ${name})`);
+    throw new ProcmuxError(
+      'ERR_INVALID_OPTION',
+      `cgroup name must be 1 to 200 of A-Z a-z 0-9 . _ - (got ${name})`,
+    );
   const v1 = layout.v1;
   const membershipParent = layout.unified ?? v1.freezer ?? v1.pids ?? v1.memory ?? v1.cpu ?? v1.cpuacct;
-  if (membershipParent === undefined) throw unsupported('no cgroup hierarchy is mounted where the host can see its own cgroup');
+  if (membershipParent === undefined)
+    throw unsupported('no cgroup hierarchy is mounted where the host can see its own cgroup');
   const dirs = new Set<string>([`${membershipParent}/${name}`]);
-  const plan: CgroupPlan = { dirs: [], membership: `${membershipParent}/${name}`, procsFiles: [], writes: [], usage: {} };
+  const plan: CgroupPlan = {
+    dirs: [],
+    membership: `${membershipParent}/${name}`,
+    procsFiles: [],
+    writes: [],
+    usage: {},
+  };
   const v2Has = (controller: string) => layout.unified !== undefined && v2SubtreeControl.includes(controller);
   const dirIn = (parent: string) => {
     const dir = `${parent}/${name}`;
@@ -62,7 +72,8 @@ export function planCgroup(
 
   if (v2Has('memory')) {
     const dir = dirIn(layout.unified!);
-    if (limits.memoryBytes !== undefined) plan.writes.push({ file: `${dir}/memory.max`, value: String(limits.memoryBytes) });
+    if (limits.memoryBytes !== undefined)
+      plan.writes.push({ file: `${dir}/memory.max`, value: String(limits.memoryBytes) });
     plan.usage.memoryPeak = { file: `${dir}/memory.peak`, kind: 'number' };
     plan.usage.oomKills = { file: `${dir}/memory.events`, kind: 'oom-events' };
   } else if (v1.memory !== undefined) {
@@ -87,7 +98,8 @@ export function planCgroup(
     throw unsupported(missingController('pids', 'pids', layout));
   }
 
-  const quota = limits.cpuPercent === undefined ? undefined : Math.round((limits.cpuPercent * CPU_PERIOD_US) / 100);
+  const quota =
+    limits.cpuPercent === undefined ? undefined : Math.round((limits.cpuPercent * CPU_PERIOD_US) / 100);
   if (quota !== undefined) {
     if (v2Has('cpu')) {
       plan.writes.push({ file: `${dirIn(layout.unified!)}/cpu.max`, value: `${quota} ${CPU_PERIOD_US}` });
@@ -100,8 +112,10 @@ export function planCgroup(
     }
   }
   // v2's cpu.stat counts usage in every cgroup, with or without the cpu controller.
-  if (layout.unified !== undefined) plan.usage.cpu = { file: `${plan.membership}/cpu.stat`, kind: 'cpu.stat' };
-  else if (v1.cpuacct !== undefined) plan.usage.cpu = { file: `${dirIn(v1.cpuacct)}/cpuacct.usage`, kind: 'cpuacct' };
+  if (layout.unified !== undefined)
+    plan.usage.cpu = { file: `${plan.membership}/cpu.stat`, kind: 'cpu.stat' };
+  else if (v1.cpuacct !== undefined)
+    plan.usage.cpu = { file: `${dirIn(v1.cpuacct)}/cpuacct.usage`, kind: 'cpuacct' };
 
   plan.dirs = [...dirs];
   plan.procsFiles = plan.dirs.map((dir) => `${dir}/cgroup.procs`);

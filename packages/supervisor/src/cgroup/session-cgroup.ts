@@ -1,10 +1,10 @@
 // A session's cgroup: made before its first process starts (which joins it before it execs
 // the command), killed in one write, read for usage, removed when the session ends.
-import { mkdirSync, readFileSync, rmdirSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { ProcmuxError } from '@procmux/core-types';
 import { type CgroupEffects, killAndRemove, killCgroup, members } from './kill.js';
 import { type CgroupLayout, discoverLayout, isBeneath } from './layout.js';
-import { type CgroupPlan, CGROUP_PREFIX, planCgroup, type UsageSource } from './plan.js';
+import { CGROUP_PREFIX, type CgroupPlan, planCgroup, type UsageSource } from './plan.js';
 import type { ResourceLimits, ResourceUsage } from './types.js';
 
 /** The real effects: cgroupfs through synchronous fs calls, signals through process.kill. */
@@ -18,7 +18,9 @@ export const nodeCgroupEffects: CgroupEffects = {
 };
 
 /** Reads this process's cgroup layout (Linux); undefined where there is none to read. */
-export function hostCgroupLayout(read: (file: string) => string = (f) => readFileSync(f, 'utf8')): CgroupLayout | undefined {
+export function hostCgroupLayout(
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): CgroupLayout | undefined {
   try {
     return discoverLayout(read('/proc/self/cgroup'), read('/proc/self/mountinfo'));
   } catch {
@@ -62,13 +64,19 @@ export class SessionCgroup {
     const effects = options.effects ?? nodeCgroupEffects;
     const { layout } = options;
     const name = `${CGROUP_PREFIX}${options.hostPid ?? process.pid}-${options.id}`;
-    const subtree = layout.unified === undefined ? [] : readControllers(`${layout.unified}/cgroup.subtree_control`, effects);
+    const subtree =
+      layout.unified === undefined
+        ? []
+        : readControllers(`${layout.unified}/cgroup.subtree_control`, effects);
     const plan = planCgroup(layout, name, options.limits ?? {}, subtree);
     const parents = [layout.unified, ...Object.values(layout.v1)].filter((d): d is string => d !== undefined);
     for (const dir of plan.dirs) {
       // Never anywhere but beneath the host's own cgroup (a bug here must not write above it).
       if (!parents.some((parent) => isBeneath(dir, parent) && dir !== parent))
-        throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `refusing to make ${dir}: not beneath the host's own cgroup`);
+        throw new ProcmuxError(
+          'ERR_PROCESS_UNSUPPORTED',
+          `refusing to make ${dir}: not beneath the host's own cgroup`,
+        );
     }
     const made: string[] = [];
     try {
@@ -76,8 +84,14 @@ export class SessionCgroup {
         effects.mkdir(dir);
         made.push(dir);
       }
-      if (layout.unified !== undefined && !effects.exists(`${plan.membership}/cgroup.kill`) && plan.membership.startsWith(layout.unified))
-        throw new Error('cgroup.kill is missing (Linux before 5.14); a v2 cgroup could not be killed in one write');
+      if (
+        layout.unified !== undefined &&
+        !effects.exists(`${plan.membership}/cgroup.kill`) &&
+        plan.membership.startsWith(layout.unified)
+      )
+        throw new Error(
+          'cgroup.kill is missing (Linux before 5.14); a v2 cgroup could not be killed in one write',
+        );
       for (const { file, value } of plan.writes) effects.write(file, value);
     } catch (error) {
       for (const dir of made.reverse()) {
@@ -88,9 +102,13 @@ export class SessionCgroup {
         }
       }
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `a cgroup for the session could not be made: ${reason}`, {
-        cause: error,
-      });
+      throw new ProcmuxError(
+        'ERR_PROCESS_UNSUPPORTED',
+        `a cgroup for the session could not be made: ${reason}`,
+        {
+          cause: error,
+        },
+      );
     }
     return new SessionCgroup(plan, effects);
   }

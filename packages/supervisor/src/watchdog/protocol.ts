@@ -41,7 +41,8 @@ export function decodeMessage(line: string): WatchdogMessage | undefined {
   if (remove) return { kind: 'remove', marker: remove[1]! };
   // An absolute path without a newline; anything else is ignored, never acted on.
   const cgroup = /^c ([A-Za-z0-9._-]{1,128}) (\/[^\0]{1,4000})$/.exec(line);
-  if (cgroup && !cgroup[2]!.split('/').includes('..')) return { kind: 'cgroup', marker: cgroup[1]!, dir: cgroup[2]! };
+  if (cgroup && !cgroup[2]!.split('/').includes('..'))
+    return { kind: 'cgroup', marker: cgroup[1]!, dir: cgroup[2]! };
   return undefined;
 }
 
@@ -57,7 +58,8 @@ export class WatchedSet {
       this.#trees.set(message.tree.marker, { ...message.tree, ...(cgroups?.length ? { cgroups } : {}) });
     } else if (message.kind === 'cgroup') {
       const known = this.#trees.get(message.marker);
-      if (known) this.#trees.set(message.marker, { ...known, cgroups: [...(known.cgroups ?? []), message.dir] });
+      if (known)
+        this.#trees.set(message.marker, { ...known, cgroups: [...(known.cgroups ?? []), message.dir] });
     } else if (message.kind === 'remove') this.#trees.delete(message.marker);
     else this.#bye = true;
   }

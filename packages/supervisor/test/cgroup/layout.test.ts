@@ -56,10 +56,13 @@ describe('discoverLayout', () => {
   });
 
   it('leaves out a hierarchy whose mount does not reach the host cgroup', () => {
-    const layout = discoverLayout('0::/elsewhere\n4:memory:/a/b\n', [
-      '600 590 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw',
-      '601 590 0:27 /a/bb /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory',
-    ].join('\n'));
+    const layout = discoverLayout(
+      '0::/elsewhere\n4:memory:/a/b\n',
+      [
+        '600 590 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw',
+        '601 590 0:27 /a/bb /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory',
+      ].join('\n'),
+    );
     expect(layout).toEqual({ unified: undefined, v1: {} });
   });
 
@@ -68,14 +71,19 @@ describe('discoverLayout', () => {
       '3:cpu,cpuacct:/session\n',
       '40 31 0:30 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n',
     );
-    expect(layout.v1).toEqual({ cpu: '/sys/fs/cgroup/cpu,cpuacct/session', cpuacct: '/sys/fs/cgroup/cpu,cpuacct/session' });
+    expect(layout.v1).toEqual({
+      cpu: '/sys/fs/cgroup/cpu,cpuacct/session',
+      cpuacct: '/sys/fs/cgroup/cpu,cpuacct/session',
+    });
   });
 
   it('reads escaped mount points and refuses a path climbing out with ..', () => {
     expect(parseCgroupMounts('1 2 0:1 / /mnt/my\\040cgroups rw - cgroup2 none rw\n')[0]?.mountPoint).toBe(
       '/mnt/my cgroups',
     );
-    expect(discoverLayout('0::/a/../../etc\n', '1 2 0:1 / /sys/fs/cgroup rw - cgroup2 none rw\n').unified).toBeUndefined();
+    expect(
+      discoverLayout('0::/a/../../etc\n', '1 2 0:1 / /sys/fs/cgroup rw - cgroup2 none rw\n').unified,
+    ).toBeUndefined();
   });
 
   it('has no cgroup at all where nothing is mounted (macOS-like text, a chroot)', () => {

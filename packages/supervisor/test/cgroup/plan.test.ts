@@ -57,7 +57,10 @@ describe('planCgroup', () => {
     ]);
     expect(plan.membership).toBe('/sys/fs/cgroup/unified/procmux-1-s');
     expect(plan.writes).toEqual([
-      { file: '/sys/fs/cgroup/memory/process_api/f2f9/procmux-1-s/memory.limit_in_bytes', value: '268435456' },
+      {
+        file: '/sys/fs/cgroup/memory/process_api/f2f9/procmux-1-s/memory.limit_in_bytes',
+        value: '268435456',
+      },
       { file: '/sys/fs/cgroup/pids/procmux-1-s/pids.max', value: '64' },
       { file: '/sys/fs/cgroup/cpu/procmux-1-s/cpu.cfs_period_us', value: '100000' },
       { file: '/sys/fs/cgroup/cpu/procmux-1-s/cpu.cfs_quota_us', value: '50000' },
@@ -80,21 +83,28 @@ describe('planCgroup', () => {
     ] as const) {
       const error = thrown(() => planCgroup(PURE_V2, 'procmux-1-s', limits, []));
       expect(isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
-      expect(error.message).toContain(`the ${controller} controller is not enabled in /sys/fs/cgroup/app.slice/host/cgroup.subtree_control`);
+      expect(error.message).toContain(
+        `the ${controller} controller is not enabled in /sys/fs/cgroup/app.slice/host/cgroup.subtree_control`,
+      );
     }
   });
 
   it('plans membership without limits where v2 has no controllers (usage: cpu only)', () => {
     const plan = planCgroup(PURE_V2, 'procmux-1-s', {}, []);
     expect(plan.dirs).toEqual(['/sys/fs/cgroup/app.slice/host/procmux-1-s']);
-    expect(plan.usage).toEqual({ cpu: { file: '/sys/fs/cgroup/app.slice/host/procmux-1-s/cpu.stat', kind: 'cpu.stat' } });
+    expect(plan.usage).toEqual({
+      cpu: { file: '/sys/fs/cgroup/app.slice/host/procmux-1-s/cpu.stat', kind: 'cpu.stat' },
+    });
   });
 
   it('uses a v1 freezer for membership on a v1-only host', () => {
     const { unified: _, ...v1Only } = { ...HYBRID, unified: undefined };
     const plan = planCgroup({ unified: undefined, v1: v1Only.v1 }, 'procmux-1-s', {}, []);
     expect(plan.membership).toBe('/sys/fs/cgroup/freezer/procmux-1-s');
-    expect(plan.usage.cpu).toEqual({ file: '/sys/fs/cgroup/cpuacct/procmux-1-s/cpuacct.usage', kind: 'cpuacct' });
+    expect(plan.usage.cpu).toEqual({
+      file: '/sys/fs/cgroup/cpuacct/procmux-1-s/cpuacct.usage',
+      kind: 'cpuacct',
+    });
   });
 
   it('never plans a directory outside the host cgroups, and refuses a name that could climb', () => {
@@ -104,11 +114,21 @@ describe('planCgroup', () => {
       for (const dir of plan.dirs) expect(parents.some((p) => dir === `${p}/procmux-1-s`)).toBe(true);
     }
     for (const name of ['..', 'a/b', '', 'x y']) {
-      expect(isProcmuxError(thrown(() => planCgroup(PURE_V2, name, {}, [])), 'ERR_INVALID_OPTION')).toBe(true);
+      expect(
+        isProcmuxError(
+          thrown(() => planCgroup(PURE_V2, name, {}, [])),
+          'ERR_INVALID_OPTION',
+        ),
+      ).toBe(true);
     }
   });
 
   it('is ERR_PROCESS_UNSUPPORTED where no hierarchy holds the host', () => {
-    expect(isProcmuxError(thrown(() => planCgroup({ unified: undefined, v1: {} }, 'procmux-1-s', {}, [])), 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
+    expect(
+      isProcmuxError(
+        thrown(() => planCgroup({ unified: undefined, v1: {} }, 'procmux-1-s', {}, [])),
+        'ERR_PROCESS_UNSUPPORTED',
+      ),
+    ).toBe(true);
   });
 });

@@ -4,7 +4,13 @@
 // make a cgroup at all (the reason is printed).
 import { randomBytes } from 'node:crypto';
 import { isProcmuxError } from '@procmux/core-types';
-import { checkLeaksAfterAll, descendantsOf, procmuxCgroups, processTable, waitFor } from '@procmux/test-utils';
+import {
+  checkLeaksAfterAll,
+  descendantsOf,
+  processTable,
+  procmuxCgroups,
+  waitFor,
+} from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type CgroupEffects, killAndRemove } from '../../src/cgroup/kill.js';
 import { isBeneath } from '../../src/cgroup/layout.js';
@@ -37,9 +43,15 @@ function running(text: string): number[] {
 }
 
 let ids = 0;
-function newCgroup(options: { limits?: { pids?: number; memoryBytes?: number }; effects?: CgroupEffects } = {}) {
+function newCgroup(
+  options: { limits?: { pids?: number; memoryBytes?: number }; effects?: CgroupEffects } = {},
+) {
   ids += 1;
-  return SessionCgroup.create({ layout: layout!, id: `t${ids}-${randomBytes(3).toString('hex')}`, ...options });
+  return SessionCgroup.create({
+    layout: layout!,
+    id: `t${ids}-${randomBytes(3).toString('hex')}`,
+    ...options,
+  });
 }
 
 const supervisor = new ProcessSupervisor({ watchdog: false });
@@ -117,7 +129,8 @@ describe.skipIf(cannot !== undefined)('a session cgroup on the real cgroupfs', (
     ].join('\n');
     const run = await supervisor.spawn({ file: 'python3', args: ['-c', forker], cgroup });
     const exit = await run.wait();
-    const [, ok, failed] = /started (\d+) failed (\d+): Resource temporarily unavailable/.exec(exit.stdout) ?? [];
+    const [, ok, failed] =
+      /started (\d+) failed (\d+): Resource temporarily unavailable/.exec(exit.stdout) ?? [];
     expect(Number(ok)).toBeLessThanOrEqual(63);
     expect(Number(ok) + Number(failed)).toBe(200);
     expect(cgroup.usage().pidsPeak).toBe(64);
@@ -143,9 +156,18 @@ describe.skipIf(cannot !== undefined)('a session cgroup on the real cgroupfs', (
     const touched: string[] = [];
     const recording: CgroupEffects = {
       ...nodeCgroupEffects,
-      mkdir: (dir) => (touched.push(dir), nodeCgroupEffects.mkdir(dir)),
-      rmdir: (dir) => (touched.push(dir), nodeCgroupEffects.rmdir(dir)),
-      write: (file, value) => (touched.push(file), nodeCgroupEffects.write(file, value)),
+      mkdir: (dir) => {
+        touched.push(dir);
+        nodeCgroupEffects.mkdir(dir);
+      },
+      rmdir: (dir) => {
+        touched.push(dir);
+        nodeCgroupEffects.rmdir(dir);
+      },
+      write: (file, value) => {
+        touched.push(file);
+        nodeCgroupEffects.write(file, value);
+      },
     };
     const cgroup = newCgroup({ limits: { pids: 100, memoryBytes: 512 * 1024 * 1024 }, effects: recording });
     touched.push(...cgroup.procsFiles);
@@ -154,8 +176,12 @@ describe.skipIf(cannot !== undefined)('a session cgroup on the real cgroupfs', (
     await waitFor(() => running(`sleep ${sleep}`).length === 1, 10_000, 'the escapee');
     run.cancel();
     await run.wait();
-    const hostDirs = [layout!.unified, ...Object.values(layout!.v1)].filter((d): d is string => d !== undefined);
-    const outside = touched.filter((path) => !hostDirs.some((host) => isBeneath(path, host) && path !== host));
+    const hostDirs = [layout!.unified, ...Object.values(layout!.v1)].filter(
+      (d): d is string => d !== undefined,
+    );
+    const outside = touched.filter(
+      (path) => !hostDirs.some((host) => isBeneath(path, host) && path !== host),
+    );
     expect(touched.length).toBeGreaterThan(6);
     expect(outside).toEqual([]);
     // And every path is inside one of this session's own directories.
@@ -166,7 +192,11 @@ describe.skipIf(cannot !== undefined)('a session cgroup on the real cgroupfs', (
     const before = procmuxCgroups().length;
     let error: unknown;
     try {
-      SessionCgroup.create({ layout: { unified: layout!.unified, v1: {} }, id: 'nomem', limits: { memoryBytes: 1 << 30 } });
+      SessionCgroup.create({
+        layout: { unified: layout!.unified, v1: {} },
+        id: 'nomem',
+        limits: { memoryBytes: 1 << 30 },
+      });
     } catch (caught) {
       error = caught;
     }
@@ -180,7 +210,10 @@ describe.skipIf(cannot !== undefined)('a session cgroup on the real cgroupfs', (
   it('the watchdog path kills and removes a cgroup whose host is gone (killAndRemove)', async () => {
     const sleep = tag();
     const cgroup = newCgroup();
-    const run = await supervisor.spawn({ command: `(setsid sh -c 'exec env -i sleep ${sleep}' &); sleep 60`, cgroup });
+    const run = await supervisor.spawn({
+      command: `(setsid sh -c 'exec env -i sleep ${sleep}' &); sleep 60`,
+      cgroup,
+    });
     await waitFor(() => running(`sleep ${sleep}`).length === 1, 10_000, 'the escapee');
     const { survivors, left } = await killAndRemove(cgroup.plan.membership, cgroup.dirs, nodeCgroupEffects);
     expect({ survivors, left }).toEqual({ survivors: [], left: [] });
