@@ -229,7 +229,9 @@ it(`survives ${CALLS} malformed frames on raw stdio (seed ${SEED})`, async () =>
       name: 'exec',
       arguments: { command: 'echo after raw' },
     });
-    expect(withoutUsage(after.result?.content?.[0]?.text ?? '')).toBe('after raw\n\nProcess exited with code 0.');
+    expect(withoutUsage(after.result?.content?.[0]?.text ?? '')).toBe(
+      'after raw\n\nProcess exited with code 0.',
+    );
     expect(isAlive(server.pid)).toBe(true);
   } finally {
     await server.close();

@@ -79,7 +79,7 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
   it('leaves no escapee that cleared its environment after kill()', async () => {
     const sessions = track(createProcessSessions({ cwd: workspace }));
     const sleep = tag();
-    const s = await sessions.start({ command: escapee(sleep) });
+    const s = await sessions.start({ command: escapee(sleep), shell: true });
     await escaped(s.pid!, sleep);
     await s.kill();
     expect(countAndClear('cgroup kill()', sleep)).toBe(0);
@@ -88,7 +88,7 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
   it('leaves no escapee after dispose()', async () => {
     const sessions = createProcessSessions({ cwd: workspace });
     const sleep = tag();
-    const s = await sessions.start({ command: escapee(sleep) });
+    const s = await sessions.start({ command: escapee(sleep), shell: true });
     await escaped(s.pid!, sleep);
     await sessions.dispose();
     expect(countAndClear('cgroup dispose()', sleep)).toBe(0);
@@ -97,7 +97,7 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
   it("the marker sweep's blind spot, for comparison: containment 'marker' leaves the escapee", async () => {
     const sessions = createProcessSessions({ cwd: workspace, containment: 'marker' });
     const sleep = tag();
-    const s = await sessions.start({ command: escapee(sleep) });
+    const s = await sessions.start({ command: escapee(sleep), shell: true });
     expect(s.metadata()).toMatchObject({ containment: 'marker', usage: null });
     await escaped(s.pid!, sleep);
     await sessions.dispose();
@@ -115,6 +115,7 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
     expect(hog.metadata().resourceLimits).toEqual({ memoryBytes: 64 << 20 });
     const next = await sessions.start({
       command: 'echo still here',
+      shell: true,
       resourceLimits: { memoryBytes: 128 << 20 },
     });
     expect(await next.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 0 });
