@@ -58,6 +58,8 @@ export function packageTestConfig(options: PackageTestOptions = {}) {
       exclude: [...configDefaults.exclude, ...platformExcludes()],
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 60_000,
+      // Once every file ran: no procmux cgroup may be left behind (test-utils/src/cgroups.ts).
+      globalSetup: [fileURLToPath(new URL('./cgroup-global-teardown.ts', import.meta.url))],
       retry: options.retry ?? 0,
       // PROCMUX_TEST_RESULT_FILE: where tooling/scripts/verify-static.mjs reads a run's results.
       reporters: [

@@ -45,6 +45,16 @@ export interface SupervisorSpawnView {
   onStderr?: (chunk: string) => void;
   /** 0 as a session spawns: its OutputLog keeps the history, the run captures none. */
   maxCaptureBytes?: number;
+  /** A session's cgroup (SessionCgroupView): joined before the command runs. */
+  cgroup?: unknown;
+}
+
+/** @procmux/supervisor's SessionCgroup. */
+export interface SessionCgroupView {
+  readonly procsFiles: readonly string[];
+  members(): number[];
+  kill(): Promise<{ signalled: number[]; survivors: number[] }>;
+  close(): Promise<unknown>;
 }
 
 /** @procmux/supervisor's ProcessSupervisor. */
@@ -61,6 +71,9 @@ export interface SupervisorModule {
     logger: Logger;
     watchdog?: boolean;
   }) => SupervisorView;
+  /** Linux: the host's own cgroups (undefined where there are none to read). */
+  hostCgroupLayout(): unknown;
+  SessionCgroup: { create(options: { layout: unknown; id: string }): SessionCgroupView };
 }
 
 /** @procmux/sessions: the host API. */
@@ -102,7 +115,11 @@ export function quietLogger(): Logger & { warnings: string[] } {
 export const loadRegistry = () => loadPackage<RegistryModule>('@procmux/registry', ['OutputLog']);
 export const loadScreen = () => loadPackage<ScreenModule>('@procmux/screen', ['TerminalScreen']);
 export const loadSupervisor = () =>
-  loadPackage<SupervisorModule>('@procmux/supervisor', ['ProcessSupervisor']);
+  loadPackage<SupervisorModule>('@procmux/supervisor', [
+    'ProcessSupervisor',
+    'hostCgroupLayout',
+    'SessionCgroup',
+  ]);
 export const loadPtyPosix = () => loadPackage<PtyPlatformModule>('@procmux/pty-posix', ['createPtyAdapter']);
 export const loadKillPosix = () =>
   loadPackage<KillPlatformModule>('@procmux/kill-posix', ['killProcessTree']);

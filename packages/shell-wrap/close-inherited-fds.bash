@@ -3,6 +3,15 @@
 # Node cannot mark a PTY master close-on-exec (node-pty leaves it inheritable) and libuv
 # closes nothing for a child, so without this a process would hold other sessions' terminals.
 # Closing an fd that is not open (the glob's own directory, gone already) is not an error.
+# A session held by a cgroup joins it first, before anything can fork (see join-cgroup.ts):
+# each cgroup.procs file named gets this shell's pid, the program's once it execs.
+if [ -n "${PROCMUX_CGROUP_JOIN+set}" ]; then
+  IFS=: read -r -a __procmux_fd <<<"$PROCMUX_CGROUP_JOIN"
+  for __procmux_fd in "${__procmux_fd[@]}"; do
+    echo $$ 2>/dev/null >"$__procmux_fd" || { echo "procmux: could not join the session's cgroup ($__procmux_fd)" >&2; exit 125; }
+  done
+  unset PROCMUX_CGROUP_JOIN
+fi
 for __procmux_fd in /dev/fd/*; do
   __procmux_fd=${__procmux_fd##*/}
   ((__procmux_fd > 2)) && eval "exec $__procmux_fd>&-"

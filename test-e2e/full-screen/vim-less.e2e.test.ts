@@ -2,7 +2,7 @@
 // model does with vim and less, checked against the file system and the rendered screen.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '@procmux/test-utils';
+import { waitFor, withoutUsage } from '@procmux/test-utils';
 import { expect, it } from 'vitest';
 import { toolsOnSessions } from '../helpers/tools-on-sessions.js';
 
@@ -24,7 +24,7 @@ it('edits a file in vim through send_keys and :wq, then the shell output continu
   await call('process', { action: 'write', session_id: id, data: ':wq' });
   await call('process', { action: 'send_keys', session_id: id, keys: ['Enter'] });
   const done = await call('process', { action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
-  expect(done.text).toMatch(/Process exited with code 0\.$/);
+  expect(withoutUsage(done.text)).toMatch(/Process exited with code 0\.$/);
   expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('written by a model\n');
   // After vim leaves the alternate screen, the shell's own output follows on the main screen.
   expect(await session.screen()).toContain('vim exited 0');
@@ -41,5 +41,5 @@ it('pages a file in less with send_keys and quits with q', async () => {
   await waitFor(async () => (await session.screen()).includes('line 500'), 20_000, 'the last page');
   await call('process', { action: 'send_keys', session_id: id, keys: ['q'] });
   const done = await call('process', { action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
-  expect(done.text).toMatch(/Process exited with code 0\.$/);
+  expect(withoutUsage(done.text)).toMatch(/Process exited with code 0\.$/);
 });

@@ -3,7 +3,7 @@
 // margin), no result over the output budget, and a normal exec answered afterwards.
 // Replay a run with PROCMUX_FUZZ_SEED=<seed printed>; PROCMUX_FUZZ_CALLS sets the count.
 import { rmSync } from 'node:fs';
-import { assertNoLeakedProcesses, isAlive } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, withoutUsage } from '@procmux/test-utils';
 import { EXEC_PARAMETERS, PROCESS_PARAMETERS } from '@procmux/tools';
 import { afterAll, expect, it } from 'vitest';
 import { endStateDirs, startRaw, startSdk, workspace } from './server.js';
@@ -172,7 +172,7 @@ it(`survives ${CALLS} random calls over both tools' schemas (seed ${SEED})`, asy
       `fuzz seed ${SEED}: ${made} calls in ${Date.now() - started} ms, ${ids.length} sessions seen`,
     );
     const after = await server.call('exec', { command: 'echo after the fuzz' });
-    expect(after.text).toBe('after the fuzz\n\nProcess exited with code 0.');
+    expect(withoutUsage(after.text)).toBe('after the fuzz\n\nProcess exited with code 0.');
   } finally {
     await server.close();
   }
@@ -229,7 +229,9 @@ it(`survives ${CALLS} malformed frames on raw stdio (seed ${SEED})`, async () =>
       name: 'exec',
       arguments: { command: 'echo after raw' },
     });
-    expect(after.result?.content?.[0]?.text).toBe('after raw\n\nProcess exited with code 0.');
+    expect(withoutUsage(after.result?.content?.[0]?.text ?? '')).toBe(
+      'after raw\n\nProcess exited with code 0.',
+    );
     expect(isAlive(server.pid)).toBe(true);
   } finally {
     await server.close();

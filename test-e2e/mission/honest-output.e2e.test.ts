@@ -1,6 +1,8 @@
 // Issue 16 through the model-facing tools on the built packages: output a model can trust
 // (the whole PTY history paged, footers that name what was shown, ends that are told, fast
 // ends of shells and silent daemons, one naming style).
+
+import { withoutUsage } from '@procmux/test-utils';
 import { expect, it } from 'vitest';
 import { toolsOnSessions } from '../helpers/tools-on-sessions.js';
 
@@ -41,9 +43,9 @@ it('tells once that a daemon ended unseen; a silent daemon returns at once; old 
   if (polled.data.alreadyDelivered) {
     expect(polled.text).toContain('already delivered by an earlier call, not new:)\none\n');
   }
-  expect(polled.text).toMatch(/Process exited with code 0\.$/);
+  expect(withoutUsage(polled.text)).toMatch(/Process exited with code 0\.$/);
   const again = await run('process', { action: 'poll', session_id: id });
-  expect(again.text).toBe('(no new output)\n\nProcess exited with code 0.');
+  expect(withoutUsage(again.text)).toBe('(no new output)\n\nProcess exited with code 0.');
 
   const silent = await run('exec', { command: 'sleep 30', mode: 'daemon', timeout_ms: 60_000 });
   expect(silent.text).toMatch(/\(no output in the first \d+ ms\)/);

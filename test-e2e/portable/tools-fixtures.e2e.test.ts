@@ -11,6 +11,7 @@ import {
   isAlive,
   trackPid,
   waitFor,
+  withoutUsage,
 } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -43,13 +44,13 @@ it('one_shot: the output and the exit code, in text a model reads', async () => 
   const { run } = setup();
   const result = await run('exec', { command: commandLine('lines', '3', '4') });
   expect(result.text).toContain('line 1\nline 2\nline 3');
-  expect(result.text).toMatch(/Process exited with code 4\.$/);
+  expect(withoutUsage(result.text)).toMatch(/Process exited with code 4\.$/);
 });
 
 it('one_shot: a program waiting for an answer gets EOF instead of hanging', async () => {
   const { run } = setup();
   const result = await run('exec', { command: commandLine('answer') });
-  expect(result.text).toMatch(/Process exited with code 3\.$/);
+  expect(withoutUsage(result.text)).toMatch(/Process exited with code 3\.$/);
 });
 
 it('daemon, then kill: every process of the tree ends, the detached grandchild too', async () => {
@@ -82,7 +83,7 @@ it('session (a terminal): submit to a prompt loop and read the answer', async ()
   await run('process', { action: 'paste', session_id: id, text: 'exit' });
   await run('process', { action: 'submit', session_id: id });
   const done = await run('process', { action: 'wait_for', session_id: id, exit: true, timeout: 30_000 });
-  expect(done.text).toMatch(/Process exited with code 0\.$/);
+  expect(withoutUsage(done.text)).toMatch(/Process exited with code 0\.$/);
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 // Every case, in the order the table shows them.
 import type { BenchCase } from '../case.js';
+import { firstByteCgroup, killTreeCgroup } from './cgroup.js';
 import { emulatedPty } from './emulated-pty.js';
 import { failoverAdopt } from './failover.js';
 import { firstBytePipe, firstBytePty } from './first-byte.js';
@@ -30,6 +31,8 @@ export const CASES: readonly BenchCase[] = [
   firstBytePty,
   pollWakeup,
   killTree,
+  killTreeCgroup,
+  firstByteCgroup,
   hostDeathCleanup,
   tailLoss,
   rss,

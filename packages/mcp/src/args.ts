@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { invalidOption, SESSIONS_LIMIT } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT } from '@procmux/sessions';
 import { CliUsageError, cliInteger } from './cli-usage.js';
+import { type ResourceLimits, sessionLimitArgs } from './session-limit-args.js';
 import { parseSshArgs, type SshRequest } from './ssh-args.js';
 import { parseLeaseTtl, parseStore, type StoreRequest } from './store-args.js';
 
@@ -36,6 +37,8 @@ export type CliCommand =
       leaseTtlMs: number;
       /** --http [port] (and --http-host): serve MCP over Streamable HTTP instead of stdio. */
       http?: ViewRequest;
+      /** --session-memory / --session-pids / --session-cpu: every session's cgroup limits. */
+      resourceLimits?: ResourceLimits;
     };
 
 /** The OS sandbox the host asked for: extra writable paths and reachable domains. */
@@ -93,6 +96,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       'lease-ttl',
       'http',
       'http-host',
+      'session-memory',
+      'session-pids',
+      'session-cpu',
     ] as const
   ).filter((name) => values[name] !== undefined);
   if (command === 'demo') {
@@ -106,6 +112,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   const http = listenRequest('--http', values.http, values['http-host']);
   const remote = parseSshArgs(values, (path) => resolve(cwd, path));
   const store = parseStore(values.store, cwd);
+  const resourceLimits = sessionLimitArgs(values);
   return {
     kind: 'mcp',
     cwd: remote?.cwd ?? resolve(cwd, values.cwd ?? '.'),
@@ -123,6 +130,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     ...(store ? { store } : {}),
     leaseTtlMs: parseLeaseTtl(values['lease-ttl']),
     ...(http ? { http } : {}),
+    ...(resourceLimits ? { resourceLimits } : {}),
   };
 }
 
@@ -199,6 +207,9 @@ function parse(argv: readonly string[]) {
       'sandbox-allow-domain': { type: 'string', multiple: true },
       store: { type: 'string' },
       'lease-ttl': { type: 'string' },
+      'session-memory': { type: 'string' },
+      'session-pids': { type: 'string' },
+      'session-cpu': { type: 'string' },
     },
   });
 }
@@ -233,6 +244,9 @@ function sessionsCommand(
       'store',
       'http',
       'http-host',
+      'session-memory',
+      'session-pids',
+      'session-cpu',
     ] as const
   ).find((name) => values[name] !== undefined);
   if (other) throw new CliUsageError(`--${other} applies to procmux mcp, not sessions prune`);

@@ -8,6 +8,7 @@ export function helpText(version: string): string {
 Usage:
   procmux mcp [--cwd DIR] [--max-sessions N] [--max-ended-sessions N] [--allow-pty | --no-pty] [--view [PORT]]
               [--state-dir DIR] [--store URL|FILE] [--lease-ttl SECONDS] [--http [PORT] [--http-host ADDR]]
+              [--session-memory SIZE] [--session-pids N] [--session-cpu PERCENT]
               [--ssh USER@HOST[:PORT] --ssh-known-hosts FILE [--ssh-identity FILE]]
               [--sandbox [--sandbox-write PATH]... [--sandbox-allow-domain NAME[:PORT]]...]
       Serve the exec and process tools over MCP on stdin and stdout. Every session is
@@ -28,6 +29,12 @@ Usage:
                          "procmux mcp http: http://127.0.0.1:PORT/mcp bearer=TOKEN"; every request
                          needs "Authorization: Bearer TOKEN". Sessions die with the server
       --http-host ADDR   bind it to ADDR instead of 127.0.0.1 (exposes it; a warning says so)
+      --session-memory SIZE
+                         each session's memory limit (256M, 2G); a session over it is killed
+                         and the reply says "out of memory" (Linux: a cgroup per session)
+      --session-pids N   most processes a session may have alive at once (forks beyond fail)
+      --session-cpu PERCENT
+                         each session's CPU share, as a percentage of one CPU (200: two CPUs)
       --state-dir DIR    where session records and persisted sessions live, outside the workspace
                          (default: $XDG_STATE_HOME/procmux/<workspace hash>, else ~/.local/state/procmux/...);
                          exec persist: true sessions (tmux) keep running across restarts

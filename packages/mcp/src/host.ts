@@ -10,6 +10,7 @@ import type { SandboxRequest, ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { openPersistence, type Persistence } from './persistence.js';
 import type { ResourceSessions } from './resources.js';
+import type { ResourceLimits } from './session-limit-args.js';
 import type { SshRequest } from './ssh-args.js';
 import { openSshBackend } from './ssh-serve.js';
 import type { StoreRequest } from './store-args.js';
@@ -42,6 +43,8 @@ export interface HostOptions {
   store?: StoreRequest | undefined;
   /** How long a lease lasts unrenewed (`--lease-ttl`), in ms. */
   leaseTtlMs?: number | undefined;
+  /** Every session's cgroup limits (--session-memory, --session-pids, --session-cpu). */
+  resourceLimits?: ResourceLimits | undefined;
   /** Diagnostics (never stdout, which carries the protocol). Default: stderr. */
   log?: (line: string) => void;
 }
@@ -98,6 +101,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
     ...(options.maxSessions !== undefined ? { limits: { maxSessions: options.maxSessions } } : {}),
     ...(options.pty === false ? { ptyBackend: null } : {}),
     ...(options.maxEndedSessions !== undefined ? { maxEndedSessions: options.maxEndedSessions } : {}),
+    ...(options.resourceLimits !== undefined ? { resourceLimits: options.resourceLimits } : {}),
     onEvent: (event) => {
       for (const listener of listeners) listener(event);
       // A person at the view took or gave back a session's keyboard: worth a line in the log.

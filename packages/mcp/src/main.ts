@@ -62,6 +62,7 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
           sandbox: command.sandbox,
           store: command.store,
           leaseTtlMs: command.leaseTtlMs,
+          resourceLimits: command.resourceLimits,
           log: (line) => proc.stderr.write(`${line}\n`),
         });
       } catch (error) {

@@ -20,6 +20,34 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['-v'], '/w')).toEqual({ kind: 'version' });
   });
 
+  it('reads --session-memory as a size, --session-pids and --session-cpu as integers', () => {
+    expect(
+      parseCliArgs(['mcp', '--session-memory', '256M', '--session-pids', '64', '--session-cpu', '150'], '/w'),
+    ).toMatchObject({ kind: 'mcp', resourceLimits: { memoryBytes: 268_435_456, pids: 64, cpuPercent: 150 } });
+    for (const [text, bytes] of [
+      ['2G', 2 * 1024 ** 3],
+      ['512MiB', 512 * 1024 ** 2],
+      ['4096k', 4 * 1024 ** 2],
+      ['8388608', 8 * 1024 ** 2],
+    ] as const) {
+      expect(parseCliArgs(['mcp', '--session-memory', text], '/w')).toMatchObject({
+        resourceLimits: { memoryBytes: bytes },
+      });
+    }
+  });
+
+  it('refuses a size or count it cannot read, saying what is allowed', () => {
+    expect(usage(['mcp', '--session-memory', '1M'])).toContain(
+      '--session-memory must be a size of at least 4M, like 256M or 2G',
+    );
+    expect(usage(['mcp', '--session-memory', 'lots'])).toContain('(got "lots")');
+    expect(usage(['mcp', '--session-pids', '0'])).toContain(
+      '--session-pids must be an integer from 1 to 4194304',
+    );
+    expect(usage(['mcp', '--session-cpu', '50%'])).toContain('--session-cpu must be a percentage of one CPU');
+    expect(usage(['demo', '--session-pids', '5'])).toBe('--session-pids applies to procmux mcp, not demo');
+  });
+
   it('serves the current directory with PTYs by default', () => {
     expect(parseCliArgs(['mcp'], '/work')).toEqual({
       kind: 'mcp',

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isProcmuxError } from '@procmux/core-types';
-import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, waitFor, withoutUsage } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RESULT_META_KEY, type ServeHandle, serveStdio } from '../src/index.js';
 import { StreamClientTransport } from './stream-transport.js';
@@ -126,7 +126,9 @@ describe('serveStdio', () => {
       name: 'exec',
       arguments: { command: 'echo still here' },
     })) as CallToolResult;
-    expect((after.content[0] as { text: string }).text).toBe('still here\n\nProcess exited with code 0.');
+    expect(withoutUsage((after.content[0] as { text: string }).text)).toBe(
+      'still here\n\nProcess exited with code 0.',
+    );
     expect(logs).toContain(
       `procmux mcp: refused a ${Buffer.byteLength(huge).toLocaleString('en-US')}-byte message (limit 8,388,608 bytes)`,
     );

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, waitFor, withoutUsage } from '@procmux/test-utils';
 import { createProcessTools, EXEC_PARAMETERS, PROCESS_PARAMETERS } from '@procmux/tools';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProcmuxServer, packageVersion, RESULT_META_KEY } from '../src/index.js';
@@ -53,7 +53,7 @@ describe('createProcmuxServer', () => {
       name: 'exec',
       arguments: { command: 'echo hi' },
     })) as CallToolResult;
-    expect(text(result)).toBe('hi\n\nProcess exited with code 0.');
+    expect(withoutUsage(text(result))).toBe('hi\n\nProcess exited with code 0.');
     expect(result.isError).toBe(false);
     expect(result._meta?.[RESULT_META_KEY]).toMatchObject({
       tool: 'exec',

@@ -6,8 +6,10 @@ export {
   type SandboxViolation,
   violationLine,
 } from '@procmux/sandbox-linux';
+export type { Containment, ResourceLimits, ResourceUsage } from '@procmux/supervisor';
 export { lfToCrlf } from './asciicast.js';
 export type { BackendExit } from './backend-adapter.js';
+export type { ContainmentMode } from './containment.js';
 export { resolveSessionCwd } from './cwd.js';
 export { createMemoryRecoveryStores, type MemoryRecoveryStores } from './durable/memory-store.js';
 export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from './durable/options.js';

@@ -1,5 +1,6 @@
 import type { Logger, ProcessEvent } from '@procmux/core-types';
-import type { ProcessSupervisor } from '@procmux/supervisor';
+import type { CgroupLayout, ProcessSupervisor, ResourceLimits } from '@procmux/supervisor';
+import type { ContainmentMode } from './containment.js';
 import type { SessionContext } from './context.js';
 import type { DurableJournal } from './durable/journal.js';
 import type { ResolvedProcessSessionLimits } from './limits.js';
@@ -26,6 +27,10 @@ export interface RegistryState {
   /** Every id this registry gave out, pruned sessions' too: an old id never names a new session. */
   readonly issued: Set<string>;
   readonly supervisor: ProcessSupervisor;
+  readonly containment: ContainmentMode;
+  readonly resourceLimits: ResourceLimits;
+  /** The host's own cgroups, read once on the first start that wants one. */
+  cgroupLayout(): CgroupLayout | undefined;
   readonly journal: DurableJournal | undefined;
   readonly context: SessionContext;
   readonly finishedTtlMs: number;

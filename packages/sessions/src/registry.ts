@@ -1,12 +1,14 @@
 import {
   invalidOption,
   type Logger,
+  oneOf,
   type ProcessEvent,
   ProcmuxError,
   resolveLimit,
 } from '@procmux/core-types';
 import { ENDED_SESSIONS_LIMIT, FINISHED_TTL_MS_LIMIT } from '@procmux/registry';
-import { ProcessSupervisor } from '@procmux/supervisor';
+import { type CgroupLayout, hostCgroupLayout, ProcessSupervisor } from '@procmux/supervisor';
+import { checkResourceLimits, probeLimits } from './containment.js';
 import { resolveSessionCwd } from './cwd.js';
 import { DurableJournal } from './durable/journal.js';
 import { resolveDurability } from './durable/options.js';
@@ -102,6 +104,19 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     (typeof options.outputSpillDir !== 'string' || options.outputSpillDir === '')
   )
     throw invalidOption('outputSpillDir', 'a directory path', { value: options.outputSpillDir });
+  const containment = oneOf('containment', options.containment, ['auto', 'cgroup', 'marker'], {
+    default: 'auto',
+  });
+  const resourceLimits = checkResourceLimits('resourceLimits', options.resourceLimits);
+  let layout: { value: CgroupLayout | undefined } | undefined;
+  const cgroupLayout = () => {
+    layout ??= { value: hostCgroupLayout() };
+    return layout.value;
+  };
+  probeLimits(containment, resourceLimits, {
+    native: options.sandbox === undefined,
+    layout: cgroupLayout,
+  });
   const r: RegistryState = {
     options,
     workspace,
@@ -116,6 +131,9 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     issued: new Set<string>(),
     // The watchdog makes every native session die with this host, however the host ends.
     supervisor: new ProcessSupervisor({ logger, watchdog: true }),
+    containment,
+    resourceLimits,
+    cgroupLayout,
     journal,
     context: {
       limits,

@@ -1,7 +1,7 @@
 import { type ManagedRun, ProcmuxError } from '@procmux/core-types';
 import type { ScreenLike } from '@procmux/screen';
 import { shellWrap } from '@procmux/shell-wrap';
-import type { ProcessSupervisor } from '@procmux/supervisor';
+import type { ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
 import { hangUpRun } from './hang-up.js';
@@ -18,6 +18,8 @@ export interface SpawnContext {
   sandbox: ProcessSandboxBackend | undefined;
   ptyBackend: PtyBackendChoice;
   limits: ResolvedProcessSessionLimits;
+  /** The session's cgroup (native sessions on Linux): joined before the command runs. */
+  cgroup?: SessionCgroup | undefined;
 }
 
 export interface SpawnedSession {
@@ -132,6 +134,7 @@ export async function spawnSession(
           ? hangUpRun(native)
           : undefined,
       mode: plan.pty ? 'pty' : 'pipe',
+      ...(context.cgroup ? { cgroup: context.cgroup } : {}),
       ptyFallback: request.ptyFallback ?? 'fail',
       cwd: plan.cwd,
       env: boxed ? boxed.env : plan.env,

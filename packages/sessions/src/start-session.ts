@@ -1,6 +1,7 @@
 // start(): the checks, the slot, the record, the spawn and the process_started event.
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import { TerminalScreen } from '@procmux/screen';
+import { checkResourceLimits, containSession } from './containment.js';
 import { resolveLifetime } from './lifetime.js';
 import { monoNow } from './mono-clock.js';
 import { enforcePolicy } from './policy.js';
@@ -126,6 +127,14 @@ async function startReserved(
     journal ? (candidate) => journal.taken(candidate) : undefined,
   );
   const hostBackend = plan.pty && hostPtyBackend(ptyBackend) !== undefined;
+  // Before the session exists: a limit that cannot hold here fails the start, nothing runs.
+  const contained = containSession({
+    mode: r.containment,
+    id,
+    limits: { ...r.resourceLimits, ...checkResourceLimits('resourceLimits', request.resourceLimits) },
+    native: !hostBackend && r.sandbox === undefined,
+    layout: r.cgroupLayout,
+  });
   const { session, screen, gate } = newSession(r, request, plan, id, hostBackend);
   r.sessions.set(id, session);
   r.issued.add(id);
@@ -139,22 +148,31 @@ async function startReserved(
       r.sessions.delete(id);
       void session.closeOutput();
       screen?.dispose();
+      await contained.cgroup?.close().catch(() => {});
       throw error;
     }
   }
   try {
     const { run, adapter, metadata, shell } = await spawnSession(
-      { supervisor: r.supervisor, sandbox: r.sandbox, ptyBackend, limits: r.limits },
+      {
+        supervisor: r.supervisor,
+        sandbox: r.sandbox,
+        ptyBackend,
+        limits: r.limits,
+        cgroup: contained.cgroup,
+      },
       session,
       plan,
       request,
       gate?.screen,
     );
-    session.attach(run, adapter, metadata, shell);
+    session.attach(run, adapter, metadata, shell, contained);
     if (request.lifetime === 'detached') r.detached.add(id);
     await session.persisted;
   } catch (error) {
     screen?.dispose();
+    // The supervisor removes a cgroup it was given; one it never got is removed here.
+    await contained.cgroup?.close().catch(() => {});
     // A host backend that failed leaves an `unknown` record (the process may exist there).
     if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND') && hostBackend) {
       session.failUnknown('backend failed');

@@ -7,6 +7,8 @@ import type {
   StdioMode,
 } from '@procmux/core-types';
 import type { SandboxOptions, SandboxPolicy, SandboxViolation } from '@procmux/sandbox-linux';
+import type { Containment, ResourceLimits, ResourceUsage } from '@procmux/supervisor';
+import type { ContainmentMode } from './containment.js';
 import type { DurabilityOptions } from './durable/options.js';
 import type { InputWait } from './input/input-watch.js';
 import type { ProcessSessionLimits } from './limits.js';
@@ -58,6 +60,18 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
    * there, whatever way the host ends.
    */
   outputSpillDir?: string;
+  /**
+   * How each session's process tree is held (see the README's containment table): 'auto'
+   * (default) a cgroup per session where this host can make one (Linux), else the marker
+   * sweep; 'cgroup' requires one (a start fails naming why); 'marker' never makes one.
+   */
+  containment?: ContainmentMode;
+  /**
+   * Every session's memory, process and CPU limits, enforced by its cgroup; a start's own
+   * `resourceLimits` override them field by field. A limit that cannot be enforced on this
+   * host fails the start with ERR_PROCESS_UNSUPPORTED naming why.
+   */
+  resourceLimits?: ResourceLimits;
 }
 
 export interface ProcessStartRequest {
@@ -102,6 +116,8 @@ export interface ProcessStartRequest {
    * its own, or `false` none. Unset: the registry's `sandboxPolicy`, if any.
    */
   sandbox?: SandboxOptions | boolean;
+  /** This session's limits, over the registry's `resourceLimits` field by field. */
+  resourceLimits?: ResourceLimits;
 }
 
 export interface OutputPage {
@@ -219,6 +235,16 @@ export interface SessionMetadata {
   backendMetadata?: Record<string, unknown>;
   /** Set when the session runs in an OS sandbox: its policy and what it refused so far. */
   sandbox?: SessionSandboxState;
+  /**
+   * What holds the session's processes together: 'cgroup' (a kernel cgroup of its own: no
+   * process can leave it, its kill is one write), 'pid-namespace', or 'marker' (process group,
+   * parent chain and the PROCMUX_TREE variable: a daemon that clears its environment escapes).
+   */
+  containment: Containment;
+  /** The limits in force (from its cgroup); {} without any. */
+  resourceLimits: ResourceLimits;
+  /** What it used, from its cgroup (kept once it ended); null without a cgroup. */
+  usage: ResourceUsage | null;
 }
 
 export interface SessionSandboxState {

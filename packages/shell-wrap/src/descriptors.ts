@@ -3,6 +3,7 @@
 // (microsoft/node-pty#657), and libuv closes nothing but close-on-exec descriptors when it
 // spawns: so the child itself closes every descriptor above 2 before the program runs.
 import { fileURLToPath } from 'node:url';
+import { SH_JOIN_CGROUP } from './join-cgroup.js';
 import { hasExecutableOnPath } from './path-lookup.js';
 import type { HasExecutable } from './types.js';
 
@@ -31,7 +32,7 @@ export interface CloseInheritedOptions {
 }
 
 // Without bash, `sh` (dash) can only name descriptors 0-9 in a redirection.
-const SH_CLOSE_LOW_FDS = 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$0" "$@"';
+const SH_CLOSE_LOW_FDS = `${SH_JOIN_CGROUP}; exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$0" "$@"`;
 
 /**
  * Rewrites `spec` so the child closes every inherited descriptor above stderr before the

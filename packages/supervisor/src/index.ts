@@ -1,3 +1,13 @@
+export { type CgroupEffects, killAndRemove, killCgroup } from './cgroup/kill.js';
+export { type CgroupLayout, discoverLayout, type V1Controller } from './cgroup/layout.js';
+export { CGROUP_PREFIX, type CgroupPlan, planCgroup } from './cgroup/plan.js';
+export {
+  hostCgroupLayout,
+  nodeCgroupEffects,
+  SessionCgroup,
+  type SessionCgroupOptions,
+} from './cgroup/session-cgroup.js';
+export type { Containment, ResourceLimits, ResourceUsage } from './cgroup/types.js';
 export { ChildAdapter, type ChildAdapterOptions, type TreeKill } from './child-adapter.js';
 export {
   currentPlatform,

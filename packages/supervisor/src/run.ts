@@ -130,6 +130,9 @@ export class SupervisedRun implements ManagedRun {
     }
     try {
       await this.adapter.kill('force');
+      // What left the tree (a setsid daemon without the marker) is still in the cgroup; it may
+      // hold the output pipes open, so it goes now rather than when the run settles.
+      await this.context.spec.cgroup?.kill();
     } catch (error) {
       this.killing = false;
       this.warn('procmux: force kill failed', error);
@@ -226,6 +229,10 @@ export class SupervisedRun implements ManagedRun {
     let result: WaitResult;
     try {
       result = await this.adapter.wait();
+      // What the session started and left behind (a daemon, a setsid escapee) ends with it.
+      await this.context.spec.cgroup
+        ?.close()
+        .catch((error: unknown) => this.warn("procmux: the session's cgroup could not be removed", error));
     } finally {
       this.release();
     }

@@ -17,6 +17,7 @@ import {
   TERMINAL_ROWS_LIMIT,
   type TerminationReason,
 } from '@procmux/core-types';
+import { SessionCgroup } from './cgroup/session-cgroup.js';
 import { checkInput, checkTarget } from './validate.js';
 
 /** Longest timer Node can schedule (about 24.8 days). */
@@ -64,6 +65,12 @@ export interface SpawnOptions extends SpawnTarget {
    * its window closes. The tree kill follows once it settles, if the process still runs.
    */
   beforeForceKill?: (reason: TerminationReason) => Promise<void> | void;
+  /**
+   * The session's cgroup (Linux, built-in adapters only): the first process joins it before
+   * it execs the command, the watchdog knows it, and when the run ends whatever is left in
+   * it is killed and the cgroup removed (before wait() resolves). The run owns it from here.
+   */
+  cgroup?: SessionCgroup;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -87,9 +94,20 @@ export interface NormalizedSpawn {
   screen: ScreenLike | undefined;
   adapterFactory: ((signal: AbortSignal) => Promise<ProcessAdapter>) | undefined;
   beforeForceKill: ((reason: TerminationReason) => Promise<void> | void) | undefined;
+  cgroup: SessionCgroup | undefined;
 }
 
-const BUILT_IN_ONLY = ['mode', 'ptyFallback', 'cwd', 'env', 'cols', 'rows', 'term', 'shell'] as const;
+const BUILT_IN_ONLY = [
+  'mode',
+  'ptyFallback',
+  'cwd',
+  'env',
+  'cols',
+  'rows',
+  'term',
+  'shell',
+  'cgroup',
+] as const;
 
 /** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
 export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
@@ -142,6 +160,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     screen,
     adapterFactory,
     beforeForceKill: functionOption('beforeForceKill', options.beforeForceKill),
+    cgroup: checkCgroup(options.cgroup),
   };
 }
 
@@ -158,6 +177,11 @@ function checkStdin(value: unknown, mode: StdioMode, factory: boolean): StdinMod
     );
   }
   return stdin ?? (mode === 'pty' || factory ? 'open' : 'closed');
+}
+
+function checkCgroup(value: unknown): SessionCgroup | undefined {
+  if (value === undefined || value instanceof SessionCgroup) return value;
+  throw invalidOption('cgroup', 'a SessionCgroup', { value });
 }
 
 function checkTerm(value: unknown): string | undefined {

@@ -17,6 +17,7 @@ import {
   type PtyPlatformModule,
   type TerminationReason,
 } from '@procmux/core-types';
+import { CGROUP_JOIN_ENV } from '@procmux/shell-wrap';
 import { createCancellable, discard } from './cancellable-spawn.js';
 import { ChildAdapter } from './child-adapter.js';
 import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
@@ -103,20 +104,25 @@ export class ProcessSupervisor {
     const spec = normalizeSpawnOptions(options);
     // Minted here, so the watchdog knows the tree (by marker) before its process exists.
     const marker = spec.adapterFactory === undefined ? createTreeMarker() : undefined;
-    if (marker !== undefined) this.watchdog?.watch(marker);
+    const cgroupDirs = spec.cgroup?.dirs;
+    if (marker !== undefined) this.watchdog?.watch(marker, 0, cgroupDirs);
     let created: Awaited<ReturnType<ProcessSupervisor['createAdapter']>>;
     try {
       created = await this.createAdapter(spec, marker);
     } catch (error) {
+      await this.closeCgroup(spec);
       if (marker !== undefined) this.watchdog?.unwatch(marker);
       throw error;
     }
     const { adapter, applyStdin } = created;
-    if (marker !== undefined && adapter.pid !== undefined) this.watchdog?.watch(marker, adapter.pid);
+    if (marker !== undefined && adapter.pid !== undefined)
+      this.watchdog?.watch(marker, adapter.pid, cgroupDirs);
     const refuse = (error: Error): never => {
-      void discard(adapter, (e) => this.warnOrphan(e)).finally(() => {
-        if (marker !== undefined) this.watchdog?.unwatch(marker);
-      });
+      void discard(adapter, (e) => this.warnOrphan(e))
+        .then(() => this.closeCgroup(spec))
+        .finally(() => {
+          if (marker !== undefined) this.watchdog?.unwatch(marker);
+        });
       throw error;
     };
     if (spec.signal?.aborted) refuse(abortError(spec.signal.reason));
@@ -172,6 +178,11 @@ export class ProcessSupervisor {
     return this.active.get(runId);
   }
 
+  // A run that never started still owns its cgroup: emptied and removed, a failure logged.
+  private async closeCgroup(spec: NormalizedSpawn): Promise<void> {
+    await spec.cgroup?.close().catch((error: unknown) => this.warnOrphan(error));
+  }
+
   /** Every run that has not settled yet. */
   activeRuns(): ManagedRun[] {
     return [...this.active.values()];
@@ -220,7 +231,7 @@ export class ProcessSupervisor {
     return create({
       ...spec.target,
       cwd: spec.cwd,
-      env: spec.env,
+      env: withCgroupJoin(spec),
       cols: spec.cols,
       rows: spec.rows,
       term: spec.term,
@@ -234,7 +245,7 @@ export class ProcessSupervisor {
     return ChildAdapter.create({
       ...spec.target,
       cwd: spec.cwd,
-      env: spec.env,
+      env: withCgroupJoin(spec),
       stdin: spec.stdin,
       input: spec.input,
       platform: this.modules.platform,
@@ -256,6 +267,12 @@ export class ProcessSupervisor {
       error: error instanceof Error ? error.message : String(error),
     });
   }
+}
+
+// The child joins its cgroup in the descriptor-closing prologue, before it execs the command.
+function withCgroupJoin(spec: NormalizedSpawn): NormalizedSpawn['env'] {
+  if (spec.cgroup === undefined) return spec.env;
+  return { ...(spec.env ?? process.env), [CGROUP_JOIN_ENV]: spec.cgroup.procsFiles.join(':') };
 }
 
 // Errors that pipes would hit just the same: falling back cannot help.

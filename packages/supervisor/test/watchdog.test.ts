@@ -26,6 +26,19 @@ describe('watchdog protocol', () => {
     }
   });
 
+  it("carries a tree's cgroup directories, added after its pid, and refuses a path that climbs", () => {
+    const message = { kind: 'cgroup', marker: '12-3-ab', dir: '/sys/fs/cgroup/procmux-12-s' } as const;
+    expect(decodeMessage(encodeMessage(message).trimEnd())).toEqual(message);
+    for (const line of ['c 12-3-ab relative/dir', 'c 12-3-ab /a/../b', 'c 12-3-ab ']) {
+      expect(decodeMessage(line)).toBeUndefined();
+    }
+    const set = new WatchedSet();
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 0 } });
+    set.apply({ ...message, marker: 'a' });
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 7 } });
+    expect(set.trees()).toEqual([{ marker: 'a', pid: 7, cgroups: ['/sys/fs/cgroup/procmux-12-s'] }]);
+  });
+
   it('ignores malformed lines instead of acting on them', () => {
     for (const line of ['', '+ a', '+ a b', '+ a;rm 1', '- ', 'byebye', `+ ${'x'.repeat(129)} 1`]) {
       expect(decodeMessage(line)).toBeUndefined();
@@ -73,6 +86,30 @@ describe('killAtHostDeath', () => {
       { pid: 100, graceMs: 3000, marker: 'm1' },
       { pid: 200, graceMs: 3000, marker: 'm2' },
     ]);
+  });
+
+  it("kills and removes each tree's cgroup beside its tree kill, and counts its survivors", async () => {
+    const kill = recordingKill();
+    const cgroups: (readonly string[])[] = [];
+    const survivors = await killAtHostDeath(
+      [
+        { marker: 'm1', pid: 100, cgroups: ['/cg/procmux-1-a', '/v1/procmux-1-a'] },
+        { marker: 'm2', pid: 200 },
+      ],
+      'linux',
+      3000,
+      {
+        killTree: kill.killTree,
+        carriers: async () => [],
+        killCgroup: async (dirs) => {
+          cgroups.push(dirs);
+          return [555];
+        },
+      },
+    );
+    expect(cgroups).toEqual([['/cg/procmux-1-a', '/v1/procmux-1-a']]);
+    expect(kill.calls.map((c) => c.pid)).toEqual([100, 200]);
+    expect(survivors).toEqual([555]);
   });
 
   it('finds a tree whose pid never arrived by its marker (POSIX)', async () => {
@@ -127,6 +164,26 @@ describe('killAtHostDeath', () => {
 });
 
 describe('killOnExit (the synchronous second line)', () => {
+  it("writes each tree's cgroup.kill first, and still SIGKILLs its group when that fails", () => {
+    const done: string[] = [];
+    killOnExit(
+      [
+        { marker: 'a', pid: 10, cgroups: ['/cg/procmux-1-a', '/v1/procmux-1-a'] },
+        { marker: 'b', pid: 11, cgroups: ['/cg/procmux-1-b'] },
+      ],
+      'linux',
+      {
+        signal: (target) => void done.push(`signal ${target}`),
+        runSync: () => {},
+        killCgroupSync: (dir) => {
+          if (dir.endsWith('-b')) throw new Error('no cgroup.kill');
+          done.push(`kill ${dir}`);
+        },
+      },
+    );
+    expect(done).toEqual(['kill /cg/procmux-1-a', 'signal -10', 'signal -11']);
+  });
+
   it('SIGKILLs each root process group on POSIX, skipping trees without a pid (and never -1)', () => {
     const signals: [number, string][] = [];
     killOnExit(

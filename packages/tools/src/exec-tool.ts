@@ -202,6 +202,7 @@ async function oneShot(
       endedNote(left.ended),
       survivorsNote(left.survivors),
     ],
+    usage: true,
     data: {
       backgrounded: false,
       ...(left.ended.length > 0 ? { ended: left.ended } : {}),

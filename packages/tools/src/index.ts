@@ -12,7 +12,7 @@ export {
   PROCESS_PARAMETERS,
   type ProcessParams,
 } from './schemas.js';
-export { type StateFacts, stateLine } from './state-line.js';
+export { formatBytes, type StateFacts, stateLine, usageSuffix } from './state-line.js';
 export {
   applyOutputBudget,
   ERROR_LINE_PATTERN,

@@ -27,6 +27,8 @@ export interface SessionReply {
   /** Log line index of the body's first line; a function when it costs a log read (only on a cut). */
   firstLine?: number | (() => Promise<number>);
   data?: Partial<ToolResultData>;
+  /** An ended session's state line says what it used (cpu, peak memory) where known. */
+  usage?: boolean;
   /** The call failed (the result still describes the session). */
   isError?: boolean;
 }
@@ -38,7 +40,11 @@ export async function sessionReply(
   reply: SessionReply,
 ): Promise<ToolResult> {
   // A sandbox's refusals come last: what the command hit, after how it ended.
-  const status = [...(reply.notes ?? []), sessionStateLine(session), ...sandboxLines(session)]
+  const status = [
+    ...(reply.notes ?? []),
+    sessionStateLine(session, reply.usage === true),
+    ...sandboxLines(session),
+  ]
     .filter((n) => n !== undefined)
     .join('\n');
   const request = {

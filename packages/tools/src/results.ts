@@ -1,5 +1,5 @@
 import { isProcmuxError, type ProcmuxErrorCode } from '@procmux/core-types';
-import { stateLine } from './state-line.js';
+import { stateLine, usageSuffix } from './state-line.js';
 import { fitText } from './truncate.js';
 import type {
   ExecMode,
@@ -32,11 +32,17 @@ export function summarize(session: ToolSession): SessionSummary {
 /** Sessions whose end a result has already told the model (through its state line). */
 const endsShown = new WeakSet<ToolSession>();
 
-/** The state line of a session, from its current metadata; an ended state counts as told. */
-export function sessionStateLine(session: ToolSession): string {
+/**
+ * The state line of a session, from its current metadata; an ended state counts as told.
+ * `usage`: an ended session's line also says what it used (the end of an exec reply).
+ */
+export function sessionStateLine(session: ToolSession, usage = false): string {
   const metadata = session.metadata();
   if (metadata.endedAt !== null) endsShown.add(session);
-  return stateLine(metadata);
+  const line = stateLine(metadata);
+  // An out-of-memory death is the whole story; its line stays as it is.
+  const oom = metadata.state === 'killed' && (metadata.usage?.oomKills ?? 0) > 0;
+  return usage && metadata.endedAt !== null && !oom ? `${line}${usageSuffix(metadata.usage)}` : line;
 }
 
 /** Whether an earlier result already said that this session ended. */

@@ -7,6 +7,10 @@ export interface StateFacts {
   signal: SignalName | null;
   /** Set while the program waits for input (metadata().input). */
   input?: { echo: boolean; prompt: string } | null;
+  /** From the session's cgroup (metadata().usage): an out-of-memory kill is named as such. */
+  usage?: { cpuMs: number | null; memoryPeakBytes: number | null; oomKills: number } | null;
+  /** The limits in force (metadata().resourceLimits): the memory limit an OOM line names. */
+  resourceLimits?: { memoryBytes?: number };
 }
 
 /**
@@ -15,7 +19,7 @@ export interface StateFacts {
  * @example
  * stateLine({ state: 'exited', exitCode: 0, signal: null }) // 'Process exited with code 0.'
  */
-export function stateLine({ state, exitCode, signal, input }: StateFacts): string {
+export function stateLine({ state, exitCode, signal, input, usage, resourceLimits }: StateFacts): string {
   switch (state) {
     case 'starting':
     case 'running':
@@ -23,6 +27,12 @@ export function stateLine({ state, exitCode, signal, input }: StateFacts): strin
     case 'exited':
       return `Process exited with code ${exitCode}.`;
     case 'killed':
+      if (usage && usage.oomKills > 0) {
+        const limit = resourceLimits?.memoryBytes;
+        return limit === undefined
+          ? 'Process killed: out of memory.'
+          : `Process killed: out of memory (limit ${formatBytes(limit)}).`;
+      }
       return signal === null
         ? 'Process was killed (no signal was reported).'
         : `Process killed by ${signal}.`;
@@ -51,4 +61,27 @@ export function waitingLine(input: { echo: boolean; prompt: string }): string {
       ? 'Process is waiting for input (no prompt shown).'
       : `Process is waiting for input: ${JSON.stringify(prompt)}.`;
   return input.echo ? line : `${line} (input is not echoed: likely a password)`;
+}
+
+/**
+ * What an ended session used, for the end line of an exec reply; '' when nothing is known.
+ *
+ * @example
+ * usageSuffix({ cpuMs: 210, memoryPeakBytes: 117_440_512, oomKills: 0 }) // ' (cpu 0.21 s, peak memory 112 MiB)'
+ */
+export function usageSuffix(usage: StateFacts['usage']): string {
+  if (!usage) return '';
+  const parts: string[] = [];
+  if (usage.cpuMs !== null) parts.push(`cpu ${(usage.cpuMs / 1000).toFixed(2)} s`);
+  if (usage.memoryPeakBytes !== null) parts.push(`peak memory ${formatBytes(usage.memoryPeakBytes)}`);
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
+const MIB = 1024 * 1024;
+
+/** Bytes as MiB (GiB from 1 GiB), whole from 10 up, one decimal below. */
+export function formatBytes(bytes: number): string {
+  const [value, unit] = bytes >= 1024 * MIB ? [bytes / (1024 * MIB), 'GiB'] : [bytes / MIB, 'MiB'];
+  const shown = value >= 10 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1);
+  return `${shown} ${unit}`;
 }

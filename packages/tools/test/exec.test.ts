@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, waitFor } from '@procmux/test-utils';
+import { isAlive, waitFor, withoutUsage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { closingHarness, type Harness, idOf, lastLine } from './helpers.js';
 
@@ -10,10 +10,20 @@ const harness = closingHarness(() => {
 });
 
 describe('exec one_shot', () => {
+  it('ends a one_shot reply with the cpu time and peak memory where the session had a cgroup', async () => {
+    h = harness();
+    const r = await h.exec({ command: 'echo used' });
+    const usage = / \(cpu \d+\.\d\d s, peak memory [\d.]+ [MG]iB\)$/;
+    const session = h.sessions.get(idOf(r));
+    if (session.metadata().containment === 'cgroup') expect(lastLine(r.text)).toMatch(usage);
+    else expect(lastLine(r.text)).toBe('Process exited with code 0.');
+    expect(withoutUsage(r.text)).toBe('used\n\nProcess exited with code 0.');
+  });
+
   it('returns the output and the exit status', async () => {
     h = harness();
     const r = await h.exec({ command: 'echo hello; echo oops >&2; exit 3' });
-    expect(r.text).toBe('hello\noops\n\nProcess exited with code 3.');
+    expect(withoutUsage(r.text)).toBe('hello\noops\n\nProcess exited with code 3.');
     expect(r.data).toMatchObject({ tool: 'exec', action: 'one_shot', backgrounded: false });
     expect(r.data.session).toMatchObject({ state: 'exited', exitCode: 3, signal: null, stdioMode: 'pipe' });
   });
@@ -21,7 +31,7 @@ describe('exec one_shot', () => {
   it('is the default mode, and says so when there is no output', async () => {
     h = harness();
     const r = await h.exec({ command: 'true' });
-    expect(r.text).toBe('(no output)\n\nProcess exited with code 0.');
+    expect(withoutUsage(r.text)).toBe('(no output)\n\nProcess exited with code 0.');
     expect(r.data.action).toBe('one_shot');
   });
 
@@ -44,7 +54,7 @@ describe('exec one_shot', () => {
     async () => {
       h = harness();
       const r = await h.exec({ command: 'cat; echo "read done"' });
-      expect(r.text).toBe('read done\n\nProcess exited with code 0.');
+      expect(withoutUsage(r.text)).toBe('read done\n\nProcess exited with code 0.');
     },
   );
 
@@ -65,7 +75,7 @@ describe('exec one_shot', () => {
     expect(r.text).toContain('waiting\n');
     expect(r.text).toContain('it printed nothing for no_output_timeout_ms (300 ms)');
     expect(r.text).toContain("run it with mode 'session'");
-    expect(lastLine(r.text)).toMatch(/^Process killed by SIG[A-Z]+\.$/);
+    expect(withoutUsage(lastLine(r.text))).toMatch(/^Process killed by SIG[A-Z]+\.$/);
     expect(r.data.session?.state).toBe('killed');
   });
 
@@ -74,7 +84,7 @@ describe('exec one_shot', () => {
     const r = await h.exec({ command: 'while true; do echo tick; sleep 0.05; done', timeout_ms: 400 });
     expect(r.text).toContain('tick');
     expect(r.text).toContain('it ran past timeout_ms (400 ms)');
-    expect(lastLine(r.text)).toMatch(/^Process killed by SIG[A-Z]+\.$/);
+    expect(withoutUsage(lastLine(r.text))).toMatch(/^Process killed by SIG[A-Z]+\.$/);
   });
 
   it('hands a command still running after yieldMs to the background and returns its id', async () => {
@@ -99,7 +109,7 @@ describe('exec one_shot', () => {
     h = harness();
     const r = await h.exec({ command: 'echo quick', yield_ms: 30_000 });
     expect(r.data.backgrounded).toBe(false);
-    expect(r.text).toBe('quick\n\nProcess exited with code 0.');
+    expect(withoutUsage(r.text)).toBe('quick\n\nProcess exited with code 0.');
   });
 
   it('kills the command when the caller aborts', async () => {
@@ -128,7 +138,7 @@ describe('exec one_shot', () => {
     const id = idOf(r);
     expect(r.text.length).toBeLessThanOrEqual(2_000);
     expect(r.text.startsWith('1\n2\n3\n')).toBe(true);
-    expect(r.text.endsWith('19999\n20000\n\nProcess exited with code 0.')).toBe(true);
+    expect(withoutUsage(r.text).endsWith('19999\n20000\n\nProcess exited with code 0.')).toBe(true);
     const cut = r.data.cut!;
     const notice = r.text.split('\n').find((l) => l.includes('bytes left out'))!;
     const offset = Number(/offset=(\d+)/.exec(notice)![1]);
@@ -165,7 +175,7 @@ describe('exec session', () => {
     h = harness();
     const r = await h.exec({ command: 'echo bye; exit 4', mode: 'session' });
     expect(r.text).toContain('bye');
-    expect(lastLine(r.text)).toBe('Process exited with code 4.');
+    expect(withoutUsage(lastLine(r.text))).toBe('Process exited with code 4.');
   });
 
   it('is an error text with a way forward when no PTY is available', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { duration, shownCommand } from '../src/describe-session.js';
-import { stateLine } from '../src/index.js';
+import { formatBytes, stateLine, usageSuffix } from '../src/index.js';
 
 describe('stateLine', () => {
   it('says a running or starting process is still running', () => {
@@ -67,5 +67,40 @@ describe('session descriptions', () => {
     const long = shownCommand(`echo ${'x'.repeat(500)}`);
     expect(long.length).toBe(160);
     expect(long.endsWith('...')).toBe(true);
+  });
+});
+
+describe('what a session used, and an out-of-memory death', () => {
+  it('names an OOM kill with the limit instead of the bare signal', () => {
+    const usage = { cpuMs: 120, memoryPeakBytes: 268_435_456, oomKills: 1 };
+    expect(
+      stateLine({
+        state: 'killed',
+        exitCode: null,
+        signal: 'SIGKILL',
+        usage,
+        resourceLimits: { memoryBytes: 256 * 1024 * 1024 },
+      }),
+    ).toBe('Process killed: out of memory (limit 256 MiB).');
+    expect(stateLine({ state: 'killed', exitCode: null, signal: 'SIGKILL', usage })).toBe(
+      'Process killed: out of memory.',
+    );
+    // No OOM kill: the signal, as before.
+    expect(
+      stateLine({ state: 'killed', exitCode: null, signal: 'SIGKILL', usage: { ...usage, oomKills: 0 } }),
+    ).toBe('Process killed by SIGKILL.');
+  });
+
+  it('formats cpu seconds and peak memory for the end of an exec reply, and nothing unknown', () => {
+    expect(usageSuffix({ cpuMs: 210, memoryPeakBytes: 117_440_512, oomKills: 0 })).toBe(
+      ' (cpu 0.21 s, peak memory 112 MiB)',
+    );
+    expect(usageSuffix({ cpuMs: 4, memoryPeakBytes: 3_250_000, oomKills: 0 })).toBe(
+      ' (cpu 0.00 s, peak memory 3.1 MiB)',
+    );
+    expect(usageSuffix({ cpuMs: 1500, memoryPeakBytes: null, oomKills: 0 })).toBe(' (cpu 1.50 s)');
+    expect(usageSuffix(null)).toBe('');
+    expect(formatBytes(2 * 1024 ** 3)).toBe('2 GiB');
+    expect(formatBytes(1536 * 1024 ** 2)).toBe('1.5 GiB');
   });
 });

@@ -61,3 +61,12 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   }
   expect.fail('expected a rejection, but the promise resolved');
 }
+
+/**
+ * A tool reply without the usage an ended exec's state line carries where the host has
+ * cgroups (`Process exited with code 0. (cpu 0.21 s, peak memory 112 MiB)`): figures that
+ * differ run to run, for tests that compare the rest of the text exactly.
+ */
+export function withoutUsage(text: string): string {
+  return text.replace(/(Process [^\n]*\.) \(cpu \d+\.\d\d s(?:, peak memory [\d.]+ [MG]iB)?\)$/, '$1');
+}

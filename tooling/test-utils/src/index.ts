@@ -1,6 +1,14 @@
 export { type BusyLoops, startBusyLoops } from './busy-loops.js';
+export { cgroupMounts, leakedCgroups, type ProcmuxCgroup, procmuxCgroups, removeCgroup } from './cgroups.js';
 export { disposeAfterEach } from './dispose-after-each.js';
-export { invalidOptionMessage, rejectionOf, rejectsWith, thrownBy, throwsWith } from './errors.js';
+export {
+  invalidOptionMessage,
+  rejectionOf,
+  rejectsWith,
+  thrownBy,
+  throwsWith,
+  withoutUsage,
+} from './errors.js';
 export { announcedPids, type FixtureName, fixture, fixturePath } from './fixtures.js';
 export { assertNoLeakedProcesses, leakedProcesses, trackPid } from './leaks.js';
 export { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';

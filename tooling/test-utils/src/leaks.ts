@@ -1,4 +1,5 @@
 // Teardown check: nothing a test file started may outlive it.
+import { leakedCgroups, removeCgroup } from './cgroups.js';
 import { descendantsOf, isAlive, type ProcessInfo, processTable } from './process-table.js';
 
 const tracked = new Set<number>();
@@ -43,16 +44,22 @@ export function leakedProcesses(): ProcessInfo[] {
 
 /**
  * Waits up to `settleMs` for stragglers to finish dying, then throws listing any survivor and
- * kills it, so one leaking test cannot poison the next.
+ * kills it, so one leaking test cannot poison the next. Procmux cgroups count too (Linux): one
+ * made by this process or a tracked host, or by a host that is gone, must not be left.
  */
 export async function assertNoLeakedProcesses(settleMs = 3_000): Promise<void> {
   const deadline = Date.now() + settleMs;
   let leaked = leakedProcesses();
-  while (leaked.length > 0 && Date.now() < deadline) {
+  let cgroups = leakedCgroups(tracked);
+  while ((leaked.length > 0 || cgroups.length > 0) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     leaked = leakedProcesses();
+    cgroups = leakedCgroups(tracked);
   }
   tracked.clear();
+  for (const { dir } of cgroups) removeCgroup(dir);
+  if (leaked.length === 0 && cgroups.length > 0)
+    throw new Error(`procmux cgroups left by this test file:\n  ${cgroups.map((c) => c.dir).join('\n  ')}`);
   if (leaked.length === 0) return;
   for (const info of leaked) {
     try {

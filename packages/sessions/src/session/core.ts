@@ -5,6 +5,7 @@ import type { OutputLog } from '@procmux/registry';
 import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { TerminalScreen } from '@procmux/screen';
 import type { BackendAdapter } from '../backend-adapter.js';
+import type { Contained } from '../containment.js';
 import type { SessionContext } from '../context.js';
 import { foregroundProgram } from '../foreground-program.js';
 import type { HumanControlState } from '../human-control.js';
@@ -126,6 +127,8 @@ export class SessionCore {
   /** Resolves once the session ended and its durable record says so. */
   readonly settled: Promise<void>;
   resolveSettled!: () => void;
+  /** How the tree is held (see SessionMetadata.containment) and, with a cgroup, its limits and usage. */
+  contained: Contained = { containment: 'marker', cgroup: undefined, limits: {} };
 
   /**
    * `watchInput` builds the session's input watch around it: the files that act on the core

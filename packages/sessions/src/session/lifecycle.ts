@@ -12,6 +12,7 @@ import {
   type SignalName,
 } from '@procmux/core-types';
 import type { BackendAdapter } from '../backend-adapter.js';
+import type { Contained } from '../containment.js';
 import type { RecordSource } from '../durable/record.js';
 import { monoNow } from '../mono-clock.js';
 import type { SessionMetadata } from '../types.js';
@@ -42,7 +43,9 @@ export function attach(
   adapter: BackendAdapter | undefined,
   metadata?: Record<string, unknown>,
   shellName?: string | null,
+  contained?: Contained,
 ): void {
+  if (contained) s.contained = contained;
   s.run = run;
   s.adapter = adapter;
   s.backendMetadata = metadata;
@@ -198,6 +201,9 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
           },
         }
       : {}),
+    containment: s.contained.containment,
+    resourceLimits: { ...s.contained.limits },
+    usage: s.contained.cgroup?.usage() ?? null,
   };
 }
 

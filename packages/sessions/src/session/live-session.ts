@@ -3,6 +3,7 @@
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { BackendAdapter } from '../backend-adapter.js';
+import type { Contained } from '../containment.js';
 import type { SessionContext } from '../context.js';
 import type { RecordSource } from '../durable/record.js';
 import type { HumanControlLease, HumanControlState } from '../human-control.js';
@@ -197,8 +198,9 @@ export class LiveSession implements ProcessSession {
     adapter: BackendAdapter | undefined,
     metadata?: Record<string, unknown>,
     shellName?: string | null,
+    contained?: Contained,
   ): void {
-    lifecycle.attach(this.#s, run, adapter, metadata, shellName);
+    lifecycle.attach(this.#s, run, adapter, metadata, shellName, contained);
     // An own member, only where it works: hosts feature-detect with `session.resize?.(...)`.
     if (this.canResize && !Object.hasOwn(this, 'resize')) {
       const s = this.#s;

@@ -10,6 +10,11 @@ export interface WatchdogKillEffects {
   killTree: TreeKillFn;
   /** Live pids carrying `marker` (POSIX /proc), for a tree registered before its pid was known. */
   carriers(marker: string): Promise<number[]>;
+  /**
+   * Kills every member of a tree's cgroup and removes its directories (Linux); resolves to
+   * the members that survived. Absent: trees are killed by the tree kill only.
+   */
+  killCgroup?(dirs: readonly string[]): Promise<number[]>;
 }
 
 /**
@@ -30,6 +35,10 @@ export async function killAtHostDeath(
     trees.map(async (tree) => {
       const roots =
         tree.pid > 0 ? [tree.pid] : platform === 'win32' ? [] : await effects.carriers(tree.marker);
+      const cgroup =
+        tree.cgroups && tree.cgroups.length > 0 && effects.killCgroup
+          ? effects.killCgroup(tree.cgroups).catch(() => [] as number[])
+          : Promise.resolve([] as number[]);
       const results = await Promise.all(
         roots.map((pid) =>
           effects.killTree(pid, { graceMs: grace, marker: tree.marker }).catch(() => ({
@@ -38,7 +47,8 @@ export async function killAtHostDeath(
           })),
         ),
       );
-      return results.flatMap((report) => report.survivors);
+      const cgroupSurvivors = await cgroup;
+      return [...new Set([...results.flatMap((report) => report.survivors), ...cgroupSurvivors])];
     }),
   );
   return reports.flat();
@@ -48,6 +58,8 @@ export async function killAtHostDeath(
 export interface ExitKillEffects {
   signal(target: number, signal: 'SIGKILL'): void;
   runSync(file: string, args: readonly string[]): void;
+  /** Writes the cgroup's kill file (v2 cgroup.kill): every member dies at once. */
+  killCgroupSync?(dir: string): void;
 }
 
 /**
@@ -61,6 +73,14 @@ export function killOnExit(
   effects: ExitKillEffects,
 ): void {
   for (const tree of trees) {
+    const membership = tree.cgroups?.[0];
+    if (membership !== undefined && effects.killCgroupSync) {
+      try {
+        effects.killCgroupSync(membership);
+      } catch {
+        // No cgroup.kill (v1) or gone: the group kill below and the watchdog remain.
+      }
+    }
     // Never a group id that means "every process" (-1) or init's: only real roots.
     if (!Number.isInteger(tree.pid) || tree.pid <= 1) continue;
     try {

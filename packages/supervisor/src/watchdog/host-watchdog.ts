@@ -1,6 +1,7 @@
 // The host side of the watchdog: starts it on the first watched tree, tells it every tree
 // as it starts and ends, and adds the synchronous process.on('exit') kill as a second line.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@procmux/core-types';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
@@ -58,17 +59,21 @@ export class HostWatchdog {
     return this.#child?.pid;
   }
 
-  /** Watches the tree with this marker; `pid` 0 before the spawn, then its root's pid. */
-  watch(marker: string, pid = 0): void {
+  /**
+   * Watches the tree with this marker; `pid` 0 before the spawn, then its root's pid.
+   * `cgroups`: the session's cgroup directories (membership first), killed and removed too.
+   */
+  watch(marker: string, pid = 0, cgroups?: readonly string[]): void {
     if (this.#disposed) return;
-    const tree = { marker, pid };
+    const dirs = cgroups ?? this.#trees.get(marker)?.cgroups;
+    const tree: WatchedTree = { marker, pid, ...(dirs?.length ? { cgroups: dirs } : {}) };
     this.#trees.set(marker, tree);
     if (!this.#hooked) {
       this.#hooked = true;
       (this.options.host ?? process).on('exit', this.#exitHook);
     }
     if (this.#child === undefined) this.#start();
-    else this.#send({ kind: 'add', tree });
+    else this.#sendTree(tree);
   }
 
   /** The tree ended (or left our care): the watchdog forgets it. */
@@ -131,7 +136,12 @@ export class HostWatchdog {
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     this.#child = child;
-    for (const tree of this.#trees.values()) this.#send({ kind: 'add', tree });
+    for (const tree of this.#trees.values()) this.#sendTree(tree);
+  }
+
+  #sendTree(tree: WatchedTree): void {
+    this.#send({ kind: 'add', tree: { marker: tree.marker, pid: tree.pid } });
+    for (const dir of tree.cgroups ?? []) this.#send({ kind: 'cgroup', marker: tree.marker, dir });
   }
 
   #send(message: WatchdogMessage): void {
@@ -142,6 +152,7 @@ export class HostWatchdog {
   #killOnExit(): void {
     killOnExit([...this.#trees.values()], this.options.platform, {
       signal: (target, signal) => process.kill(target, signal),
+      killCgroupSync: (dir) => writeFileSync(`${dir}/cgroup.kill`, '1'),
       runSync: (file, args) => {
         execFileSync(file, args, { stdio: 'ignore', windowsHide: true, timeout: 5_000 });
       },

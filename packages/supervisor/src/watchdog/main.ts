@@ -3,6 +3,9 @@
 // started through the descriptor-closing wrapper) and runs in its own process group.
 import { readdirSync, readFileSync } from 'node:fs';
 import { TREE_MARKER_ENV } from '@procmux/core-types';
+import { killAndRemove } from '../cgroup/kill.js';
+import { CGROUP_PREFIX } from '../cgroup/plan.js';
+import { nodeCgroupEffects } from '../cgroup/session-cgroup.js';
 import { loadPlatform, resolvePlatform } from '../platform.js';
 import { runWatchdogLoop } from './loop.js';
 
@@ -29,6 +32,14 @@ async function carriers(marker: string): Promise<number[]> {
   return found;
 }
 
+// Only directories procmux made (named procmux-…) are ever killed or removed.
+async function killCgroup(dirs: readonly string[]): Promise<number[]> {
+  const ours = dirs.filter((dir) => (dir.split('/').pop() ?? '').startsWith(CGROUP_PREFIX));
+  if (ours.length === 0) return [];
+  const { survivors } = await killAndRemove(ours[0]!, ours, nodeCgroupEffects);
+  return survivors;
+}
+
 const platform = resolvePlatform(option('--platform'));
 // Loaded now, while the host lives, so a host's death is answered without an import first.
 const kill = loadPlatform(platform).loadKill();
@@ -37,6 +48,6 @@ await runWatchdogLoop({
   input: process.stdin,
   platform,
   graceMs: Number(option('--grace-ms') ?? '3000'),
-  loadEffects: async () => ({ killTree: (await kill).killProcessTree, carriers }),
+  loadEffects: async () => ({ killTree: (await kill).killProcessTree, carriers, killCgroup }),
 });
 process.exit(0);

@@ -1,17 +1,22 @@
 // The host → watchdog link: one line per change, written to the watchdog's stdin.
 //   + <marker> <pid>   a tree to kill if the host goes (pid 0: spawning, not known yet)
 //   - <marker>         that tree ended (or is no longer the host's to end)
+//   c <marker> <dir>   the tree's cgroup directory (the membership one first): killed and
+//                      removed with the tree
 //   bye                the host disposed its registry: exit without killing anything
 
 /** A tree the watchdog answers for: its root pid (0 while spawning) and its marker. */
 export interface WatchedTree {
   readonly marker: string;
   readonly pid: number;
+  /** The session's cgroup directories, the membership one first (Linux); [] without one. */
+  readonly cgroups?: readonly string[];
 }
 
 export type WatchdogMessage =
   | { readonly kind: 'add'; readonly tree: WatchedTree }
   | { readonly kind: 'remove'; readonly marker: string }
+  | { readonly kind: 'cgroup'; readonly marker: string; readonly dir: string }
   | { readonly kind: 'bye' };
 
 export function encodeMessage(message: WatchdogMessage): string {
@@ -20,6 +25,8 @@ export function encodeMessage(message: WatchdogMessage): string {
       return `+ ${message.tree.marker} ${message.tree.pid}\n`;
     case 'remove':
       return `- ${message.marker}\n`;
+    case 'cgroup':
+      return `c ${message.marker} ${message.dir}\n`;
     case 'bye':
       return 'bye\n';
   }
@@ -32,6 +39,10 @@ export function decodeMessage(line: string): WatchdogMessage | undefined {
   if (add) return { kind: 'add', tree: { marker: add[1]!, pid: Number(add[2]) } };
   const remove = /^- ([A-Za-z0-9._-]{1,128})$/.exec(line);
   if (remove) return { kind: 'remove', marker: remove[1]! };
+  // An absolute path without a newline; anything else is ignored, never acted on.
+  const cgroup = /^c ([A-Za-z0-9._-]{1,128}) (\/[^\0]{1,4000})$/.exec(line);
+  if (cgroup && !cgroup[2]!.split('/').includes('..'))
+    return { kind: 'cgroup', marker: cgroup[1]!, dir: cgroup[2]! };
   return undefined;
 }
 
@@ -41,8 +52,15 @@ export class WatchedSet {
   #bye = false;
 
   apply(message: WatchdogMessage): void {
-    if (message.kind === 'add') this.#trees.set(message.tree.marker, message.tree);
-    else if (message.kind === 'remove') this.#trees.delete(message.marker);
+    if (message.kind === 'add') {
+      // A later add (the pid, once known) keeps the cgroup lines that came before it.
+      const cgroups = message.tree.cgroups ?? this.#trees.get(message.tree.marker)?.cgroups;
+      this.#trees.set(message.tree.marker, { ...message.tree, ...(cgroups?.length ? { cgroups } : {}) });
+    } else if (message.kind === 'cgroup') {
+      const known = this.#trees.get(message.marker);
+      if (known)
+        this.#trees.set(message.marker, { ...known, cgroups: [...(known.cgroups ?? []), message.dir] });
+    } else if (message.kind === 'remove') this.#trees.delete(message.marker);
     else this.#bye = true;
   }
 

@@ -1,0 +1,120 @@
+// How a session's process tree is held: a cgroup of its own where this host can make one
+// (Linux), else today's marker sweep. Resource limits need the cgroup: asked for where none
+// can be made, they are an error naming why, never silently dropped.
+import { integerOption, invalidOption, isProcmuxError, knownKeys, ProcmuxError } from '@procmux/core-types';
+import {
+  type CgroupLayout,
+  type Containment,
+  hostCgroupLayout,
+  type ResourceLimits,
+  SessionCgroup,
+} from '@procmux/supervisor';
+
+/** 'auto' (default): a cgroup where one can be made, else the marker sweep; 'cgroup': required. */
+export type ContainmentMode = 'auto' | 'cgroup' | 'marker';
+
+export interface Contained {
+  containment: Containment;
+  cgroup: SessionCgroup | undefined;
+  limits: ResourceLimits;
+}
+
+/** Below this a shell cannot even start; above it the kernel's own limit is the cap. */
+const MIN_MEMORY_BYTES = 4 * 1024 * 1024;
+const MAX_PIDS = 4_194_304;
+
+/** Checks a `resourceLimits` object (registry or start): each field optional, integers only. */
+export function checkResourceLimits(option: string, value: unknown): ResourceLimits {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidOption(option, 'an object { memoryBytes?, pids?, cpuPercent? }', { value });
+  knownKeys(option, value as Record<string, unknown>, ['memoryBytes', 'pids', 'cpuPercent']);
+  const v = value as Record<string, unknown>;
+  const out: ResourceLimits = {};
+  const memoryBytes = integerOption(`${option}.memoryBytes`, v.memoryBytes, {
+    min: MIN_MEMORY_BYTES,
+    max: Number.MAX_SAFE_INTEGER,
+  });
+  const pids = integerOption(`${option}.pids`, v.pids, { min: 1, max: MAX_PIDS });
+  const cpuPercent = integerOption(`${option}.cpuPercent`, v.cpuPercent, { min: 1, max: 100_000 });
+  if (memoryBytes !== undefined) out.memoryBytes = memoryBytes;
+  if (pids !== undefined) out.pids = pids;
+  if (cpuPercent !== undefined) out.cpuPercent = cpuPercent;
+  return out;
+}
+
+export interface ContainOptions {
+  mode: ContainmentMode;
+  /** The session's id: its cgroup is `procmux-<host pid>-<id>`. */
+  id: string;
+  limits: ResourceLimits;
+  /** Whether the session runs on this host's own adapters (not a sandbox or a host PTY backend). */
+  native: boolean;
+  platform?: NodeJS.Platform;
+  /** The host's cgroups (default: read from /proc/self once per call). */
+  layout?: () => CgroupLayout | undefined;
+  create?: typeof SessionCgroup.create;
+}
+
+/**
+ * Chooses and makes a session's containment. A cgroup that cannot be made falls back to the
+ * marker sweep in 'auto' mode, unless limits were asked for (then, like in 'cgroup' mode, the
+ * start fails with ERR_PROCESS_UNSUPPORTED naming why).
+ */
+export function containSession(options: ContainOptions): Contained {
+  const { mode, limits } = options;
+  const wantsLimits = Object.keys(limits).length > 0;
+  const marker: Contained = { containment: 'marker', cgroup: undefined, limits };
+  if (mode === 'marker') {
+    if (wantsLimits)
+      throw unsupported("resource limits need a cgroup; this registry's containment is 'marker'");
+    return marker;
+  }
+  const required = mode === 'cgroup' || wantsLimits;
+  if (!options.native) {
+    if (required)
+      throw unsupported(
+        'resource limits and cgroup containment are for sessions on this host (not a sandbox or a host PTY backend)',
+      );
+    return marker;
+  }
+  if ((options.platform ?? process.platform) !== 'linux') {
+    if (required)
+      throw unsupported(`cgroups are Linux only (this host: ${options.platform ?? process.platform})`);
+    return marker;
+  }
+  const layout = (options.layout ?? hostCgroupLayout)();
+  try {
+    if (layout === undefined) throw unsupported('the host cgroup could not be read from /proc/self/cgroup');
+    const cgroup = (options.create ?? SessionCgroup.create.bind(SessionCgroup))({
+      layout,
+      id: options.id,
+      limits,
+    });
+    return { containment: 'cgroup', cgroup, limits };
+  } catch (error) {
+    if (required || !isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')) throw error;
+    return marker;
+  }
+}
+
+function unsupported(reason: string): ProcmuxError {
+  return new ProcmuxError('ERR_PROCESS_UNSUPPORTED', reason);
+}
+
+/**
+ * Registry-wide limits are checked when the registry is made, by making and removing one
+ * cgroup: a host that cannot hold them fails at once, naming why, not at its first start.
+ */
+let probes = 0;
+
+export function probeLimits(
+  mode: ContainmentMode,
+  limits: ResourceLimits,
+  options: Omit<ContainOptions, 'mode' | 'id' | 'limits'>,
+): void {
+  if (Object.keys(limits).length === 0) return;
+  probes += 1;
+  const { cgroup } = containSession({ ...options, mode, id: `probe${probes}`, limits });
+  void cgroup?.close().catch(() => {});
+}

@@ -1,0 +1,81 @@
+// Teardown check for kernel containment: every cgroup procmux makes is named
+// `procmux-<host pid>-<session>` (packages/supervisor/src/cgroup/plan.ts) and must be gone
+// once its session ended, also after the host was SIGKILLed (the watchdog removes it).
+// Found by walking every cgroup mount, not only the host's own cgroup: a cgroup made anywhere
+// else would be a bug this check must see too.
+import { readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlive } from './process-table.js';
+
+const NAME = /^procmux-(\d+)-/;
+const MAX_DEPTH = 8;
+
+/** A procmux cgroup directory and the pid of the host that made it. */
+export interface ProcmuxCgroup {
+  dir: string;
+  hostPid: number;
+}
+
+/** Every cgroup mount point of this machine (cgroup and cgroup2), from /proc/self/mountinfo. */
+export function cgroupMounts(): string[] {
+  if (process.platform !== 'linux') return [];
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return [];
+  }
+  const mounts = new Set<string>();
+  for (const line of text.split('\n')) {
+    const [left, right] = line.split(' - ');
+    const fstype = right?.split(' ')[0];
+    if (fstype === 'cgroup' || fstype === 'cgroup2') mounts.add(left!.split(' ')[4]!);
+  }
+  return [...mounts];
+}
+
+/** Every `procmux-<pid>-…` cgroup on this machine, in every hierarchy. */
+export function procmuxCgroups(): ProcmuxCgroup[] {
+  const found: ProcmuxCgroup[] = [];
+  const walk = (dir: string, depth: number) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      const match = NAME.exec(entry.name);
+      if (match) found.push({ dir: path, hostPid: Number(match[1]) });
+      else if (depth < MAX_DEPTH) walk(path, depth + 1);
+    }
+  };
+  for (const mount of cgroupMounts()) walk(mount, 0);
+  return found;
+}
+
+/**
+ * procmux cgroups left behind: made by this process or by `hosts` (a host a test started), or
+ * by a host that is no longer alive. A live host's (another test worker's) are its own business.
+ */
+export function leakedCgroups(hosts: Iterable<number> = []): ProcmuxCgroup[] {
+  const ours = new Set([process.pid, ...hosts]);
+  return procmuxCgroups().filter((c) => ours.has(c.hostPid) || !isAlive(c.hostPid));
+}
+
+/** Kills every member of a leaked cgroup and removes it, so one leak cannot poison the next test. */
+export function removeCgroup(dir: string): void {
+  try {
+    writeFileSync(join(dir, 'cgroup.kill'), '1');
+  } catch {
+    try {
+      for (const pid of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean))
+        process.kill(Number(pid), 'SIGKILL');
+    } catch {}
+  }
+  try {
+    rmdirSync(dir);
+  } catch {}
+}
