@@ -51,7 +51,11 @@ describe.skipIf(process.platform !== 'linux')('signal on a sandboxed session', (
         let out = '';
         await waitFor(async () => (out += (await handled.poll()).stdout).includes('ready'), 15_000, 'ready');
         await handled.signal('SIGTERM');
-        expect(await handled.wait({ timeoutMs: 15_000 })).toEqual({ exitCode: 9, signal: null, state: 'exited' });
+        expect(await handled.wait({ timeoutMs: 15_000 })).toEqual({
+          exitCode: 9,
+          signal: null,
+          state: 'exited',
+        });
         out += (await handled.poll()).stdout;
         expect(out).toContain('term caught');
 
