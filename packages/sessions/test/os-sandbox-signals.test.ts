@@ -22,6 +22,15 @@ const LOOP = [
   '    raise SystemExit(7)',
 ].join('\n');
 
+/** Everything a session wrote so far (poll returns only what is new). */
+function outputOf(s: { poll(): Promise<{ stdout: string }> }): () => Promise<string> {
+  let out = '';
+  return async () => {
+    out += (await s.poll()).stdout;
+    return out;
+  };
+}
+
 describe.skipIf(process.platform !== 'linux')('signal on a sandboxed session', () => {
   for (const pty of [false, true]) {
     const mode = pty ? 'a PTY' : 'pipes';
@@ -31,12 +40,11 @@ describe.skipIf(process.platform !== 'linux')('signal on a sandboxed session', (
       const sessions = createProcessSessions({ cwd, sandboxPolicy: true });
       try {
         const s = await sessions.start({ command: 'python3', args: ['-u', 'loop.py'], pty });
-        let out = '';
-        await waitFor(async () => (out += (await s.poll()).stdout).includes('ready'), 15_000, 'ready');
+        const sOutput = outputOf(s);
+        await waitFor(async () => (await sOutput()).includes('ready'), 15_000, 'ready');
         await s.signal('SIGINT');
         expect(await s.wait({ timeoutMs: 15_000 })).toEqual({ exitCode: 7, signal: null, state: 'exited' });
-        out += (await s.poll()).stdout;
-        expect(out).toContain('KeyboardInterrupt');
+        expect(await sOutput()).toContain('KeyboardInterrupt');
       } finally {
         await sessions.dispose();
       }
@@ -48,24 +56,23 @@ describe.skipIf(process.platform !== 'linux')('signal on a sandboxed session', (
       const sessions = createProcessSessions({ cwd, sandboxPolicy: true });
       try {
         const handled = await sessions.start({ command: 'python3', args: ['-u', 'loop.py'], pty });
-        let out = '';
-        await waitFor(async () => (out += (await handled.poll()).stdout).includes('ready'), 15_000, 'ready');
+        const handledOutput = outputOf(handled);
+        await waitFor(async () => (await handledOutput()).includes('ready'), 15_000, 'ready');
         await handled.signal('SIGTERM');
         expect(await handled.wait({ timeoutMs: 15_000 })).toEqual({
           exitCode: 9,
           signal: null,
           state: 'exited',
         });
-        out += (await handled.poll()).stdout;
-        expect(out).toContain('term caught');
+        expect(await handledOutput()).toContain('term caught');
 
         const plain = await sessions.start({
           command: 'python3',
           args: ['-u', '-c', 'import time; print("ready", flush=True); time.sleep(60)'],
           pty,
         });
-        out = '';
-        await waitFor(async () => (out += (await plain.poll()).stdout).includes('ready'), 15_000, 'ready');
+        const plainOutput = outputOf(plain);
+        await waitFor(async () => (await plainOutput()).includes('ready'), 15_000, 'ready');
         await plain.signal('SIGTERM');
         expect(await plain.wait({ timeoutMs: 15_000 })).toEqual({
           exitCode: null,
