@@ -60,8 +60,16 @@ describe.skipIf(!linux)('inside procmux mcp --sandbox', () => {
     expect(started.text).toContain('up');
     const pid = started.pid!;
     expect(pid).toBeTypeOf('number');
-    // The host sees the sandbox's processes under their host pids.
-    await waitFor(() => descendantsOf(pid).length >= 5, 10_000, 'the tree inside the sandbox');
+    // The host sees the orphans inside under their host pids (no socat: nothing is allowed).
+    const running = (wanted: string[]) => () => {
+      const commands = descendantsOf(pid).map((p) => p.command);
+      return wanted.every((w) => commands.some((c) => c.includes(w)));
+    };
+    await waitFor(
+      running(['sleep 301.7', 'sleep 302.3', 'sleep 300']),
+      10_000,
+      'the tree inside the sandbox',
+    );
     const tree = descendantsOf(pid).map((p) => p.pid);
     await server.call('process', { action: 'kill', session_id: id });
     await waitFor(() => [pid, ...tree].every((p) => !isAlive(p)), 10_000, 'the whole tree gone');
@@ -94,7 +102,11 @@ describe.skipIf(!linux)('host death with --sandbox', () => {
         command: "(setsid sh -c 'exec env -i sleep 303.1' &); echo up; sleep 300",
       });
       const pid = started.pid!;
-      await waitFor(() => descendantsOf(pid).length >= 4, 10_000, 'the tree inside the sandbox');
+      await waitFor(
+        () => descendantsOf(pid).some((p) => p.command.includes('sleep 303.1')),
+        10_000,
+        'the orphan inside the sandbox',
+      );
       const tree = [pid, ...descendantsOf(pid).map((p) => p.pid)];
       process.kill(doomed.serverPid, 'SIGKILL');
       await waitFor(() => tree.every((p) => !isAlive(p)), 15_000, 'the sandboxed tree gone');

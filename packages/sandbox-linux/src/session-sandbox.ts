@@ -1,13 +1,23 @@
 // One session's sandbox: its private directory (filter, denied file, proxy socket, temp dir),
 // its proxy, the wrapped argv and environment, and the violations seen. Closed once.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LaunchTarget, launchArgs, type SandboxFiles, sandboxEnv } from './launcher.js';
 import type { SandboxPolicy } from './policy.js';
 import { type SandboxProxy, startProxy } from './proxy.js';
 import { seccompProgram } from './seccomp.js';
+import { exitOfSignalled, sandboxedProgramPid } from './signals.js';
 import { checkSandboxSupport } from './support.js';
 import {
   ERROR_WORDS,
@@ -37,6 +47,13 @@ export interface SessionSandbox {
   readonly violations: readonly SandboxViolation[];
   /** Total violations seen, including those no longer kept. */
   readonly violationCount: number;
+  /**
+   * Sends `name` to the program inside the sandbox whose bwrap is `hostPid` (not to bwrap,
+   * which ignores INT and QUIT and would end the whole sandbox on others).
+   */
+  signal(hostPid: number, name: NodeJS.Signals): void;
+  /** The program's end as bwrap reports it: 128 + N after signal N sent here is that signal. */
+  exitOf(exitCode: number | null): { exitCode: number | null; signal: NodeJS.Signals | null };
   /** Stops the proxy and removes the private directory (the temp dir with it). */
   close(): Promise<void>;
 }
@@ -114,6 +131,7 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     ),
   };
   let closed: Promise<void> | undefined;
+  const sent = new Set<number>();
   return {
     policy,
     env: sandboxEnv(files),
@@ -125,6 +143,20 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     },
     get violationCount() {
       return count;
+    },
+    signal(hostPid, name) {
+      const pid = sandboxedProgramPid(hostPid, childrenOf);
+      if (pid === undefined) return;
+      sent.add(constants.signals[name]);
+      try {
+        process.kill(pid, name);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    },
+    exitOf(exitCode) {
+      const exit = exitOfSignalled(exitCode, sent);
+      return { exitCode: exit.exitCode, signal: exit.signal === null ? null : signalName(exit.signal) };
     },
     close() {
       closed ??= (async () => {
@@ -149,4 +181,17 @@ function hostPidExists(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function signalName(signal: number): NodeJS.Signals | null {
+  const entry = Object.entries(constants.signals).find(([, n]) => n === signal);
+  return entry ? (entry[0] as NodeJS.Signals) : null;
 }

@@ -58,6 +58,31 @@ async function run(script: string, allow: string[] = [], terminal = false) {
 }
 
 describe.skipIf(!linux)('openSessionSandbox (real bubblewrap)', () => {
+  it('signal() reaches the program inside, not bwrap; exitOf() reads 128 + N back as N', async () => {
+    const policy = resolveSandboxPolicy({}, { workspace: ws, home: root });
+    const box = await openSessionSandbox({ policy, cwd: ws, commandText: () => '' });
+    const script = "trap 'echo got-int; exit 5' INT; echo ready; while :; do sleep 0.05; done";
+    const inner = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws);
+    const child = spawn(inner.file, inner.args, { env: { ...process.env, ...box.env }, cwd: ws });
+    let out = '';
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('ready')) resolve();
+      }),
+    );
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await ready;
+    box.signal(child.pid!, 'SIGINT');
+    expect(await closed).toBe(5);
+    expect(out).toContain('got-int');
+    expect(box.exitOf(5)).toEqual({ exitCode: 5, signal: null });
+    expect(box.exitOf(130)).toEqual({ exitCode: null, signal: 'SIGINT' });
+    expect(box.exitOf(143)).toEqual({ exitCode: 143, signal: null });
+    box.signal(child.pid!, 'SIGTERM');
+    await box.close();
+  });
+
   it('writes in the workspace, refuses /tmp outside its private TMPDIR, and tells it', async () => {
     const r = await run(
       `echo ok > ${ws}/f; cat ${ws}/f; echo x > ${root}/out; touch "$TMPDIR/t" && echo tmp-ok; echo $$`,

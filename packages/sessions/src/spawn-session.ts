@@ -147,18 +147,34 @@ export async function spawnSession(
       throw error;
     });
   native = run;
-  // The proxy and the private directory live as long as the process does.
-  if (boxed)
+  if (boxed) {
+    aimSignalsInside(run, boxed.box);
+    // The proxy and the private directory live as long as the process does.
     void run.wait().then(
       () => boxed.box.close(),
       () => boxed.box.close(),
     );
+  }
   return { run, shell: localShell(plan) };
 }
 
 /** The shell this host wraps a command string in (what the supervisor and hostTarget run). */
 function localShell(plan: StartPlan): string | null {
   return plan.shell ? shellWrap(shellLine(plan), { env: plan.env }).shell : null;
+}
+
+/**
+ * A sandboxed run's pid is bwrap's: a signal goes to the program inside instead, as it would
+ * to the program unsandboxed, and an exit bwrap reports as 128 + that signal is the signal.
+ */
+function aimSignalsInside(run: ManagedRun, box: SandboxedSpawn['box']): void {
+  const wait = run.wait.bind(run);
+  const exit = wait().then((result) => ({ ...result, ...box.exitOf(result.exitCode) }));
+  exit.catch(() => {});
+  run.wait = () => exit;
+  run.signal = async (name) => {
+    if (run.pid !== undefined) box.signal(run.pid, name);
+  };
 }
 
 /** The sandbox's launcher instead of the command, and output scanned for its refusals. */

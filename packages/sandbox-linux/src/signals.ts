@@ -1,0 +1,26 @@
+// Signals for the program inside: the host's pid is bwrap's, and bwrap either ignores a
+// signal (INT, QUIT) or dies of it and takes the sandbox with it. The program is bwrap's
+// grandchild (bwrap → the namespace's init → the launcher's shell, exec'd into the target),
+// and a host pid can signal it: it lives in a child pid namespace.
+
+/** How the host's process tree is read: a pid's children (from /proc/PID/task/PID/children). */
+export type ChildrenOf = (pid: number) => readonly number[];
+
+/** The host pid of the sandboxed program under bwrap `hostPid`, or undefined once gone. */
+export function sandboxedProgramPid(hostPid: number, childrenOf: ChildrenOf): number | undefined {
+  const init = childrenOf(hostPid)[0];
+  return init === undefined ? undefined : childrenOf(init)[0];
+}
+
+/**
+ * bwrap reports a program killed by signal N as exit code 128 + N (as bash does). A code that
+ * matches a signal this session sent is that signal; any other code is the program's own.
+ */
+export function exitOfSignalled(
+  exitCode: number | null,
+  sent: ReadonlySet<number>,
+): { exitCode: number | null; signal: number | null } {
+  if (exitCode !== null && exitCode > 128 && sent.has(exitCode - 128))
+    return { exitCode: null, signal: exitCode - 128 };
+  return { exitCode, signal: null };
+}
