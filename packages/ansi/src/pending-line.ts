@@ -30,8 +30,9 @@ export class PendingLine {
     while (start < end) {
       if (this.col >= this.width) this.wrap();
       let stop = Math.min(end, start + this.width - this.col);
-      // Never split a surrogate pair across rows.
-      if (stop < end && isHighSurrogate(text.charCodeAt(stop - 1))) stop++;
+      // Never split a surrogate pair across rows (a lone high half is a character of its own).
+      if (stop < end && isHighSurrogate(text.charCodeAt(stop - 1)) && isLowSurrogate(text.charCodeAt(stop)))
+        stop++;
       const piece = text.slice(start, stop);
       const row = this.text;
       const col = this.col;

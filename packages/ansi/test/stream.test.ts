@@ -150,6 +150,16 @@ describe('createAnsiStripper', () => {
     );
   });
 
+  it('treats a lone high surrogate before a pair as a character of its own when rows wrap', () => {
+    // Property seed -2014583846: the wrap paired the lone half with the next high half.
+    const text = '\ud83d\ud83d\ude00\r2';
+    const options = { maxLineLength: 1 };
+    expect(stripAnsi(text, options)).toBe('\ud83d2');
+    for (let cut = 0; cut <= text.length; cut++) {
+      expect(streamed([text.slice(0, cut), text.slice(cut)], options), `cut at ${cut}`).toBe('\ud83d2');
+    }
+  });
+
   it('is at ground only outside sequences and split characters', () => {
     const stripper = createAnsiStripper();
     expect(stripper.atGround).toBe(true);

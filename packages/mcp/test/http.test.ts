@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { assertNoLeakedProcesses, isAlive, trackPid, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, trackPid, waitFor, withoutUsage } from '@procmux/test-utils';
 import type { ToolResultData } from '@procmux/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -128,7 +128,7 @@ describe('procmux mcp --http', () => {
     const echoed = await call(b, 'process', { action: 'wait_for', session_id: idB, pattern: 'still here' });
     expect(echoed.data.wait?.outcome).toBe('matched');
     const c = await connect('c');
-    expect((await call(c, 'exec', { command: 'echo third' })).text).toBe(
+    expect(withoutUsage((await call(c, 'exec', { command: 'echo third' })).text)).toBe(
       'third\n\nProcess exited with code 0.',
     );
     await c.close();

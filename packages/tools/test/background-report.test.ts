@@ -1,5 +1,5 @@
 // A one_shot that left background jobs says what ended with it (issue 33 item 7).
-import { isAlive } from '@procmux/test-utils';
+import { isAlive, withoutUsage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { endedNote, parseJobs } from '../src/background-report.js';
 import { closingHarness } from './helpers.js';
@@ -11,7 +11,7 @@ describe('a one_shot that leaves background jobs', () => {
   it.runIf(posix)('names the background process that ended with it, and leaves nothing of it', async () => {
     const h = harness();
     const r = await h.exec({ command: 'sleep 30 & echo started' });
-    expect(r.text).toBe(
+    expect(withoutUsage(r.text)).toBe(
       "started\n\nEnded with it: 1 background process (sleep 30). Use mode 'daemon' for a program that must keep running.\nProcess exited with code 0.",
     );
     expect(r.data.ended).toHaveLength(1);
@@ -22,7 +22,7 @@ describe('a one_shot that leaves background jobs', () => {
   it.runIf(posix)('says nothing when nothing was left running', async () => {
     const h = harness();
     const r = await h.exec({ command: 'sleep 0.01 & wait; echo done' });
-    expect(r.text).toBe('done\n\nProcess exited with code 0.');
+    expect(withoutUsage(r.text)).toBe('done\n\nProcess exited with code 0.');
     expect(r.data.ended).toBeUndefined();
   });
 
