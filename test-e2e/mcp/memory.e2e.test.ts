@@ -39,13 +39,14 @@ it.skipIf(process.platform !== 'linux')(
       await server.call('exec', { command: 'echo prune' });
       await server.call('exec', { command: 'echo again' });
       let rss = memoryMb(server.pid).rss;
-      for (let i = 0; i < 50 && peak - rss < 25; i++) {
+      for (let i = 0; i < 50 && rss - idle > target; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         rss = memoryMb(server.pid).rss;
       }
       console.log(`after the prune: ${rss.toFixed(0)} MB (${(peak - rss).toFixed(0)} MB given back)`);
-      // The 50 MB output was held as bytes: most of it must have gone back.
-      expect(peak - rss).toBeGreaterThanOrEqual(25);
+      // The output itself never sits in memory past the log's 4 MiB hot window (the rest
+      // spills to disk), so what is left after the prune must stay within the same bound.
+      expect(rss - idle).toBeLessThanOrEqual(target);
     } finally {
       await server.close();
     }

@@ -25,14 +25,11 @@ export function stateLine({ state, exitCode, signal, input, usage, resourceLimit
     case 'running':
       return input ? waitingLine(input) : 'Process still running.';
     case 'exited':
+      // A shell that outlived its OOM-killed command exits 128 + SIGKILL: the same death.
+      if (exitCode === 137 && usage && usage.oomKills > 0) return oomLine(resourceLimits?.memoryBytes);
       return `Process exited with code ${exitCode}.`;
     case 'killed':
-      if (usage && usage.oomKills > 0) {
-        const limit = resourceLimits?.memoryBytes;
-        return limit === undefined
-          ? 'Process killed: out of memory.'
-          : `Process killed: out of memory (limit ${formatBytes(limit)}).`;
-      }
+      if (usage && usage.oomKills > 0) return oomLine(resourceLimits?.memoryBytes);
       return signal === null
         ? 'Process was killed (no signal was reported).'
         : `Process killed by ${signal}.`;
@@ -43,6 +40,12 @@ export function stateLine({ state, exitCode, signal, input, usage, resourceLimit
     case 'unknown':
       return 'Process state unknown: procmux lost track of it, so how it ended is not known.';
   }
+}
+
+function oomLine(limit: number | undefined): string {
+  return limit === undefined
+    ? 'Process killed: out of memory.'
+    : `Process killed: out of memory (limit ${formatBytes(limit)}).`;
 }
 
 /** Longest prompt quoted in a state line. */

@@ -85,6 +85,19 @@ describe('what a session used, and an out-of-memory death', () => {
     expect(stateLine({ state: 'killed', exitCode: null, signal: 'SIGKILL', usage })).toBe(
       'Process killed: out of memory.',
     );
+    // A shell that outlived its OOM-killed command (exit 128 + 9) reads the same; 137 alone does not.
+    expect(
+      stateLine({
+        state: 'exited',
+        exitCode: 137,
+        signal: null,
+        usage,
+        resourceLimits: { memoryBytes: 256 << 20 },
+      }),
+    ).toBe('Process killed: out of memory (limit 256 MiB).');
+    expect(
+      stateLine({ state: 'exited', exitCode: 137, signal: null, usage: { ...usage, oomKills: 0 } }),
+    ).toBe('Process exited with code 137.');
     // No OOM kill: the signal, as before.
     expect(
       stateLine({ state: 'killed', exitCode: null, signal: 'SIGKILL', usage: { ...usage, oomKills: 0 } }),
