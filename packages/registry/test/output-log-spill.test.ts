@@ -111,12 +111,21 @@ describe('OutputLog spill', () => {
 
   it('pages blocks whose write is still in flight exactly, from memory, and the file once written', async () => {
     // Writes are held (nothing reaches the file) until released: what they carry is readable only from memory.
-    const held: (() => void)[] = [];
+    // Releasing one resolves once the log has heard that write complete (and queued the next).
+    const held: (() => Promise<void>)[] = [];
     const slowDisk: SpillFileSystem = {
       ...nodeSpillFileSystem,
       writeAsync(fd, buffers, position, done) {
         const copies = buffers.map((b) => Buffer.from(b));
-        held.push(() => nodeSpillFileSystem.writeAsync(fd, copies, position, done));
+        held.push(
+          () =>
+            new Promise<void>((resolve) =>
+              nodeSpillFileSystem.writeAsync(fd, copies, position, (error, written) => {
+                done(error, written);
+                resolve();
+              }),
+            ),
+        );
       },
     };
     const { spilled, reference } = pair({
@@ -140,9 +149,9 @@ describe('OutputLog spill', () => {
     expect(spilled.memoryBytes + spilled.diskBytes).toBe(spilled.retainedBytes);
     expect(pages(spilled)).toEqual(pages(reference));
     while (held.length > 0) {
-      held.shift()!();
-      await new Promise((resolve) => setImmediate(resolve));
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // Waits for the write's completion, not for time: under load a disk write can take longer
+      // than any turn of the event loop (a later batch queued after it was then never released).
+      await held.shift()!();
       // Every state of the queue pages the same history, pages spanning file and queue too.
       expect(pages(spilled, undefined, 64 * KiB)).toEqual(pages(reference, undefined, 64 * KiB));
       expect(pages(spilled, 'stdout', 31 * KiB)).toEqual(pages(reference, 'stdout', 31 * KiB));
