@@ -97,7 +97,9 @@ describe('OutputLog.append with the chunk bytes', () => {
       error = caught;
     }
     expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
-    expect((error as Error).message).toMatch(/^bytes must be the chunk's UTF-8 encoding: a Uint8Array of 3 to 9 bytes/);
+    expect((error as Error).message).toMatch(
+      /^bytes must be the chunk's UTF-8 encoding: a Uint8Array of 3 to 9 bytes/,
+    );
     expect(log.totalBytes).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
 import {
-  type OutputListener,
   DEFAULT_MAX_CAPTURE_BYTES,
   envOption,
   functionOption,
@@ -7,6 +6,7 @@ import {
   invalidOption,
   nonEmptyString,
   OUTPUT_TOTAL_BYTES_LIMIT,
+  type OutputListener,
   oneOf,
   type ProcessAdapter,
   type ScreenLike,
