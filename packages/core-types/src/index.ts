@@ -37,6 +37,7 @@ export type {
   KillTreeOptions,
   Logger,
   ManagedRun,
+  OutputListener,
   ProcessAdapter,
   PtyAdapterStdin,
   PtyPlatformModule,

@@ -1,6 +1,6 @@
-import type { Disposer } from './process.js';
+import type { Disposer, OutputListener } from './process.js';
 
-type Listener = (chunk: string) => void;
+type Listener = OutputListener;
 
 /**
  * One output stream's listeners. Chunks emitted before the first listener attaches are kept
@@ -15,7 +15,7 @@ export class OutputChannel {
 
   on(listener: Listener): Disposer {
     if (this.#disposed) return () => {};
-    const entry: Listener = (chunk) => listener(chunk);
+    const entry: Listener = (chunk, bytes) => listener(chunk, bytes);
     this.#listeners.add(entry);
     if (this.#pending !== undefined && !this.#flushing) {
       this.#flushing = true;
@@ -26,13 +26,15 @@ export class OutputChannel {
     };
   }
 
-  emit(chunk: string): void {
+  /** `bytes`, when given, are exactly `chunk`'s UTF-8 encoding (see OutputListener). */
+  emit(chunk: string, bytes?: Uint8Array): void {
     if (this.#disposed || chunk === '') return;
     if (this.#pending !== undefined) {
+      // Held chunks are joined into one: their bytes are not kept.
       this.#pending.push(chunk);
       return;
     }
-    deliver(this.#listeners, chunk);
+    deliver(this.#listeners, chunk, bytes);
   }
 
   /** Drops listeners and anything still held. */
@@ -56,10 +58,10 @@ export class OutputChannel {
 
 // A throwing listener must not break delivery to the others or the adapter's own state
 // (the drain runs inside these calls); its error still surfaces, as an uncaught exception.
-function deliver(listeners: ReadonlySet<Listener>, chunk: string): void {
+function deliver(listeners: ReadonlySet<Listener>, chunk: string, bytes?: Uint8Array): void {
   for (const listener of [...listeners]) {
     try {
-      listener(chunk);
+      listener(chunk, bytes);
     } catch (error) {
       queueMicrotask(() => {
         throw error;

@@ -41,6 +41,13 @@ export interface AdapterStdin {
 }
 
 /**
+ * Takes one chunk of output. `bytes`, when given, are exactly the chunk's UTF-8 encoding (an
+ * adapter that decoded them passes them on, so a log stores them without encoding the text
+ * again); a listener must not keep or change them past the call.
+ */
+export type OutputListener = (chunk: string, bytes?: Uint8Array) => void;
+
+/**
  * One running process, whoever owns it. Output arrives as UTF-8 strings that never split a
  * character; output emitted before the first listener of a stream is attached is kept and
  * delivered to that listener, so nothing is lost between spawn and subscription.
@@ -49,9 +56,9 @@ export interface ProcessAdapter {
   readonly pid: number | undefined;
   readonly stdioMode: StdioMode;
   readonly stdin: AdapterStdin | undefined;
-  onStdout(listener: (chunk: string) => void): Disposer;
+  onStdout(listener: OutputListener): Disposer;
   /** A PTY merges stderr into stdout; its onStderr never fires. */
-  onStderr(listener: (chunk: string) => void): Disposer;
+  onStderr(listener: OutputListener): Disposer;
   /** Resolves after the exit and after output has drained (bounded), never before. */
   wait(): Promise<WaitResult>;
   /** Resolves once the signal or tree kill has been carried out. */

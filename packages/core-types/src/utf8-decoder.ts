@@ -14,11 +14,22 @@ import { StringDecoder } from 'node:string_decoder';
 export class Utf8ChunkDecoder {
   readonly #decoder = new StringDecoder('utf8');
   #clean = true;
+  #lastAscii = false;
+
+  /**
+   * True when the last write() took the ASCII fast path: its text is exactly that chunk's
+   * bytes, one character per byte, so a caller may store the bytes instead of the text.
+   */
+  get lastWasAscii(): boolean {
+    return this.#lastAscii;
+  }
 
   /** The text of `chunk`, with a character split at its end held for the next one. */
   write(chunk: Uint8Array): string {
+    this.#lastAscii = false;
     if (chunk.length === 0) return '';
     if (this.#clean && isAscii(chunk)) {
+      this.#lastAscii = true;
       return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1');
     }
     this.#clean = chunk[chunk.length - 1]! < 0x80;
@@ -28,6 +39,7 @@ export class Utf8ChunkDecoder {
   /** What is left at the end of the stream: a character cut off at the end becomes U+FFFD. */
   end(): string {
     this.#clean = true;
+    this.#lastAscii = false;
     return this.#decoder.end();
   }
 }

@@ -79,4 +79,21 @@ describe('OutputChannel', () => {
     channel.on((chunk) => seen.push(chunk))();
     expect(seen).toEqual([]);
   });
+
+  it("hands a chunk's bytes to listeners as given, and none for held chunks joined into one", async () => {
+    const channel = new OutputChannel();
+    channel.emit('held', Buffer.from('held'));
+    const seen: [string, Uint8Array | undefined][] = [];
+    channel.on((chunk, bytes) => seen.push([chunk, bytes]));
+    await Promise.resolve();
+    const live = Buffer.from('live');
+    channel.emit('live', live);
+    channel.emit('text only');
+    expect(seen).toEqual([
+      ['held', undefined],
+      ['live', live],
+      ['text only', undefined],
+    ]);
+    expect(seen[1]![1]).toBe(live);
+  });
 });

@@ -67,4 +67,30 @@ describe('Utf8ChunkDecoder', () => {
       { numRuns: propertyRuns(2_000) },
     );
   });
+
+  it('says lastWasAscii exactly when the text is the chunk byte for byte', () => {
+    const decoder = new Utf8ChunkDecoder();
+    const seen = (chunk: Uint8Array) => [decoder.write(chunk), decoder.lastWasAscii] as const;
+    expect(seen(Buffer.from('plain\n'))).toEqual(['plain\n', true]);
+    expect(seen(bytes(0x61, 0xc3))).toEqual(['a', false]);
+    // ASCII bytes, but the text starts with the character held from before: not the bytes.
+    expect(seen(bytes(0xa9, 0x62))).toEqual(['éb', false]);
+    expect(seen(Buffer.from('ok'))).toEqual(['ok', true]);
+    expect(seen(new Uint8Array(0))).toEqual(['', false]);
+    decoder.write(bytes(0xe2));
+    expect([decoder.end(), decoder.lastWasAscii]).toEqual(['\ufffd', false]);
+  });
+
+  it('says lastWasAscii only where the bytes decode alone to the text (random chunks)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 8 }), { maxLength: 10 }), (chunks) => {
+        const decoder = new Utf8ChunkDecoder();
+        for (const chunk of chunks) {
+          const text = decoder.write(chunk);
+          if (decoder.lastWasAscii) expect(Buffer.from(text, 'utf8').equals(Buffer.from(chunk))).toBe(true);
+        }
+      }),
+      { numRuns: propertyRuns(2_000) },
+    );
+  });
 });

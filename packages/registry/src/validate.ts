@@ -12,6 +12,24 @@ export function assertChunk(value: unknown): asserts value is string {
   if (typeof value !== 'string') throw invalidOption('chunk', 'a string', { value });
 }
 
+/**
+ * A chunk's UTF-8 bytes, when given with it: a Uint8Array of a length a UTF-8 encoding of the
+ * chunk can have (1 to 3 bytes per UTF-16 unit). Their content is the caller's word: checking
+ * it would cost the encode the bytes are there to save.
+ */
+export function assertChunkBytes(chunk: string, value: unknown): asserts value is Uint8Array | undefined {
+  if (value === undefined) return;
+  const min = chunk.length;
+  const max = chunk.length * 3;
+  if (!(value instanceof Uint8Array) || value.length < min || value.length > max) {
+    throw invalidOption(
+      'bytes',
+      `the chunk's UTF-8 encoding: a Uint8Array of ${min} to ${max} bytes for a chunk of ${chunk.length} UTF-16 units`,
+      { value: value instanceof Uint8Array ? `Uint8Array(${value.length})` : value },
+    );
+  }
+}
+
 /** A read cursor: an integer from 0 to the bytes written so far (default 0). */
 export function resolveCursor(value: unknown, totalBytes: number): number {
   if (value === undefined) return 0;

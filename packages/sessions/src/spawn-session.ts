@@ -1,4 +1,4 @@
-import { type ManagedRun, ProcmuxError } from '@procmux/core-types';
+import { type ManagedRun, type OutputListener, ProcmuxError } from '@procmux/core-types';
 import type { ScreenLike } from '@procmux/screen';
 import { shellWrap } from '@procmux/shell-wrap';
 import type { ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
@@ -50,8 +50,8 @@ export async function spawnSession(
     ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
     ...(screen ? { screen } : {}),
-    onStdout: (chunk: string) => session.onOutput('stdout', chunk),
-    onStderr: (chunk: string) => session.onOutput('stderr', chunk),
+    onStdout: (chunk: string, bytes?: Uint8Array) => session.onOutput('stdout', chunk, bytes),
+    onStderr: (chunk: string, bytes?: Uint8Array) => session.onOutput('stderr', chunk, bytes),
     // The session's OutputLog keeps the output; RunExit needs none of it.
     maxCaptureBytes: 0,
     // A sandboxed session's target is the sandbox's launcher (sandboxedTarget).
@@ -180,17 +180,17 @@ function aimSignalsInside(run: ManagedRun, box: SandboxedSpawn['box']): void {
 /** The sandbox's launcher instead of the command, and output scanned for its refusals. */
 function sandboxedTarget(
   boxed: SandboxedSpawn,
-  common: { onStdout: (chunk: string) => void; onStderr: (chunk: string) => void },
+  common: { onStdout: OutputListener; onStderr: OutputListener },
 ) {
   return {
     file: boxed.file,
     args: boxed.args,
-    onStdout: (chunk: string) => {
-      common.onStdout(chunk);
+    onStdout: (chunk: string, bytes?: Uint8Array) => {
+      common.onStdout(chunk, bytes);
       boxed.box.scan('stdout', chunk);
     },
-    onStderr: (chunk: string) => {
-      common.onStderr(chunk);
+    onStderr: (chunk: string, bytes?: Uint8Array) => {
+      common.onStderr(chunk, bytes);
       boxed.box.scan('stderr', chunk);
     },
   };

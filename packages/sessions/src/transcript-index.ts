@@ -48,9 +48,17 @@ export class TranscriptIndex {
     this.#tracker = new EpisodeTracker(options.terminal, options.foreground, (step) => this.#step(step));
   }
 
-  /** Call with each chunk as it is appended, and the log's byte count before the append. */
-  add(chunk: string, offsetBefore: number): void {
+  /**
+   * Call with each chunk as it is appended, and the log's byte count before the append; and
+   * the chunk's size in bytes where the log measured it (the log knows it already; measuring
+   * it again took a fifth of a pipe flood's CPU time). A pipe's chunk is counted at once.
+   */
+  add(chunk: string, offsetBefore: number, byteLength?: number): void {
     this.#changes += 1;
+    if (!this.#tracker.terminal && this.#waiting === undefined && this.#queue.length === 0) {
+      this.#addText(chunk, offsetBefore, byteLength === chunk.length);
+      return;
+    }
     this.#tracker.add(chunk, offsetBefore);
   }
 
@@ -206,7 +214,8 @@ export class TranscriptIndex {
     }
   }
 
-  #addText(chunk: string, offsetBefore: number): void {
+  /** `ascii`: the chunk is known to be ASCII (false: not known). */
+  #addText(chunk: string, offsetBefore: number, ascii = false): void {
     const last = this.#checkpoints[this.#checkpoints.length - 1]!;
     const newline =
       offsetBefore + chunk.length * 3 - last.offset < CHECKPOINT_BYTES ? -1 : chunk.lastIndexOf('\n');
@@ -217,18 +226,18 @@ export class TranscriptIndex {
       chunk.length - newline - 1 > MAX_TAIL_CHARS ||
       chunk.indexOf('\x1b', newline) !== -1
     ) {
-      this.#countLines(chunk);
+      this.#countLines(chunk, ascii);
       return;
     }
     // Counted in two parts, to see the stripper's state at that line feed: only at ground did
     // it end a line (inside an OSC string, say, it is part of the string and no line starts).
     const head = newline + 1 === chunk.length ? chunk : chunk.slice(0, newline + 1);
-    const ascii = this.#countLines(head);
+    const headAscii = this.#countLines(head, ascii);
     const line = this.#lines;
     const grounded = this.#stripper.atGround;
-    if (head !== chunk) this.#countLines(chunk.slice(newline + 1));
+    if (head !== chunk) this.#countLines(chunk.slice(newline + 1), ascii);
     if (!grounded) return;
-    const offset = offsetBefore + (ascii ? head.length : Buffer.byteLength(head));
+    const offset = offsetBefore + (ascii || headAscii ? head.length : Buffer.byteLength(head));
     if (offset - last.offset < CHECKPOINT_BYTES) return;
     this.#checkpoints.push({ offset, line });
   }
@@ -241,14 +250,14 @@ export class TranscriptIndex {
    * the open row. A flood's chunks all take this path (stripping them was 580 of 1,620 ms
    * sampled under a pipe flood, issue 31).
    */
-  #countLines(chunk: string): boolean {
+  #countLines(chunk: string, ascii: boolean): boolean {
     const stripper = this.#stripper;
     const lastNewline = chunk.lastIndexOf('\n');
     const plain =
       lastNewline !== -1 &&
       stripper.atGround &&
       chunk.indexOf('\x1b') === -1 &&
-      Buffer.byteLength(chunk) === chunk.length;
+      (ascii || Buffer.byteLength(chunk) === chunk.length);
     if (plain) {
       // The first line feed ends the row held before this chunk, whatever it held.
       stripper.push('\n');

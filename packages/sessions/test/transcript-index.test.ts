@@ -15,13 +15,14 @@ afterEach(() => {
   sessions = undefined;
 });
 
-function indexed(chunks: string[]): { log: OutputLog; index: TranscriptIndex } {
+/** `sized`: each chunk's size in bytes is handed to the index, as a session does. */
+function indexed(chunks: string[], sized = false): { log: OutputLog; index: TranscriptIndex } {
   const log = new OutputLog({ maxChunkBytes: 4096 });
   const index = new TranscriptIndex();
   for (const chunk of chunks) {
     const before = log.totalBytes;
-    log.append('stdout', chunk);
-    index.add(chunk, before);
+    const size = log.append('stdout', chunk);
+    index.add(chunk, before, sized ? size : undefined);
   }
   return { log, index };
 }
@@ -58,8 +59,9 @@ describe('TranscriptIndex', () => {
         ),
         fc.option(fc.nat(120), { nil: undefined }),
         fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
-        async (chunks, offset, limit) => {
-          const { log, index } = indexed(chunks);
+        fc.boolean(),
+        async (chunks, offset, limit, sized) => {
+          const { log, index } = indexed(chunks, sized);
           const options = {
             ...(offset !== undefined ? { offset } : {}),
             ...(limit !== undefined ? { limit } : {}),

@@ -12,6 +12,7 @@ import {
   MAX_KILL_GRACE_MS,
   nonEmptyString,
   OutputChannel,
+  type OutputListener,
   oneOf,
   type ProcessAdapter,
   ProcmuxError,
@@ -192,11 +193,11 @@ export class ChildAdapter implements ProcessAdapter {
     return this.child.pid;
   }
 
-  onStdout(listener: (chunk: string) => void): Disposer {
+  onStdout(listener: OutputListener): Disposer {
     return this.stdout.on(listener);
   }
 
-  onStderr(listener: (chunk: string) => void): Disposer {
+  onStderr(listener: OutputListener): Disposer {
     return this.stderr.on(listener);
   }
 
@@ -245,7 +246,11 @@ export class ChildAdapter implements ProcessAdapter {
     if (stream === null) return Promise.resolve();
     // The decoder holds back partial characters, so no chunk splits one (and ASCII is fast).
     const decoder = new Utf8ChunkDecoder();
-    stream.on('data', (chunk: Buffer) => channel.emit(decoder.write(chunk)));
+    // An ASCII chunk's bytes go along: the session's log copies them rather than encode the text again.
+    stream.on('data', (chunk: Buffer) => {
+      const text = decoder.write(chunk);
+      channel.emit(text, decoder.lastWasAscii ? chunk : undefined);
+    });
     let flushed = false;
     const flush = () => {
       if (flushed) return;

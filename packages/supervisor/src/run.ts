@@ -84,8 +84,8 @@ export class SupervisedRun implements ManagedRun {
         (error) => this.warn('procmux: answering a terminal query failed', error),
       );
     }
-    this.disposers.push(adapter.onStdout((chunk) => this.onOutput('stdout', chunk)));
-    this.disposers.push(adapter.onStderr((chunk) => this.onOutput('stderr', chunk)));
+    this.disposers.push(adapter.onStdout((chunk, bytes) => this.onOutput('stdout', chunk, bytes)));
+    this.disposers.push(adapter.onStderr((chunk, bytes) => this.onOutput('stderr', chunk, bytes)));
     this.timeouts = new RunTimeouts(spec.timeoutMs, spec.noOutputTimeoutMs, (reason) => this.cancel(reason));
     const signal = spec.signal;
     if (signal !== undefined) {
@@ -186,16 +186,18 @@ export class SupervisedRun implements ManagedRun {
     return undefined;
   }
 
-  private onOutput(stream: 'stdout' | 'stderr', chunk: string): void {
+  private onOutput(stream: 'stdout' | 'stderr', chunk: string, bytes?: Uint8Array): void {
     this.timeouts.touch();
     if (stream === 'stdout' && this.queries !== undefined) {
-      this.deliver(stream, this.queries.filter(chunk));
+      const text = this.queries.filter(chunk);
+      // The bytes still match only a chunk the filter left as it was.
+      this.deliver(stream, text, text === chunk ? bytes : undefined);
     } else {
-      this.deliver(stream, chunk);
+      this.deliver(stream, chunk, bytes);
     }
   }
 
-  private deliver(stream: 'stdout' | 'stderr', text: string): void {
+  private deliver(stream: 'stdout' | 'stderr', text: string, bytes?: Uint8Array): void {
     if (text.length === 0) return;
     // On a PTY, TerminalQueries feeds the screen (it must, before answering a query).
     if (this.queries === undefined || stream === 'stderr') this.feedScreen(text);
@@ -203,7 +205,7 @@ export class SupervisedRun implements ManagedRun {
     const callback = stream === 'stdout' ? this.context.spec.onStdout : this.context.spec.onStderr;
     if (callback === undefined) return;
     try {
-      callback(text);
+      callback(text, bytes);
     } catch (error) {
       this.warn(`procmux: the ${stream} callback threw`, error);
     }

@@ -6,6 +6,7 @@ import {
   invalidOption,
   nonEmptyString,
   OUTPUT_TOTAL_BYTES_LIMIT,
+  type OutputListener,
   oneOf,
   type ProcessAdapter,
   type ScreenLike,
@@ -45,8 +46,9 @@ export interface SpawnOptions extends SpawnTarget {
   timeoutMs?: number;
   /** Idle limit, restarted by every output chunk. Off when omitted. */
   noOutputTimeoutMs?: number;
-  onStdout?: (chunk: string) => void;
-  onStderr?: (chunk: string) => void;
+  /** Each stdout chunk, with its UTF-8 bytes when the adapter has them (see OutputListener). */
+  onStdout?: OutputListener;
+  onStderr?: OutputListener;
   /** Aborting rejects a spawn in progress at once; after the spawn it cancels the run. */
   signal?: AbortSignal;
   /** Bytes of stdout and of stderr kept for RunExit, each (default 1 MiB; 0 keeps none). */
@@ -87,8 +89,8 @@ export interface NormalizedSpawn {
   input: string | Uint8Array | undefined;
   timeoutMs: number | undefined;
   noOutputTimeoutMs: number | undefined;
-  onStdout: ((chunk: string) => void) | undefined;
-  onStderr: ((chunk: string) => void) | undefined;
+  onStdout: OutputListener | undefined;
+  onStderr: OutputListener | undefined;
   signal: AbortSignal | undefined;
   maxCaptureBytes: number;
   screen: ScreenLike | undefined;

@@ -93,6 +93,21 @@ describe('pipe runs', () => {
     });
   });
 
+  it("passes an ASCII chunk's own bytes along with it, and no bytes with other text", async () => {
+    const { supervisor: sup } = supervisor();
+    const seen = { stdout: [] as (string | undefined)[][], stderr: [] as (string | undefined)[][] };
+    const record = (stream: 'stdout' | 'stderr') => (chunk: string, bytes?: Uint8Array) =>
+      seen[stream].push([chunk, bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8')]);
+    // Each stream is its own pipe, so each write is its own chunk; stderr's is not ASCII.
+    const run = await spawn(sup, {
+      command: "printf 'plain\\n'; printf 'caf\\303\\251\\n' >&2",
+      onStdout: record('stdout'),
+      onStderr: record('stderr'),
+    });
+    await run.wait();
+    expect(seen).toEqual({ stdout: [['plain\n', 'plain\n']], stderr: [['café\n', undefined]] });
+  });
+
   it('writes input, then EOF', async () => {
     const { supervisor: sup } = supervisor();
     const run = await spawn(sup, { file: 'cat', input: 'fed\n' });

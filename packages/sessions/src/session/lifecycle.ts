@@ -22,14 +22,17 @@ import { askInput } from './input-state.js';
 
 type Stream = 'stdout' | 'stderr';
 
-/** Output from the supervisor (already free of answered terminal queries). */
-export function onOutput(s: SessionCore, stream: Stream, chunk: string): void {
+/**
+ * Output from the supervisor (already free of answered terminal queries), with its UTF-8
+ * bytes when the adapter had them: the log copies those instead of encoding the text.
+ */
+export function onOutput(s: SessionCore, stream: Stream, chunk: string, bytes?: Uint8Array): void {
   if (s.state === 'released') return;
   const before = s.log.totalBytes;
   s.timeline.mark(before, Date.now());
-  s.log.append(stream, chunk);
+  const size = s.log.append(stream, chunk, bytes);
   if (s.staleChars[stream] > 0 && chunk.includes('\n')) s.staleChars[stream] = 0;
-  s.index.add(chunk, before);
+  s.index.add(chunk, before, size);
   if (s.watchers.size > 0) s.watchers.emit({ type: 'output', data: chunk, offset: s.log.totalBytes });
   s.pending = true;
   s.input.noteOutput();

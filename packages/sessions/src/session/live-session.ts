@@ -190,8 +190,8 @@ export class LiveSession implements ProcessSession {
     );
   }
   /** Output from the supervisor (already free of answered terminal queries). */
-  onOutput(stream: 'stdout' | 'stderr', chunk: string): void {
-    lifecycle.onOutput(this.#s, stream, chunk);
+  onOutput(stream: 'stdout' | 'stderr', chunk: string, bytes?: Uint8Array): void {
+    lifecycle.onOutput(this.#s, stream, chunk, bytes);
   }
   attach(
     run: ManagedRun,
