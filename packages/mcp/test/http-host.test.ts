@@ -163,6 +163,75 @@ describe('serveHttp in process', () => {
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
   });
 
+  it('serves a session as resources: screen, pages, refusals, coalesced updates, unsubscribe', async () => {
+    const handle = await serve();
+    const client = await connect(handle, 'resources');
+    const updates: { uri: string; at: number }[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push({ uri: n.params.uri, at: performance.now() });
+    });
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'procmux://session/{session_id}/log',
+      'procmux://session/{session_id}/screen',
+    ]);
+    const repl = await call(client, 'exec', { command: 'PS1="ready> " bash --norc -i', mode: 'session' });
+    const replId = repl.data.session!.id;
+    const pipe = await call(client, 'exec', {
+      command: 'read go; for i in $(seq 1 40); do echo "line $i"; sleep 0.01; done; read done',
+      mode: 'daemon',
+    });
+    const pipeId = pipe.data.session!.id;
+    const log = `procmux://session/${pipeId}/log`;
+    expect((await client.listResources()).resources.map((r) => r.uri).sort()).toEqual(
+      [log, `procmux://session/${replId}/log`, `procmux://session/${replId}/screen`].sort(),
+    );
+    await waitFor(
+      async () =>
+        /^ready> *$/m.test(
+          (
+            (await client.readResource({ uri: `procmux://session/${replId}/screen` })).contents[0] as {
+              text: string;
+            }
+          ).text,
+        ),
+      10_000,
+      'the prompt on the screen resource',
+    );
+    await expect(client.readResource({ uri: `procmux://session/${pipeId}/screen` })).rejects.toThrow(
+      /runs on pipes and has no screen/,
+    );
+    await expect(client.readResource({ uri: 'procmux://session/proc_nope/log' })).rejects.toThrow(
+      /no session with id/,
+    );
+    await expect(client.readResource({ uri: 'procmux://elsewhere' })).rejects.toThrow(/unknown resource/);
+    await expect(client.readResource({ uri: `${log}?lines=5` })).rejects.toThrow(/takes \?offset=N&limit=M/);
+
+    await client.subscribeResource({ uri: log });
+    await client.subscribeResource({ uri: log });
+    await call(client, 'process', { action: 'write', session_id: pipeId, data: 'go\n' });
+    await call(client, 'process', { action: 'wait_for', session_id: pipeId, pattern: '^line 40$' });
+    const page = await client.readResource({ uri: `${log}?offset=9&limit=2` });
+    expect((page.contents[0] as { text: string }).text).toBe('line 10\nline 11');
+    const times = updates.filter((u) => u.uri === log).map((u) => u.at);
+    expect(times.length).toBeGreaterThan(0);
+    // 40 lines 10 ms apart would be ~40 notifications uncoalesced; one per 100 ms at most.
+    const span = times.at(-1)! - times[0]!;
+    expect(times.length).toBeLessThanOrEqual(Math.ceil(span / 100) + 2);
+    // The end is one more notification.
+    const before = updates.length;
+    await call(client, 'process', { action: 'kill', session_id: pipeId });
+    await waitFor(() => updates.length > before, 5_000, 'the update at the end');
+    expect(updates.at(-1)!.uri).toBe(log);
+    // Unsubscribed, the REPL's output notifies nobody.
+    const screen = `procmux://session/${replId}/screen`;
+    await client.subscribeResource({ uri: screen });
+    await client.unsubscribeResource({ uri: screen });
+    await call(client, 'process', { action: 'write', session_id: replId, data: 'echo hi\n' });
+    await call(client, 'process', { action: 'wait_for', session_id: replId, pattern: '^hi' });
+    expect(updates.filter((u) => u.uri === screen)).toEqual([]);
+    await call(client, 'process', { action: 'kill', session_id: replId });
+  });
+
   it('makes its state dir only for a persisted session, and removes it once nothing outlives the server', async () => {
     const stateDir = join(root, '..', `${root.split('/').pop()}-state`);
     rmSync(stateDir, { recursive: true, force: true });
