@@ -77,16 +77,21 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
   try {
     persistence =
       options.stateDir !== undefined
-        ? await openPersistence(options.stateDir, options.cwd, {
-            store: options.store,
-            leaseTtlMs: options.leaseTtlMs,
-            persistentBackend: remote
-              ? async () => {
-                  const { createSshTmuxBackend } = await import('@procmux/backend-ssh');
-                  return createSshTmuxBackend(remote, { workspace: options.cwd });
-                }
-              : undefined,
-          })
+        ? await openPersistence(
+            options.stateDir,
+            options.cwd,
+            {
+              store: options.store,
+              leaseTtlMs: options.leaseTtlMs,
+              persistentBackend: remote
+                ? async () => {
+                    const { createSshTmuxBackend } = await import('@procmux/backend-ssh');
+                    return createSshTmuxBackend(remote, { workspace: options.cwd });
+                  }
+                : undefined,
+            },
+            { sandboxed: options.sandbox !== undefined },
+          )
         : undefined;
   } catch (error) {
     remote?.close();
@@ -158,6 +163,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
       ? persistence.persistUnavailable
       : 'this server was started without a state directory (procmux mcp --state-dir)',
   });
+  if (persistence) persistFirst(tools.exec, persistence);
   if (adoption) {
     adoption.wrap(tools.exec);
     adoption.wrap(tools.process);
@@ -192,6 +198,17 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
       await persistence?.close();
       remote?.close();
     },
+  };
+}
+
+/** A `persist: true` start opens (makes) the state dir first, so its record is written there. */
+function persistFirst(tool: ProcessTools['exec'], persistence: Persistence): void {
+  const run = tool.run.bind(tool);
+  tool.run = async (params, context) => {
+    const persist =
+      typeof params === 'object' && params !== null && (params as { persist?: unknown }).persist;
+    if (persist === true && persistence.persistUnavailable === undefined) await persistence.ensureDir();
+    return run(params, context);
   };
 }
 
