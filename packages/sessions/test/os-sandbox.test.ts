@@ -53,7 +53,7 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     }
   });
 
-  it('refuses a sandboxed start on a host PTY backend instead of running it unsandboxed', async () => {
+  it('refuses a sandboxed start on a host PTY backend not declaring capabilities.sandbox instead of running it unsandboxed', async () => {
     let started = 0;
     const ptyBackend: ProcessPtyBackend = {
       startPty: () => {
@@ -65,7 +65,7 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     try {
       await expect(sessions.start({ command: 'true', pty: true, sandbox: true })).rejects.toMatchObject({
         code: 'ERR_PROCESS_UNSUPPORTED',
-        message: expect.stringContaining('cannot run on a host PTY backend (tmux)'),
+        message: expect.stringContaining('cannot run on a host PTY backend that does not declare capabilities.sandbox'),
       });
       expect(started).toBe(0);
     } finally {
