@@ -2,16 +2,18 @@
 // the program inside is confined as a native one is, and the tmux guarantees still hold —
 // exact replay after the host was SIGKILLed, kill, the 'host' lifetime's watchdog — with the
 // session's private /tmp/procmux-sandbox-* directory gone once the program is.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessSessions } from '@procmux/sessions';
-import { makeWorkspace } from '@procmux/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { assertNoSandboxDirs, makeWorkspace, privateTmpdir, waitFor } from '@procmux/test-utils';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
 import { disposeHosts, newHost } from './durable-hosts.js';
 import { alive, markedBy, sigkill, startHost, stateDir, teardown } from './helpers.js';
 
 const backends: TmuxBackend[] = [];
+// Every sandbox of this file (and of the hosts it starts) makes its private dir here.
+const tmp = privateTmpdir();
 
 afterEach(async () => {
   for (const tmux of backends.splice(0)) await tmux.killServer();
@@ -19,11 +21,24 @@ afterEach(async () => {
   await teardown();
 });
 
-/** The sandbox's private directory, read from the pane's bwrap command line (its --seccomp file's dir). */
-function privateDir(panePid: number): string {
-  const argv = readFileSync(`/proc/${panePid}/cmdline`, 'utf8').split('\0');
-  const bind = argv.find((a) => /\/procmux-sandbox-[^/]+\/tmp$/.test(a));
-  if (!bind) throw new Error(`no sandbox dir in the pane's argv: ${argv.join(' ')}`);
+afterAll(async () => {
+  await assertNoSandboxDirs(tmp);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/**
+ * The sandbox's private directory, from the pane's command line once it has exec'd bwrap (its
+ * private TMPDIR is bound there); an unsandboxed pane never gets there.
+ */
+async function privateDir(panePid: number): Promise<string> {
+  const bind = await waitFor(
+    () =>
+      readFileSync(`/proc/${panePid}/cmdline`, 'utf8')
+        .split('\0')
+        .find((a) => /\/procmux-sandbox-[^/]+\/tmp$/.test(a)),
+    10_000,
+    "the pane's program to run in bwrap",
+  );
   return bind.slice(0, -'/tmp'.length);
 }
 
@@ -38,7 +53,7 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
     const sessions = createProcessSessions({ cwd: workspace, ptyBackend: tmux, sandboxPolicy: true });
     try {
       const s = await sessions.start({ command: 'bash', args: ['--norc', '-i'], pty: true, lifetime: 'detached' });
-      const dir = privateDir(s.pid!);
+      const dir = await privateDir(s.pid!);
       expect(existsSync(dir)).toBe(true);
       await s.input(`echo "pid=$$"; tty; echo x > ${outside}; echo kept > in-ws.txt; echo "do""ne"\r`);
       await expect.poll(async () => (await s.log({})).text, { timeout: 15_000 }).toContain('done');
@@ -65,7 +80,7 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
       'detached',
       'sandbox',
     ]);
-    const box = privateDir(first.pid);
+    const box = await privateDir(first.pid);
     await sigkill(child);
     expect(alive(first.pid)).toBe(true);
     expect(existsSync(box)).toBe(true);
@@ -92,7 +107,7 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
       'host',
       'sandbox',
     ]);
-    const box = privateDir(first.pid);
+    const box = await privateDir(first.pid);
     const hostPid = child.pid!;
     await sigkill(child);
     await expect.poll(() => alive(first.pid), { timeout: 10_000 }).toBe(false);

@@ -5,12 +5,15 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:f
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assertNoLeakedProcesses, assertNoSandboxDirs, privateTmpdir } from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox, type SessionSandbox } from '../src/session-sandbox.js';
 import { violationLine } from '../src/violations.js';
 
 const linux = process.platform === 'linux';
+// Every sandbox of this file makes its private dir here: none may be left at the end.
+const tmp = privateTmpdir();
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'sbx-real-')));
 const ws = join(root, 'ws');
 mkdirSync(ws);
@@ -23,6 +26,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   rmSync(root, { recursive: true, force: true });
+  await assertNoLeakedProcesses();
+  await assertNoSandboxDirs(tmp);
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 async function run(script: string, allow: string[] = [], terminal = false) {
