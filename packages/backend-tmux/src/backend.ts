@@ -17,8 +17,8 @@ import { HostWatchdog } from '@procmux/supervisor';
 import {
   decodeRef,
   envScript,
-  type Layout,
   isSafePath,
+  type Layout,
   layoutOf,
   newSessionName,
   parseExitFile,

@@ -52,7 +52,12 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
     const outside = join(stateDir(), 'outside.txt');
     const sessions = createProcessSessions({ cwd: workspace, ptyBackend: tmux, sandboxPolicy: true });
     try {
-      const s = await sessions.start({ command: 'bash', args: ['--norc', '-i'], pty: true, lifetime: 'detached' });
+      const s = await sessions.start({
+        command: 'bash',
+        args: ['--norc', '-i'],
+        pty: true,
+        lifetime: 'detached',
+      });
       const dir = await privateDir(s.pid!);
       expect(existsSync(dir)).toBe(true);
       await s.input(`echo "pid=$$"; tty; echo x > ${outside}; echo kept > in-ws.txt; echo "do""ne"\r`);

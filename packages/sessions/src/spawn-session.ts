@@ -1,7 +1,7 @@
 import { type ManagedRun, ProcmuxError } from '@procmux/core-types';
+import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import type { ScreenLike } from '@procmux/screen';
 import { shellWrap } from '@procmux/shell-wrap';
-import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import type { ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
@@ -89,7 +89,9 @@ export async function spawnSession(
   if (plan.pty && backend) {
     const early = earlyOutput();
     // The pane runs the sandbox's launcher: its program is as confined as a native one.
-    const boxed = plan.sandbox ? await openSandboxedSpawn(session, { ...plan, sandbox: plan.sandbox }) : undefined;
+    const boxed = plan.sandbox
+      ? await openSandboxedSpawn(session, { ...plan, sandbox: plan.sandbox })
+      : undefined;
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
       () =>
@@ -174,7 +176,9 @@ function checkSandboxOnBackend(
   request: ProcessStartRequest,
 ): void {
   if (backend.capabilities?.sandbox !== true)
-    throw sandboxUnsupportedOn('a host PTY backend that does not declare capabilities.sandbox (one on another machine)');
+    throw sandboxUnsupportedOn(
+      'a host PTY backend that does not declare capabilities.sandbox (one on another machine)',
+    );
   if (request.lifetime === 'detached' && policy.allowDomains.length > 0) {
     throw new ProcmuxError(
       'ERR_PROCESS_UNSUPPORTED',

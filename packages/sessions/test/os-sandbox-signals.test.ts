@@ -2,7 +2,13 @@
 // host's pid is bwrap's, which ignores INT and QUIT and takes the sandbox down on others.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, assertNoSandboxDirs, makeWorkspace, privateTmpdir, waitFor } from '@procmux/test-utils';
+import {
+  assertNoLeakedProcesses,
+  assertNoSandboxDirs,
+  makeWorkspace,
+  privateTmpdir,
+  waitFor,
+} from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessSessions } from '../src/index.js';
 

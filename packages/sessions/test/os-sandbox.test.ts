@@ -103,7 +103,9 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     try {
       await expect(sessions.start({ command: 'true', pty: true, sandbox: true })).rejects.toMatchObject({
         code: 'ERR_PROCESS_UNSUPPORTED',
-        message: expect.stringContaining('cannot run on a host PTY backend that does not declare capabilities.sandbox'),
+        message: expect.stringContaining(
+          'cannot run on a host PTY backend that does not declare capabilities.sandbox',
+        ),
       });
       expect(started).toBe(0);
     } finally {

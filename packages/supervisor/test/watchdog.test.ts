@@ -42,7 +42,12 @@ describe('watchdog protocol', () => {
   it("carries a tree's private dirs, kept across a later add, and refuses one procmux did not name", () => {
     const message = { kind: 'dir', marker: '12-3-ab', dir: '/tmp/procmux-sandbox-Ab12' } as const;
     expect(decodeMessage(encodeMessage(message).trimEnd())).toEqual(message);
-    for (const line of ['d 12-3-ab /tmp', 'd 12-3-ab /home/me', 'd 12-3-ab tmp/procmux-x', 'd 12-3-ab /a/../procmux-x']) {
+    for (const line of [
+      'd 12-3-ab /tmp',
+      'd 12-3-ab /home/me',
+      'd 12-3-ab tmp/procmux-x',
+      'd 12-3-ab /a/../procmux-x',
+    ]) {
       expect(decodeMessage(line)).toBeUndefined();
     }
     const set = new WatchedSet();
@@ -147,7 +152,10 @@ describe('killAtHostDeath', () => {
       },
     );
     expect(order.indexOf('rm /tmp/procmux-sandbox-1')).toBeGreaterThan(order.indexOf('kill 100'));
-    expect(order.filter((o) => o.startsWith('rm'))).toEqual(['rm /tmp/procmux-sandbox-1', 'rm /tmp/procmux-sandbox-2']);
+    expect(order.filter((o) => o.startsWith('rm'))).toEqual([
+      'rm /tmp/procmux-sandbox-1',
+      'rm /tmp/procmux-sandbox-2',
+    ]);
   });
 
   it('finds a tree whose pid never arrived by its marker (POSIX)', async () => {
