@@ -156,7 +156,7 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     policy,
     dir,
     env: sandboxEnv(files),
-    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf),
+    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf, outerShell()),
     scan: (stream, chunk) => scanners[stream].feed(chunk),
     onViolation: (listener) => listeners.push(listener),
     get violations() {
@@ -188,6 +188,14 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     },
     release: stop,
   };
+}
+
+let bash: string | null | undefined;
+
+/** bash (its path) when PATH has one: the descriptor-closing prologue then runs in it. */
+function outerShell(): string {
+  bash ??= findExecutableOnPath('bash', process.env.PATH) ?? null;
+  return bash ?? '/bin/sh';
 }
 
 function kindOf(path: string): 'dir' | 'file' {
