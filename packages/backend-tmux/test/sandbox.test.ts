@@ -35,7 +35,7 @@ async function privateDir(panePid: number): Promise<string> {
     () =>
       readFileSync(`/proc/${panePid}/cmdline`, 'utf8')
         .split('\0')
-        .find((a) => /\/procmux-sandbox-[^/]+\/tmp$/.test(a)),
+        .find((a) => /\/procmux-sandbox-[^/]+\/tmp$/.test(a)) ?? '',
     10_000,
     "the pane's program to run in bwrap",
   );
