@@ -1,13 +1,20 @@
 // The escape table of issue 29 through `procmux mcp --sandbox`: each attempt is refused on the
 // host (checked there) and the reply ends with what was refused; the allowed rows work.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, withoutUsage } from '@procmux/test-utils';
+import {
+  assertNoLeakedProcesses,
+  assertNoSandboxDirs,
+  privateTmpdir,
+  withoutUsage,
+} from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endStateDirs } from '../mcp/server.js';
 import { hostHttp, type SandboxedServer, sessionId, startSandboxed } from './sandbox-server.js';
 
 const linux = process.platform === 'linux';
+// The servers inherit TMPDIR: their sandboxes' private dirs are made (and checked) here.
+const tmp = linux ? privateTmpdir() : '';
 let server: SandboxedServer;
 let forbidden: Awaited<ReturnType<typeof hostHttp>>;
 let allowed: Awaited<ReturnType<typeof hostHttp>>;
@@ -26,6 +33,8 @@ afterAll(async () => {
   await allowed.close();
   endStateDirs();
   await assertNoLeakedProcesses();
+  await assertNoSandboxDirs(tmp);
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 const oneShot = (command: string) => server.call('exec', { command });

@@ -1,12 +1,23 @@
 // Every guarantee still holds inside `procmux mcp --sandbox`: a controlling terminal (Ctrl-C,
 // job control, /dev/pts/N), tree kill of a daemon's setsid/double-fork tree, and the kernel's
 // waiting-for-input detection stopping a one_shot at a password prompt.
-import { assertNoLeakedProcesses, descendantsOf, isAlive, waitFor, withoutUsage } from '@procmux/test-utils';
+import { rmSync } from 'node:fs';
+import {
+  assertNoLeakedProcesses,
+  assertNoSandboxDirs,
+  descendantsOf,
+  isAlive,
+  privateTmpdir,
+  waitFor,
+  withoutUsage,
+} from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endStateDirs } from '../mcp/server.js';
 import { type SandboxedServer, sessionId, startSandboxed } from './sandbox-server.js';
 
 const linux = process.platform === 'linux';
+// The servers inherit TMPDIR: their sandboxes' private dirs are made (and checked) here.
+const tmp = linux ? privateTmpdir() : '';
 let server: SandboxedServer;
 
 beforeAll(async () => {
@@ -18,6 +29,8 @@ afterAll(async () => {
   await server.close();
   endStateDirs();
   await assertNoLeakedProcesses();
+  await assertNoSandboxDirs(tmp);
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 // wait_for looks at output no result has shown yet, so what a start's result already showed

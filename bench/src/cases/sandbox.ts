@@ -10,7 +10,7 @@ const FIRST_BYTE_ALLOWANCE_MS = 15;
 const MIN_THROUGHPUT_RATIO = 0.9;
 
 interface Session {
-  poll(options: { timeoutMs: number }): Promise<{ stdout: string }>;
+  poll(options: { timeoutMs: number }): Promise<{ stdout: string; stderr: string; state: string }>;
   wait(): Promise<{ exitCode: number | null }>;
   metadata(): { totalBytes: number };
 }
@@ -28,8 +28,15 @@ async function registry(ctx: BenchContext): Promise<Sessions> {
 
 async function firstByte(sessions: Sessions, sandbox: boolean): Promise<number> {
   const start = performance.now();
-  const session = await sessions.start({ command: 'echo hi', sandbox });
-  while ((await session.poll({ timeoutMs: 5_000 })).stdout === '') {}
+  const session = await sessions.start({ command: 'echo hi', shell: true, sandbox });
+  // A session that ended without a byte fails the case (it spun here for ever once, when
+  // `echo hi` without `shell` was a program not found inside the sandbox: exit 127, no output).
+  for (;;) {
+    const page = await session.poll({ timeoutMs: 5_000 });
+    if (page.stdout !== '') break;
+    if (page.state !== 'running' && page.state !== 'starting')
+      throw new Error(`echo hi printed nothing (${page.state}): ${page.stderr}`);
+  }
   const took = performance.now() - start;
   if ((await session.wait()).exitCode !== 0) throw new Error('echo hi failed');
   return took;
@@ -37,7 +44,7 @@ async function firstByte(sessions: Sessions, sandbox: boolean): Promise<number> 
 
 async function throughput(sessions: Sessions, sandbox: boolean, bytes: number): Promise<number> {
   const start = performance.now();
-  const session = await sessions.start({ command: floodCommand(bytes), sandbox });
+  const session = await sessions.start({ command: floodCommand(bytes), shell: true, sandbox });
   if ((await session.wait()).exitCode !== 0) throw new Error('flood failed');
   const rate = bytes / 1e6 / ((performance.now() - start) / 1000);
   if (session.metadata().totalBytes !== bytes)

@@ -17,6 +17,7 @@ import { HostWatchdog } from '@procmux/supervisor';
 import {
   decodeRef,
   envScript,
+  isSafePath,
   type Layout,
   layoutOf,
   newSessionName,
@@ -30,7 +31,8 @@ import { locateTmux, type TmuxBinary, TmuxServer } from './tmux-cli.js';
 
 export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   readonly persistent: true;
-  readonly capabilities: { readonly resize: true };
+  /** `sandbox`: panes run on this host, so an OS-sandboxed session's launcher runs in one. */
+  readonly capabilities: { readonly resize: true; readonly sandbox: true };
   /** Absolute path of the private server's socket. */
   readonly socket: string;
   readonly tmux: TmuxBinary;
@@ -109,9 +111,9 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
   let watchdog: HostWatchdog | undefined;
   const live = new Map<string, TmuxPane>();
 
-  const watch = (marker: string, pid: number) => {
+  const watch = (marker: string, pid: number, privateDir: string | undefined) => {
     watchdog ??= new HostWatchdog({ platform: process.platform, graceMs, logger: { warn: () => {} } });
-    watchdog.watch(marker, pid);
+    watchdog.watch(marker, pid, undefined, privateDir === undefined ? undefined : [privateDir]);
   };
 
   const pane = (
@@ -122,6 +124,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
     onData: (d: string) => void,
     host: boolean,
     panePid?: number,
+    privateDir?: string,
   ) => {
     const handle = new TmuxPane({
       server,
@@ -132,6 +135,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       ...(panePid === undefined ? {} : { panePid }),
       offset,
       onData,
+      ...(privateDir === undefined ? {} : { privateDir }),
       killGraceMs: graceMs,
       onSettled: () => {
         live.delete(name);
@@ -144,10 +148,11 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
 
   return {
     persistent: true,
-    capabilities: { resize: true },
+    capabilities: { resize: true, sandbox: true },
     socket: layout.socket,
     tmux: binary,
     async startPty(request) {
+      checkPrivateDir(request.privateDir);
       const name = newSessionName();
       const marker = createTreeMarker();
       const files = layout.files(name);
@@ -172,8 +177,8 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
           `tmux could not start the session: ${out.stderr.trim() || `exit code ${out.code}`}`,
         );
       }
-      if (host) watch(marker, pid);
-      return pane(name, marker, pid, 0, request.onData, host);
+      if (host) watch(marker, pid, request.privateDir);
+      return pane(name, marker, pid, 0, request.onData, host, undefined, request.privateDir);
     },
     async attach(request) {
       const ref = decodeRef(request.ref, layout);
@@ -252,6 +257,15 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
 }
 
 export type { Layout };
+
+/** The pane-died hook removes it through sh: an absolute procmux-named path needing no quoting. */
+function checkPrivateDir(dir: string | undefined): void {
+  if (dir === undefined || (isSafePath(dir) && /\/procmux-[^/]+$/.test(dir))) return;
+  throw new ProcmuxError(
+    'ERR_PROCESS_PTY_BACKEND',
+    `the tmux backend cannot own the private directory ${JSON.stringify(dir)}: it must be an absolute path of letters, digits and _ . / @ + , : ~ - ending in procmux-*; no program was started`,
+  );
+}
 
 /** The start script and the empty log; on a full disk an error naming it, and nothing left behind. */
 function writeSessionFiles(layout: Layout, files: SessionFiles, script: string): void {

@@ -25,6 +25,11 @@ export interface SessionFiles {
   env: string;
 }
 
+/** Whether sh and tmux can take `path` unquoted (absolute, safe characters, no `..`). */
+export function isSafePath(path: string): boolean {
+  return path.startsWith('/') && SAFE_PATH.test(path) && !path.split('/').includes('..');
+}
+
 export interface Layout {
   dir: string;
   socket: string;

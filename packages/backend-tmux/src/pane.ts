@@ -26,6 +26,8 @@ export interface PaneOptions {
   /** Told once the process ended or was lost (the backend forgets the session). */
   onSettled?(): void;
   killGraceMs: number;
+  /** An OS sandbox's private directory, removed with the session's files (the hook does too). */
+  privateDir?: string;
 }
 
 function signalName(number: number): SignalName | undefined {
@@ -313,5 +315,7 @@ export class TmuxPane {
     const { files } = this.options;
     for (const path of [files.log, files.exit, files.eof, files.failed, files.env])
       rmSync(path, { force: true });
+    if (this.options.privateDir !== undefined)
+      rmSync(this.options.privateDir, { recursive: true, force: true });
   }
 }

@@ -14,7 +14,7 @@ export interface StartSpec {
   marker: string;
   /** lifetime 'host': the pane-died hook also ends the session when its host is gone. */
   host: boolean;
-  request: Pick<PtyStartRequest, 'file' | 'args' | 'cwd' | 'columns' | 'rows'>;
+  request: Pick<PtyStartRequest, 'file' | 'args' | 'cwd' | 'columns' | 'rows' | 'privateDir'>;
   files: SessionFiles;
 }
 
@@ -36,7 +36,10 @@ export function startCommands(spec: StartSpec): string[] {
   const ending = host
     ? `if [ $s != : ] || ! kill -0 ${process.pid} 2>/dev/null; then ${kill}; fi`
     : `[ $s = : ] || ${kill}`;
-  const hook = `s=#{pane_dead_status}:#{pane_dead_signal}; echo $s > ${files.exit}; ${ending}`;
+  // An OS sandbox's private directory goes with the pane, whether or not a host is there to
+  // see it end; before the exit file, so a host that saw the exit finds it gone.
+  const remove = request.privateDir === undefined ? '' : `rm -rf ${request.privateDir}; `;
+  const hook = `${remove}s=#{pane_dead_status}:#{pane_dead_signal}; echo $s > ${files.exit}; ${ending}`;
   // The writer carries no marker: a tree kill of the session must not take its log with it
   // (it ends by itself when tmux closes the pipe, after the last byte). A cat that fails (a
   // full disk, a quota, SIGXFSZ past a file size limit) leaves the failed mark first: the host

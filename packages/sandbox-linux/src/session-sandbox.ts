@@ -35,6 +35,11 @@ export const MAX_KEPT_VIOLATIONS = 100;
 
 export interface SessionSandbox {
   readonly policy: SandboxPolicy;
+  /**
+   * The session's private directory on the host (`procmux-sandbox-*` under the temp dir): what
+   * a host-death watchdog or a persistent backend removes once the process is gone.
+   */
+  readonly dir: string;
   /** What to spawn instead of `target`, with `cwd` as its working directory inside. */
   wrap(target: LaunchTarget, cwd: string): LaunchTarget;
   /** Variables to merge over the session's environment. */
@@ -56,6 +61,12 @@ export interface SessionSandbox {
   exitOf(exitCode: number | null): { exitCode: number | null; signal: NodeJS.Signals | null };
   /** Stops the proxy and removes the private directory (the temp dir with it). */
   close(): Promise<void>;
+  /**
+   * The host lets the process go on without it (a released tmux-held session): stops the
+   * proxy, keeps the private directory, which the process still uses (its backend removes it
+   * when the process ends).
+   */
+  release(): Promise<void>;
 }
 
 let support: Promise<void> | undefined;
@@ -131,11 +142,21 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     ),
   };
   let closed: Promise<void> | undefined;
+  let released: Promise<void> | undefined;
+  const stop = () => {
+    released ??= (async () => {
+      scanners.stdout.flush();
+      scanners.stderr.flush();
+      await proxy?.close();
+    })();
+    return released;
+  };
   const sent = new Set<number>();
   return {
     policy,
+    dir,
     env: sandboxEnv(files),
-    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf),
+    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf, outerShell()),
     scan: (stream, chunk) => scanners[stream].feed(chunk),
     onViolation: (listener) => listeners.push(listener),
     get violations() {
@@ -160,14 +181,21 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     },
     close() {
       closed ??= (async () => {
-        scanners.stdout.flush();
-        scanners.stderr.flush();
-        await proxy?.close();
+        await stop();
         rmSync(dir, { recursive: true, force: true });
       })();
       return closed;
     },
+    release: stop,
   };
+}
+
+let bash: string | null | undefined;
+
+/** bash (its path) when PATH has one: the descriptor-closing prologue then runs in it. */
+function outerShell(): string {
+  bash ??= findExecutableOnPath('bash', process.env.PATH) ?? null;
+  return bash ?? '/bin/sh';
 }
 
 function kindOf(path: string): 'dir' | 'file' {

@@ -10,7 +10,7 @@ import { type StartPlan, shellLine } from './start-plan.js';
 export function sandboxUnsupportedOn(where: string): ProcmuxError {
   return new ProcmuxError(
     'ERR_PROCESS_UNSUPPORTED',
-    `an OS-sandboxed session cannot run on ${where}; only native sessions (pipes and PTYs) are sandboxed`,
+    `an OS-sandboxed session cannot run on ${where}; only native sessions (pipes and PTYs) and a PTY backend on this host (tmux) are sandboxed`,
   );
 }
 

@@ -22,6 +22,12 @@ export interface PtyStartRequest {
   shellCommand?: string;
   /** Terminal output; the backend stops calling it once the process has ended. */
   onData(data: string): void;
+  /**
+   * An OS-sandboxed session's private directory on this host (`file`/`args` are then the
+   * sandbox's launcher): the backend removes it once the process has ended, whichever host
+   * is there to see it. Given only to a backend declaring `capabilities.sandbox`.
+   */
+  privateDir?: string;
 }
 
 /** The handle a host PTY backend returns. */
@@ -47,7 +53,11 @@ export interface PtyBackendHandle {
  * `capabilities.resize` must be declared for sessions to offer resize (never duck-typed).
  */
 export interface ProcessPtyBackend {
-  readonly capabilities?: { readonly resize?: boolean };
+  /**
+   * `sandbox`: it runs programs on this host and takes `privateDir`, so an OS-sandboxed
+   * session (sandboxPolicy / sandbox) may start through it (e.g. @procmux/backend-tmux).
+   */
+  readonly capabilities?: { readonly resize?: boolean; readonly sandbox?: boolean };
   /**
    * True for a backend whose processes can outlive this host (a private tmux server, a remote
    * machine): the only kind that accepts `lifetime: 'detached'` sessions.
@@ -78,9 +88,11 @@ export function choosePtyBackend(option: ProcessPtyBackend | null | undefined): 
       { value: option },
     );
   }
-  const resize = option.capabilities?.resize;
-  if (resize !== undefined && typeof resize !== 'boolean') {
-    throw invalidOption('ptyBackend.capabilities.resize', 'true or false', { value: resize });
+  for (const name of ['resize', 'sandbox'] as const) {
+    const value = option.capabilities?.[name];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw invalidOption(`ptyBackend.capabilities.${name}`, 'true or false', { value });
+    }
   }
   return option;
 }

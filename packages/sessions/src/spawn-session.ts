@@ -1,4 +1,5 @@
 import { type ManagedRun, type OutputListener, ProcmuxError } from '@procmux/core-types';
+import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import type { ScreenLike } from '@procmux/screen';
 import { shellWrap } from '@procmux/shell-wrap';
 import type { ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
@@ -63,7 +64,7 @@ export async function spawnSession(
   };
   const backend = hostPtyBackend(ptyBackend);
   if (plan.sandbox && sandbox) throw sandboxUnsupportedOn("the host's sandbox backend");
-  if (plan.sandbox && plan.pty && backend) throw sandboxUnsupportedOn('a host PTY backend (tmux)');
+  if (plan.sandbox && plan.pty && backend) checkSandboxOnBackend(backend, plan.sandbox, request);
   // A sandbox that also brings its own PTY backend (a remote host) runs terminals there.
   if (sandbox && !(plan.pty && backend)) {
     const early = earlyOutput();
@@ -87,23 +88,34 @@ export async function spawnSession(
   }
   if (plan.pty && backend) {
     const early = earlyOutput();
+    // The pane runs the sandbox's launcher: its program is as confined as a native one.
+    const boxed = plan.sandbox
+      ? await openSandboxedSpawn(session, { ...plan, sandbox: plan.sandbox })
+      : undefined;
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
       () =>
         backend.startPty({
-          ...hostTarget(plan),
+          ...(boxed ? { file: boxed.file, args: boxed.args, privateDir: boxed.box.dir } : hostTarget(plan)),
           cwd: plan.cwd,
-          env: plan.env,
+          env: boxed ? boxed.env : plan.env,
           columns: plan.terminal.columns,
           rows: plan.terminal.rows,
           term: plan.terminal.term,
           lifetime: request.lifetime ?? 'host',
-          ...(plan.shell ? { shellCommand: shellLine(plan) } : {}),
-          onData: (data) => early.emit('stdout', data),
+          ...(plan.shell && !boxed ? { shellCommand: shellLine(plan) } : {}),
+          onData: (data) => {
+            early.emit('stdout', data);
+            boxed?.box.scan('stdout', data);
+          },
         }),
       (handle: PtyBackendHandle) => new BackendAdapter(handle, 'pty', backend.capabilities?.resize === true),
-    );
+    ).catch(async (error: unknown) => {
+      await boxed?.box.close();
+      throw error;
+    });
     early.attach(adapter);
+    if (boxed) releaseWithSandbox(adapter.handle as PtyBackendHandle, boxed.box);
     const metadata = (adapter.handle as PtyBackendHandle).metadata;
     if (metadata !== undefined) {
       const size = Buffer.byteLength(JSON.stringify(metadata));
@@ -116,6 +128,7 @@ export async function spawnSession(
       }
     }
     const run = await supervisor.spawn({ ...common, adapterFactory: async () => adapter });
+    if (boxed) closeWithRun(run, boxed.box);
     const shell = (adapter.handle as PtyBackendHandle).shell ?? localShell(plan);
     return { run, adapter, shell, ...(metadata ? { metadata } : {}) };
   }
@@ -135,6 +148,7 @@ export async function spawnSession(
           : undefined,
       mode: plan.pty ? 'pty' : 'pipe',
       ...(context.cgroup ? { cgroup: context.cgroup } : {}),
+      ...(boxed ? { privateDir: boxed.box.dir } : {}),
       ptyFallback: request.ptyFallback ?? 'fail',
       cwd: plan.cwd,
       env: boxed ? boxed.env : plan.env,
@@ -147,15 +161,51 @@ export async function spawnSession(
       throw error;
     });
   native = run;
-  if (boxed) {
-    aimSignalsInside(run, boxed.box);
-    // The proxy and the private directory live as long as the process does.
-    void run.wait().then(
-      () => boxed.box.close(),
-      () => boxed.box.close(),
+  if (boxed) closeWithRun(run, boxed.box);
+  return { run, shell: localShell(plan) };
+}
+
+/**
+ * Where an OS-sandboxed terminal may run besides the native PTYs: a backend on this host that
+ * says so (capabilities.sandbox). The allow-list proxy lives in this host: a session meant to
+ * outlive it could reach nothing after, so one with allowed domains is refused, not degraded.
+ */
+function checkSandboxOnBackend(
+  backend: NonNullable<ReturnType<typeof hostPtyBackend>>,
+  policy: SandboxPolicy,
+  request: ProcessStartRequest,
+): void {
+  if (backend.capabilities?.sandbox !== true)
+    throw sandboxUnsupportedOn(
+      'a host PTY backend that does not declare capabilities.sandbox (one on another machine)',
+    );
+  if (request.lifetime === 'detached' && policy.allowDomains.length > 0) {
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      "a detached (persisted) sandboxed session cannot have allowed domains: the allow-list proxy runs in this host and ends with it; start it with lifetime 'host' or a policy without allowDomains",
     );
   }
-  return { run, shell: localShell(plan) };
+}
+
+/**
+ * The proxy and the private directory live as long as the process does; signals aim at the
+ * program inside, not bwrap.
+ */
+function closeWithRun(run: ManagedRun, box: SandboxedSpawn['box']): void {
+  aimSignalsInside(run, box);
+  void run.wait().then(
+    () => box.close(),
+    () => box.close(),
+  );
+}
+
+/** A released session goes on without this host: its proxy stops, its directory stays. */
+function releaseWithSandbox(handle: PtyBackendHandle, box: SandboxedSpawn['box']): void {
+  const release = handle.release.bind(handle);
+  handle.release = async () => {
+    await release();
+    await box.release();
+  };
 }
 
 /** The shell this host wraps a command string in (what the supervisor and hostTarget run). */

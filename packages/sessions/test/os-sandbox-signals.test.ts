@@ -1,13 +1,24 @@
 // `signal` on a sandboxed session reaches the program inside, as it does unsandboxed: the
 // host's pid is bwrap's, which ignores INT and QUIT and takes the sandbox down on others.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, makeWorkspace, waitFor } from '@procmux/test-utils';
+import {
+  assertNoLeakedProcesses,
+  assertNoSandboxDirs,
+  makeWorkspace,
+  privateTmpdir,
+  waitFor,
+} from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessSessions } from '../src/index.js';
 
+// Every sandbox of this file makes its private dir here: none may be left at the end.
+const tmp = privateTmpdir();
+
 afterAll(async () => {
   await assertNoLeakedProcesses();
+  await assertNoSandboxDirs(tmp);
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 const LOOP = [

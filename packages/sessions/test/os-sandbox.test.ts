@@ -1,12 +1,30 @@
 // The OS sandbox through the host API: which starts run in it, what metadata and events say,
 // and where it cannot go (fails closed, never runs unsandboxed).
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { ProcessEvent } from '@procmux/core-types';
-import { assertNoLeakedProcesses, makeWorkspace } from '@procmux/test-utils';
+import {
+  assertNoLeakedProcesses,
+  assertNoSandboxDirs,
+  isAlive,
+  makeWorkspace,
+  privateTmpdir,
+  sandboxDirs,
+  trackPid,
+  waitFor,
+} from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessPtyBackend } from '../src/index.js';
 
+const SANDBOX_HOST = fileURLToPath(new URL('./fixtures/sandbox-host.mjs', import.meta.url));
+// Every sandbox of this file makes its private dir here: none may be left at the end.
+const tmp = privateTmpdir();
+
 afterAll(async () => {
   await assertNoLeakedProcesses();
+  await assertNoSandboxDirs(tmp);
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () => {
@@ -36,6 +54,26 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     }
   });
 
+  it("removes each session's private dir when the host is SIGKILLed (the watchdog, after the tree kill)", async () => {
+    const host = spawn(process.execPath, [SANDBOX_HOST, makeWorkspace()], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    trackPid(host.pid);
+    let out = '';
+    host.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    await waitFor(() => out.includes('\n'), 30_000, 'the host to start its sessions');
+    const pids = out.trim().split(' ').slice(1).map(Number);
+    expect(pids).toHaveLength(2);
+    expect(sandboxDirs(tmp)).toHaveLength(2);
+    const gone = new Promise((resolve) => host.once('exit', resolve));
+    host.kill('SIGKILL');
+    await gone;
+    await waitFor(() => sandboxDirs(tmp).length === 0, 15_000, 'the private dirs to go');
+    expect(pids.filter(isAlive)).toEqual([]);
+  });
+
   it('a start with sandbox: false runs as before, and without any sandbox nothing is said', async () => {
     const sessions = createProcessSessions({ cwd: makeWorkspace(), sandboxPolicy: true });
     const plain = createProcessSessions({ cwd: makeWorkspace() });
@@ -53,7 +91,7 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     }
   });
 
-  it('refuses a sandboxed start on a host PTY backend instead of running it unsandboxed', async () => {
+  it('refuses a sandboxed start on a host PTY backend not declaring capabilities.sandbox instead of running it unsandboxed', async () => {
     let started = 0;
     const ptyBackend: ProcessPtyBackend = {
       startPty: () => {
@@ -65,7 +103,9 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     try {
       await expect(sessions.start({ command: 'true', pty: true, sandbox: true })).rejects.toMatchObject({
         code: 'ERR_PROCESS_UNSUPPORTED',
-        message: expect.stringContaining('cannot run on a host PTY backend (tmux)'),
+        message: expect.stringContaining(
+          'cannot run on a host PTY backend that does not declare capabilities.sandbox',
+        ),
       });
       expect(started).toBe(0);
     } finally {

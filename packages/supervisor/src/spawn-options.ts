@@ -20,6 +20,7 @@ import {
 } from '@procmux/core-types';
 import { SessionCgroup } from './cgroup/session-cgroup.js';
 import { checkInput, checkTarget } from './validate.js';
+import { isPrivateDir } from './watchdog/protocol.js';
 
 /** Longest timer Node can schedule (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -73,6 +74,12 @@ export interface SpawnOptions extends SpawnTarget {
    * it is killed and the cgroup removed (before wait() resolves). The run owns it from here.
    */
   cgroup?: SessionCgroup;
+  /**
+   * A directory on this host the run's process uses and its owner removes when it ends (an OS
+   * sandbox's private dir, `procmux-*`, built-in adapters only): the watchdog removes it too,
+   * after the tree kill, if the host dies first.
+   */
+  privateDir?: string;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -97,6 +104,7 @@ export interface NormalizedSpawn {
   adapterFactory: ((signal: AbortSignal) => Promise<ProcessAdapter>) | undefined;
   beforeForceKill: ((reason: TerminationReason) => Promise<void> | void) | undefined;
   cgroup: SessionCgroup | undefined;
+  privateDir: string | undefined;
 }
 
 const BUILT_IN_ONLY = [
@@ -109,6 +117,7 @@ const BUILT_IN_ONLY = [
   'term',
   'shell',
   'cgroup',
+  'privateDir',
 ] as const;
 
 /** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
@@ -163,7 +172,17 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     adapterFactory,
     beforeForceKill: functionOption('beforeForceKill', options.beforeForceKill),
     cgroup: checkCgroup(options.cgroup),
+    privateDir: checkPrivateDir(options.privateDir),
   };
+}
+
+// The watchdog removes it recursively: only an absolute path to a directory procmux named.
+function checkPrivateDir(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && isPrivateDir(value)) return value;
+  throw invalidOption('privateDir', 'an absolute path whose last part starts with "procmux-", without ".."', {
+    value,
+  });
 }
 
 /** 'terminal' is a pipe child's stdin: a PTY or a factory's adapter decides its own. */

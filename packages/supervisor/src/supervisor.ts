@@ -105,7 +105,8 @@ export class ProcessSupervisor {
     // Minted here, so the watchdog knows the tree (by marker) before its process exists.
     const marker = spec.adapterFactory === undefined ? createTreeMarker() : undefined;
     const cgroupDirs = spec.cgroup?.dirs;
-    if (marker !== undefined) this.watchdog?.watch(marker, 0, cgroupDirs);
+    const privateDirs = spec.privateDir === undefined ? undefined : [spec.privateDir];
+    if (marker !== undefined) this.watchdog?.watch(marker, 0, cgroupDirs, privateDirs);
     let created: Awaited<ReturnType<ProcessSupervisor['createAdapter']>>;
     try {
       created = await this.createAdapter(spec, marker);
@@ -116,7 +117,7 @@ export class ProcessSupervisor {
     }
     const { adapter, applyStdin } = created;
     if (marker !== undefined && adapter.pid !== undefined)
-      this.watchdog?.watch(marker, adapter.pid, cgroupDirs);
+      this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs);
     const refuse = (error: Error): never => {
       void discard(adapter, (e) => this.warnOrphan(e))
         .then(() => this.closeCgroup(spec))

@@ -39,6 +39,24 @@ describe('watchdog protocol', () => {
     expect(set.trees()).toEqual([{ marker: 'a', pid: 7, cgroups: ['/sys/fs/cgroup/procmux-12-s'] }]);
   });
 
+  it("carries a tree's private dirs, kept across a later add, and refuses one procmux did not name", () => {
+    const message = { kind: 'dir', marker: '12-3-ab', dir: '/tmp/procmux-sandbox-Ab12' } as const;
+    expect(decodeMessage(encodeMessage(message).trimEnd())).toEqual(message);
+    for (const line of [
+      'd 12-3-ab /tmp',
+      'd 12-3-ab /home/me',
+      'd 12-3-ab tmp/procmux-x',
+      'd 12-3-ab /a/../procmux-x',
+    ]) {
+      expect(decodeMessage(line)).toBeUndefined();
+    }
+    const set = new WatchedSet();
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 0 } });
+    set.apply({ ...message, marker: 'a' });
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 7 } });
+    expect(set.trees()).toEqual([{ marker: 'a', pid: 7, dirs: ['/tmp/procmux-sandbox-Ab12'] }]);
+  });
+
   it('ignores malformed lines instead of acting on them', () => {
     for (const line of ['', '+ a', '+ a b', '+ a;rm 1', '- ', 'byebye', `+ ${'x'.repeat(129)} 1`]) {
       expect(decodeMessage(line)).toBeUndefined();
@@ -110,6 +128,34 @@ describe('killAtHostDeath', () => {
     expect(cgroups).toEqual([['/cg/procmux-1-a', '/v1/procmux-1-a']]);
     expect(kill.calls.map((c) => c.pid)).toEqual([100, 200]);
     expect(survivors).toEqual([555]);
+  });
+
+  it("removes each tree's private dirs once its kill is done, and a failed removal is no crash", async () => {
+    const order: string[] = [];
+    await killAtHostDeath(
+      [
+        { marker: 'm1', pid: 100, dirs: ['/tmp/procmux-sandbox-1', '/tmp/procmux-sandbox-2'] },
+        { marker: 'm2', pid: 200 },
+      ],
+      'linux',
+      3000,
+      {
+        killTree: async (pid) => {
+          order.push(`kill ${pid}`);
+          return { signalled: [pid], survivors: [] };
+        },
+        carriers: async () => [],
+        removeDir: async (dir) => {
+          order.push(`rm ${dir}`);
+          if (dir.endsWith('1')) throw new Error('EBUSY');
+        },
+      },
+    );
+    expect(order.indexOf('rm /tmp/procmux-sandbox-1')).toBeGreaterThan(order.indexOf('kill 100'));
+    expect(order.filter((o) => o.startsWith('rm'))).toEqual([
+      'rm /tmp/procmux-sandbox-1',
+      'rm /tmp/procmux-sandbox-2',
+    ]);
   });
 
   it('finds a tree whose pid never arrived by its marker (POSIX)', async () => {
@@ -463,6 +509,33 @@ describe('ProcessSupervisor({ watchdog: true })', () => {
     expect(() => new ProcessSupervisor({ watchdog: 'yes' as unknown as boolean })).toThrow(
       /watchdog must be true or false/,
     );
+    const disposed = supervisor.dispose();
+    children[0]!.emit('exit', 0, null);
+    await disposed;
+  });
+
+  it("hands a run's privateDir to the watchdog with its tree, and refuses one it could not safely remove", async () => {
+    const children: FakeChild[] = [];
+    const supervisor = new ProcessSupervisor({
+      watchdog: true,
+      logger: recordingLogger().logger,
+      spawnWatchdog: () => {
+        const child = new FakeChild();
+        children.push(child);
+        return child as unknown as ReturnType<WatchdogSpawner>;
+      },
+    });
+    const run = await supervisor.spawn({ command: 'true', privateDir: '/tmp/procmux-sandbox-Xy1' });
+    await run.wait();
+    await flushAll();
+    const lines = children[0]!.written.trim().split('\n');
+    expect(lines[0]).toMatch(/^\+ \S+ 0$/);
+    expect(lines[1]).toBe(lines[0]!.replace(/^\+ (\S+) 0$/, 'd $1 /tmp/procmux-sandbox-Xy1'));
+    for (const privateDir of ['/tmp', 'relative/procmux-x', '/tmp/../procmux-x', 7]) {
+      await expect(supervisor.spawn({ command: 'true', privateDir: privateDir as string })).rejects.toThrow(
+        /privateDir must be an absolute path whose last part starts with "procmux-"/,
+      );
+    }
     const disposed = supervisor.dispose();
     children[0]!.emit('exit', 0, null);
     await disposed;

@@ -24,6 +24,7 @@ export {
   type ToolEffects,
   underCi,
 } from './require-tool.js';
+export { assertNoSandboxDirs, privateTmpdir, sandboxDirs } from './sandbox-dirs.js';
 export { isSleeping, waitForSleep } from './sleeping.js';
 export { SSHD_PATH, sshdMissingReason, startTestSshd, type TestSshd } from './sshd.js';
 export { checkLeaksAfterAll } from './teardown.js';

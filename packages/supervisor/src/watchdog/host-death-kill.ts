@@ -15,11 +15,14 @@ export interface WatchdogKillEffects {
    * the members that survived. Absent: trees are killed by the tree kill only.
    */
   killCgroup?(dirs: readonly string[]): Promise<number[]>;
+  /** Removes a tree's private directory (recursively); absent: they are left. */
+  removeDir?(dir: string): Promise<void>;
 }
 
 /**
  * The watchdog's answer to a closed link: the verified tree kill of every watched tree at
- * once. POSIX: SIGTERM to each tree, SIGKILL after `graceMs`, setsid escapees by marker.
+ * once. POSIX: SIGTERM to each tree, SIGKILL after `graceMs`, setsid escapees by marker;
+ * then each tree's private directories are removed.
  * Windows: `taskkill /T /F` at once (graceMs 0) — the host is gone, nobody waits for a
  * console program's goodbye, and Windows has no SIGTERM a program could honour.
  * Resolves to the pids that survived (none, on success).
@@ -48,6 +51,8 @@ export async function killAtHostDeath(
         ),
       );
       const cgroupSurvivors = await cgroup;
+      // After the kill: a sandbox's processes use its private directory until they are gone.
+      for (const dir of tree.dirs ?? []) await effects.removeDir?.(dir).catch(() => {});
       return [...new Set([...results.flatMap((report) => report.survivors), ...cgroupSurvivors])];
     }),
   );

@@ -61,12 +61,20 @@ export class HostWatchdog {
 
   /**
    * Watches the tree with this marker; `pid` 0 before the spawn, then its root's pid.
-   * `cgroups`: the session's cgroup directories (membership first), killed and removed too.
+   * `cgroups`: the session's cgroup directories (membership first), killed and removed too;
+   * `dirs`: private directories of the tree's (`procmux-*`), removed after the kill.
    */
-  watch(marker: string, pid = 0, cgroups?: readonly string[]): void {
+  watch(marker: string, pid = 0, cgroups?: readonly string[], dirs?: readonly string[]): void {
     if (this.#disposed) return;
-    const dirs = cgroups ?? this.#trees.get(marker)?.cgroups;
-    const tree: WatchedTree = { marker, pid, ...(dirs?.length ? { cgroups: dirs } : {}) };
+    const known = this.#trees.get(marker);
+    const groups = cgroups ?? known?.cgroups;
+    const owned = dirs ?? known?.dirs;
+    const tree: WatchedTree = {
+      marker,
+      pid,
+      ...(groups?.length ? { cgroups: groups } : {}),
+      ...(owned?.length ? { dirs: owned } : {}),
+    };
     this.#trees.set(marker, tree);
     if (!this.#hooked) {
       this.#hooked = true;
@@ -142,6 +150,7 @@ export class HostWatchdog {
   #sendTree(tree: WatchedTree): void {
     this.#send({ kind: 'add', tree: { marker: tree.marker, pid: tree.pid } });
     for (const dir of tree.cgroups ?? []) this.#send({ kind: 'cgroup', marker: tree.marker, dir });
+    for (const dir of tree.dirs ?? []) this.#send({ kind: 'dir', marker: tree.marker, dir });
   }
 
   #send(message: WatchdogMessage): void {

@@ -2,6 +2,7 @@
 // its link to the host; see loop.ts. It never writes, holds nothing but that pipe (it is
 // started through the descriptor-closing wrapper) and runs in its own process group.
 import { readdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { TREE_MARKER_ENV } from '@procmux/core-types';
 import { killAndRemove } from '../cgroup/kill.js';
 import { CGROUP_PREFIX } from '../cgroup/plan.js';
@@ -48,6 +49,12 @@ await runWatchdogLoop({
   input: process.stdin,
   platform,
   graceMs: Number(option('--grace-ms') ?? '3000'),
-  loadEffects: async () => ({ killTree: (await kill).killProcessTree, carriers, killCgroup }),
+  loadEffects: async () => ({
+    killTree: (await kill).killProcessTree,
+    carriers,
+    killCgroup,
+    // The protocol admits only procmux-named absolute paths (isPrivateDir).
+    removeDir: (dir) => rm(dir, { recursive: true, force: true }),
+  }),
 });
 process.exit(0);

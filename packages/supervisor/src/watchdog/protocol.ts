@@ -3,6 +3,8 @@
 //   - <marker>         that tree ended (or is no longer the host's to end)
 //   c <marker> <dir>   the tree's cgroup directory (the membership one first): killed and
 //                      removed with the tree
+//   d <marker> <dir>   a private directory of the tree's (an OS sandbox's): removed after
+//                      the tree is killed
 //   bye                the host disposed its registry: exit without killing anything
 
 /** A tree the watchdog answers for: its root pid (0 while spawning) and its marker. */
@@ -11,12 +13,27 @@ export interface WatchedTree {
   readonly pid: number;
   /** The session's cgroup directories, the membership one first (Linux); [] without one. */
   readonly cgroups?: readonly string[];
+  /** Directories of the host's the tree uses (`procmux-*`), removed once it is killed. */
+  readonly dirs?: readonly string[];
+}
+
+/** What the watchdog may remove: absolute, no `..`, its last part named by procmux. */
+export function isPrivateDir(path: string): boolean {
+  const parts = path.split('/');
+  return (
+    path.startsWith('/') &&
+    !path.includes('\0') &&
+    !path.includes('\n') &&
+    !parts.includes('..') &&
+    (parts.at(-1) ?? '').startsWith('procmux-')
+  );
 }
 
 export type WatchdogMessage =
   | { readonly kind: 'add'; readonly tree: WatchedTree }
   | { readonly kind: 'remove'; readonly marker: string }
   | { readonly kind: 'cgroup'; readonly marker: string; readonly dir: string }
+  | { readonly kind: 'dir'; readonly marker: string; readonly dir: string }
   | { readonly kind: 'bye' };
 
 export function encodeMessage(message: WatchdogMessage): string {
@@ -27,6 +44,8 @@ export function encodeMessage(message: WatchdogMessage): string {
       return `- ${message.marker}\n`;
     case 'cgroup':
       return `c ${message.marker} ${message.dir}\n`;
+    case 'dir':
+      return `d ${message.marker} ${message.dir}\n`;
     case 'bye':
       return 'bye\n';
   }
@@ -43,6 +62,8 @@ export function decodeMessage(line: string): WatchdogMessage | undefined {
   const cgroup = /^c ([A-Za-z0-9._-]{1,128}) (\/[^\0]{1,4000})$/.exec(line);
   if (cgroup && !cgroup[2]!.split('/').includes('..'))
     return { kind: 'cgroup', marker: cgroup[1]!, dir: cgroup[2]! };
+  const dir = /^d ([A-Za-z0-9._-]{1,128}) (\/[^\0]{1,4000})$/.exec(line);
+  if (dir && isPrivateDir(dir[2]!)) return { kind: 'dir', marker: dir[1]!, dir: dir[2]! };
   return undefined;
 }
 
@@ -53,13 +74,22 @@ export class WatchedSet {
 
   apply(message: WatchdogMessage): void {
     if (message.kind === 'add') {
-      // A later add (the pid, once known) keeps the cgroup lines that came before it.
-      const cgroups = message.tree.cgroups ?? this.#trees.get(message.tree.marker)?.cgroups;
-      this.#trees.set(message.tree.marker, { ...message.tree, ...(cgroups?.length ? { cgroups } : {}) });
+      // A later add (the pid, once known) keeps the cgroup and dir lines that came before it.
+      const known = this.#trees.get(message.tree.marker);
+      const cgroups = message.tree.cgroups ?? known?.cgroups;
+      const dirs = message.tree.dirs ?? known?.dirs;
+      this.#trees.set(message.tree.marker, {
+        ...message.tree,
+        ...(cgroups?.length ? { cgroups } : {}),
+        ...(dirs?.length ? { dirs } : {}),
+      });
     } else if (message.kind === 'cgroup') {
       const known = this.#trees.get(message.marker);
       if (known)
         this.#trees.set(message.marker, { ...known, cgroups: [...(known.cgroups ?? []), message.dir] });
+    } else if (message.kind === 'dir') {
+      const known = this.#trees.get(message.marker);
+      if (known) this.#trees.set(message.marker, { ...known, dirs: [...(known.dirs ?? []), message.dir] });
     } else if (message.kind === 'remove') this.#trees.delete(message.marker);
     else this.#bye = true;
   }
