@@ -128,11 +128,12 @@ async function startReserved(
   );
   const hostBackend = plan.pty && hostPtyBackend(ptyBackend) !== undefined;
   // Before the session exists: a limit that cannot hold here fails the start, nothing runs.
-  const contained = containSession({
+  const contained = await containSession({
     mode: r.containment,
     id,
     limits: { ...r.resourceLimits, ...checkResourceLimits('resourceLimits', request.resourceLimits) },
     native: !hostBackend && r.sandbox === undefined,
+    sandboxed: plan.sandbox !== undefined,
     layout: r.cgroupLayout,
   });
   const { session, screen, gate } = newSession(r, request, plan, id, hostBackend);
@@ -160,6 +161,7 @@ async function startReserved(
         ptyBackend,
         limits: r.limits,
         cgroup: contained.cgroup,
+        pidNamespace: contained.pidNamespace,
       },
       session,
       plan,

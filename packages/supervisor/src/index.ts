@@ -18,6 +18,13 @@ export {
   type PlatformPackages,
   platformPackages,
 } from './platform.js';
+export { hostPidNamespaceSupport } from './pid-namespace/node-support.js';
+export {
+  type PidNamespaceEffects,
+  type PidNamespaceSupport,
+  pidNamespaceSupport,
+} from './pid-namespace/support.js';
+export { PID_NAMESPACE_INIT, type PidNamespaceSpec, pidNamespaceTarget } from './pid-namespace/wrap.js';
 export { MAX_TIMEOUT_MS, type SpawnOptions } from './spawn-options.js';
 export { consoleLogger, ProcessSupervisor, type ProcessSupervisorOptions } from './supervisor.js';
 export { HostWatchdog, type HostWatchdogOptions, type WatchdogSpawner } from './watchdog/host-watchdog.js';

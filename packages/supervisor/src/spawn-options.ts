@@ -19,6 +19,7 @@ import {
   type TerminationReason,
 } from '@procmux/core-types';
 import { SessionCgroup } from './cgroup/session-cgroup.js';
+import type { PidNamespaceSpec } from './pid-namespace/wrap.js';
 import { checkInput, checkTarget } from './validate.js';
 
 /** Longest timer Node can schedule (about 24.8 days). */
@@ -73,6 +74,13 @@ export interface SpawnOptions extends SpawnTarget {
    * it is killed and the cgroup removed (before wait() resolves). The run owns it from here.
    */
   cgroup?: SessionCgroup;
+  /**
+   * Runs the process in a pid namespace of its own (Linux, built-in adapters only, not with
+   * `cgroup`): when the run ends, or its waiter is killed, the kernel kills every process in
+   * it. Signals go to the program; its exit code or signal is reported as its own. See
+   * `hostPidNamespaceSupport()` for whether (and how) this host can make one.
+   */
+  pidNamespace?: PidNamespaceSpec;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -97,6 +105,7 @@ export interface NormalizedSpawn {
   adapterFactory: ((signal: AbortSignal) => Promise<ProcessAdapter>) | undefined;
   beforeForceKill: ((reason: TerminationReason) => Promise<void> | void) | undefined;
   cgroup: SessionCgroup | undefined;
+  pidNamespace: PidNamespaceSpec | undefined;
 }
 
 const BUILT_IN_ONLY = [
@@ -109,6 +118,7 @@ const BUILT_IN_ONLY = [
   'term',
   'shell',
   'cgroup',
+  'pidNamespace',
 ] as const;
 
 /** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
@@ -163,7 +173,18 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     adapterFactory,
     beforeForceKill: functionOption('beforeForceKill', options.beforeForceKill),
     cgroup: checkCgroup(options.cgroup),
+    pidNamespace: checkPidNamespace(options.pidNamespace, options.cgroup),
   };
+}
+
+function checkPidNamespace(value: unknown, cgroup: unknown): PidNamespaceSpec | undefined {
+  if (value === undefined) return undefined;
+  const spec = value as Partial<PidNamespaceSpec> | null;
+  if (typeof spec !== 'object' || spec === null || typeof spec.userNamespace !== 'boolean')
+    throw invalidOption('pidNamespace', 'an object { userNamespace: boolean }', { value });
+  if (cgroup !== undefined)
+    throw invalidOption('pidNamespace', 'left out with cgroup (a session is held by one of the two)');
+  return { userNamespace: spec.userNamespace };
 }
 
 /** 'terminal' is a pipe child's stdin: a PTY or a factory's adapter decides its own. */
