@@ -132,8 +132,11 @@ describe.skipIf(!canMakeCgroups())('escapees do not outlive a SIGKILLed host (Li
 
 const pidNamespace = process.platform === 'linux' ? await hostPidNamespaceSupport() : undefined;
 
-describe.skipIf(!pidNamespace?.ok)('escapees do not outlive a SIGKILLed host (Linux, a pid namespace per session)', () => {
-  it("a library host with containment 'pid-namespace': 0 left once the host is gone", async () => {
-    expect(await killedHostLeaves('library', 'pid-namespace')).toBe(0);
-  });
-});
+describe.skipIf(!pidNamespace?.ok)(
+  'escapees do not outlive a SIGKILLed host (Linux, a pid namespace per session)',
+  () => {
+    it("a library host with containment 'pid-namespace': 0 left once the host is gone", async () => {
+      expect(await killedHostLeaves('library', 'pid-namespace')).toBe(0);
+    });
+  },
+);

@@ -159,7 +159,16 @@ describe('containSession (effects injected: every host kind here)', () => {
 
   it("falls back to the marker sweep in 'auto' where no cgroup nor pid namespace can be made", async () => {
     const layout = () => ({ unified: '/cg', v1: {} });
-    expect(await containSession({ ...base, mode: 'auto', limits: {}, layout, create: fails, pidNamespaceSupport: none })).toEqual({
+    expect(
+      await containSession({
+        ...base,
+        mode: 'auto',
+        limits: {},
+        layout,
+        create: fails,
+        pidNamespaceSupport: none,
+      }),
+    ).toEqual({
       containment: 'marker',
       cgroup: undefined,
       limits: {},

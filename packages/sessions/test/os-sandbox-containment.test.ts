@@ -37,8 +37,8 @@ function tag(): string {
 }
 const escapee = (sleep: string) => `(setsid sh -c 'exec env -i sleep ${sleep}' &); echo up; sleep 60`;
 /** Waits until the escapee runs as an orphan adopted by the sandbox's init (bwrap, pid 1 inside). */
-function escaped(sleep: string): Promise<number> {
-  return waitFor(
+async function escaped(sleep: string): Promise<number> {
+  const pid = await waitFor(
     () => {
       const table = processTable();
       const escapee = table.find((p) => p.state !== 'Z' && p.command === `sleep ${sleep}`);
@@ -48,6 +48,7 @@ function escaped(sleep: string): Promise<number> {
     15_000,
     'the escapee to be orphaned inside the sandbox',
   );
+  return pid!;
 }
 function countAndClear(name: string, sleep: string): number {
   const left = processTable().filter((p) => p.state !== 'Z' && p.command === `sleep ${sleep}`);
@@ -57,17 +58,20 @@ function countAndClear(name: string, sleep: string): number {
 }
 
 describe.skipIf(process.platform !== 'linux')('a sandboxed session is contained', () => {
-  it.skipIf(noCgroup !== undefined)('joins its cgroup: the escapee inside leaves 0 after kill()', async () => {
-    const sessions = track(createProcessSessions({ cwd: makeWorkspace(), sandboxPolicy: true }));
-    const sleep = tag();
-    const s = await sessions.start({ command: escapee(sleep), shell: true });
-    expect(s.metadata()).toMatchObject({ containment: 'cgroup', sandbox: expect.anything() });
-    const pid = await escaped(sleep);
-    // Inside bwrap's namespaces, and still in the session's cgroup.
-    expect(readFileSync(`/proc/${pid}/cgroup`, 'utf8')).toContain(`/procmux-${process.pid}-${s.id}`);
-    await s.kill();
-    expect(countAndClear('sandbox cgroup kill()', sleep)).toBe(0);
-  });
+  it.skipIf(noCgroup !== undefined)(
+    'joins its cgroup: the escapee inside leaves 0 after kill()',
+    async () => {
+      const sessions = track(createProcessSessions({ cwd: makeWorkspace(), sandboxPolicy: true }));
+      const sleep = tag();
+      const s = await sessions.start({ command: escapee(sleep), shell: true });
+      expect(s.metadata()).toMatchObject({ containment: 'cgroup', sandbox: expect.anything() });
+      const pid = await escaped(sleep);
+      // Inside bwrap's namespaces, and still in the session's cgroup.
+      expect(readFileSync(`/proc/${pid}/cgroup`, 'utf8')).toContain(`/procmux-${process.pid}-${s.id}`);
+      await s.kill();
+      expect(countAndClear('sandbox cgroup kill()', sleep)).toBe(0);
+    },
+  );
 
   it("without a cgroup, bwrap's pid namespace holds it: 'pid-namespace', 0 left after kill()", async () => {
     const sessions = track(

@@ -61,7 +61,8 @@ async function pollUntil(session: ProcessSession, pattern: RegExp, deadlineMs = 
     if (Date.now() > deadline) throw new Error(`never saw ${pattern} in:\n${seen}`);
     const result = await session.poll({ timeoutMs: 2_000 });
     seen += result.stdout;
-    if (result.state !== 'running' && !pattern.test(seen)) throw new Error(`session ${result.state}:\n${seen}`);
+    if (result.state !== 'running' && !pattern.test(seen))
+      throw new Error(`session ${result.state}:\n${seen}`);
   }
   return seen;
 }
@@ -89,10 +90,16 @@ describe.skipIf(!support.ok)("containment: 'pid-namespace' (Linux)", () => {
     const [a, b] = [tag(), tag()];
     const pipe = await sessions.start({ command: escapee(a), shell: true });
     const pty = await sessions.start({ command: escapee(b), shell: true, pty: true });
+    expect([pipe.metadata().containment, pty.metadata().containment]).toEqual([
+      'pid-namespace',
+      'pid-namespace',
+    ]);
     await escaped(a);
     await escaped(b);
     await sessions.dispose();
-    expect(countAndClear('pid-namespace dispose()', a) + countAndClear('pid-namespace dispose() pty', b)).toBe(0);
+    expect(
+      countAndClear('pid-namespace dispose()', a) + countAndClear('pid-namespace dispose() pty', b),
+    ).toBe(0);
   });
 
   it('leaves no escapee once the program exits on its own', async () => {
@@ -124,13 +131,21 @@ describe.skipIf(!support.ok)("containment: 'pid-namespace' (Linux)", () => {
   it("signal() reaches the program, not the namespace's waiter", async () => {
     const s = await pidNamespace().start({
       command: 'python3',
-      args: ['-u', '-c', 'import signal,time\nsignal.signal(signal.SIGUSR1, lambda *_: print("usr1", flush=True))\nprint("ready", flush=True)\nwhile True: time.sleep(0.05)'],
+      args: [
+        '-u',
+        '-c',
+        'import signal,time\nsignal.signal(signal.SIGUSR1, lambda *_: print("usr1", flush=True))\nprint("ready", flush=True)\nwhile True: time.sleep(0.05)',
+      ],
     });
     await pollUntil(s, /ready/);
     await s.signal('SIGUSR1');
     await pollUntil(s, /usr1/);
     await s.signal('SIGTERM');
-    expect(await s.wait({ timeoutMs: 10_000 })).toEqual({ exitCode: null, signal: 'SIGTERM', state: 'killed' });
+    expect(await s.wait({ timeoutMs: 10_000 })).toEqual({
+      exitCode: null,
+      signal: 'SIGTERM',
+      state: 'killed',
+    });
   });
 
   it('a PTY python3 REPL inside answers Ctrl-C and keeps its terminal; its input wait is seen', async () => {
@@ -142,13 +157,18 @@ describe.skipIf(!support.ok)("containment: 'pid-namespace' (Linux)", () => {
     await py.paste('time.sleep(100)');
     await py.submit();
     await waitFor(
-      () => descendantsOf(py.pid!, processTable()).some((p) => p.state === 'S' && p.command.includes('python3')),
+      () =>
+        descendantsOf(py.pid!, processTable()).some((p) => p.state === 'S' && p.command.includes('python3')),
       10_000,
       'python inside the namespace',
     );
     await py.sendKeys(['C-c']);
     await pollUntil(py, /KeyboardInterrupt[\s\S]*>>>\s*$/);
-    await waitFor(() => py.metadata().input?.confidence === 'kernel', 10_000, 'the kernel to see the input wait');
+    await waitFor(
+      () => py.metadata().input?.confidence === 'kernel',
+      10_000,
+      'the kernel to see the input wait',
+    );
     await py.paste('print(6 * 7)');
     await py.submit();
     await pollUntil(py, /^42\n>>>\s*$/m);
@@ -159,6 +179,9 @@ describe.skipIf(!support.ok)("containment: 'pid-namespace' (Linux)", () => {
   it('refuses resource limits (they need a cgroup), naming why', async () => {
     await expect(
       pidNamespace().start({ command: 'true', resourceLimits: { pids: 10 } }),
-    ).rejects.toMatchObject({ code: 'ERR_PROCESS_UNSUPPORTED', message: expect.stringContaining("'pid-namespace'") });
+    ).rejects.toMatchObject({
+      code: 'ERR_PROCESS_UNSUPPORTED',
+      message: expect.stringContaining("'pid-namespace'"),
+    });
   });
 });

@@ -9,6 +9,13 @@ export {
 } from './cgroup/session-cgroup.js';
 export type { Containment, ResourceLimits, ResourceUsage } from './cgroup/types.js';
 export { ChildAdapter, type ChildAdapterOptions, type TreeKill } from './child-adapter.js';
+export { hostPidNamespaceSupport } from './pid-namespace/node-support.js';
+export {
+  type PidNamespaceEffects,
+  type PidNamespaceSupport,
+  pidNamespaceSupport,
+} from './pid-namespace/support.js';
+export { PID_NAMESPACE_INIT, type PidNamespaceSpec, pidNamespaceTarget } from './pid-namespace/wrap.js';
 export {
   currentPlatform,
   loadPlatform,
@@ -18,13 +25,6 @@ export {
   type PlatformPackages,
   platformPackages,
 } from './platform.js';
-export { hostPidNamespaceSupport } from './pid-namespace/node-support.js';
-export {
-  type PidNamespaceEffects,
-  type PidNamespaceSupport,
-  pidNamespaceSupport,
-} from './pid-namespace/support.js';
-export { PID_NAMESPACE_INIT, type PidNamespaceSpec, pidNamespaceTarget } from './pid-namespace/wrap.js';
 export { MAX_TIMEOUT_MS, type SpawnOptions } from './spawn-options.js';
 export { consoleLogger, ProcessSupervisor, type ProcessSupervisorOptions } from './supervisor.js';
 export { HostWatchdog, type HostWatchdogOptions, type WatchdogSpawner } from './watchdog/host-watchdog.js';

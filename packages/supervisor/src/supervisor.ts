@@ -20,10 +20,10 @@ import {
 import { CGROUP_JOIN_ENV } from '@procmux/shell-wrap';
 import { createCancellable, discard } from './cancellable-spawn.js';
 import { ChildAdapter } from './child-adapter.js';
-import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
-import { SupervisedRun } from './run.js';
 import { aimSignalsAtProgram } from './pid-namespace/aim-signals.js';
 import { pidNamespaceTarget } from './pid-namespace/wrap.js';
+import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
+import { SupervisedRun } from './run.js';
 import { assertDirectory, assertExecutable } from './spawn-errors.js';
 import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
 import { describeTarget, resolveTarget } from './target.js';

@@ -57,7 +57,19 @@ describe('systemdScopeTarget', () => {
   it('execs the program in place inside a named delegated scope', () => {
     expect(systemdScopeTarget({ file: 'sleep', args: ['5'] }, 'procmux-42-s1')).toEqual({
       file: 'systemd-run',
-      args: ['--user', '--scope', '--quiet', '--collect', '-p', 'Delegate=yes', '--unit', 'procmux-42-s1', '--', 'sleep', '5'],
+      args: [
+        '--user',
+        '--scope',
+        '--quiet',
+        '--collect',
+        '-p',
+        'Delegate=yes',
+        '--unit',
+        'procmux-42-s1',
+        '--',
+        'sleep',
+        '5',
+      ],
     });
   });
 

@@ -13,7 +13,10 @@ export function namespacedProgramPid(hostPid: number, read: ProcRead): number | 
   const children = read(`/proc/${hostPid}/task/${hostPid}/children`)?.trim().split(/\s+/) ?? [];
   for (const child of children) {
     if (!/^\d+$/.test(child)) continue;
-    const nspid = /^NSpid:\s+(.+)$/m.exec(read(`/proc/${child}/status`) ?? '')?.[1]?.trim().split(/\s+/);
+    const nspid = /^NSpid:\s+(.+)$/m
+      .exec(read(`/proc/${child}/status`) ?? '')?.[1]
+      ?.trim()
+      .split(/\s+/);
     if (nspid !== undefined && nspid.length > 1 && nspid[nspid.length - 1] !== '1') return Number(child);
   }
   return undefined;

@@ -21,7 +21,8 @@ export type PidNamespaceSupport = { ok: true; spec: PidNamespaceSpec } | { ok: f
  * hardened kernels refuse them). The reason names what was missing.
  */
 export async function pidNamespaceSupport(fx: PidNamespaceEffects): Promise<PidNamespaceSupport> {
-  if (fx.platform !== 'linux') return { ok: false, reason: `pid namespaces are Linux only (this host: ${fx.platform})` };
+  if (fx.platform !== 'linux')
+    return { ok: false, reason: `pid namespaces are Linux only (this host: ${fx.platform})` };
   for (const tool of ['unshare', 'setpriv'])
     if (!fx.which(tool)) return { ok: false, reason: `${tool} (util-linux) is not on PATH` };
   const spec: PidNamespaceSpec = { userNamespace: fx.euid !== 0 };

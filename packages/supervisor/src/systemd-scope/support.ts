@@ -25,8 +25,10 @@ const SCOPE_OPTIONS = ['--user', '--scope', '--quiet', '--collect', '-p', 'Deleg
  * step failed.
  */
 export async function systemdScopeSupport(fx: SystemdScopeEffects): Promise<SystemdScopeSupport> {
-  if (fx.platform !== 'linux') return { ok: false, reason: `systemd is Linux only (this host: ${fx.platform})` };
-  if (fx.euid === 0) return { ok: false, reason: 'root makes cgroups beneath its own; no user scope is needed' };
+  if (fx.platform !== 'linux')
+    return { ok: false, reason: `systemd is Linux only (this host: ${fx.platform})` };
+  if (fx.euid === 0)
+    return { ok: false, reason: 'root makes cgroups beneath its own; no user scope is needed' };
   if (!fx.which('systemd-run')) return { ok: false, reason: 'systemd-run is not on PATH' };
   const runtime = fx.env.XDG_RUNTIME_DIR;
   if (runtime === undefined || runtime === '')

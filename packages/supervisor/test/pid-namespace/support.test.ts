@@ -44,7 +44,10 @@ describe('pidNamespaceSupport', () => {
 
   it('root in a container without CAP_SYS_ADMIN: no, with the exit code when nothing was said', async () => {
     const fx = host({ run: async () => ({ code: 1, stderr: '' }) });
-    expect(await pidNamespaceSupport(fx)).toEqual({ ok: false, reason: 'a pid namespace could not be made (exit 1)' });
+    expect(await pidNamespaceSupport(fx)).toEqual({
+      ok: false,
+      reason: 'a pid namespace could not be made (exit 1)',
+    });
   });
 
   it('without util-linux tools, or off Linux: no probe is run', async () => {

@@ -7,7 +7,10 @@ import { PID_NAMESPACE_INIT, pidNamespaceTarget } from '../../src/pid-namespace/
 
 describe('pidNamespaceTarget', () => {
   it('runs the program under unshare --pid, after the init, as argv of the inner shell', () => {
-    const { file, args } = pidNamespaceTarget({ file: 'sleep', args: ['5', 'a b'] }, { userNamespace: false });
+    const { file, args } = pidNamespaceTarget(
+      { file: 'sleep', args: ['5', 'a b'] },
+      { userNamespace: false },
+    );
     expect(file).toBe('unshare');
     expect(args.slice(0, 4)).toEqual(['--pid', '--', '/bin/sh', '-c']);
     expect(args.slice(5)).toEqual(['procmux-pidns', 'sleep', '5', 'a b']);
@@ -38,14 +41,20 @@ describe('namespacedProgramPid', () => {
   it('is undefined before the program started, once it is gone, or for a process not in a namespace', () => {
     expect(namespacedProgramPid(100, (p) => (p.endsWith('children') ? '101\n' : read(p)))).toBeUndefined();
     expect(namespacedProgramPid(100, () => undefined)).toBeUndefined();
-    expect(namespacedProgramPid(100, (p) => (p === '/proc/102/status' ? 'NSpid:\t102\n' : read(p)))).toBeUndefined();
+    expect(
+      namespacedProgramPid(100, (p) => (p === '/proc/102/status' ? 'NSpid:\t102\n' : read(p))),
+    ).toBeUndefined();
   });
 });
 
 describe('aimSignalsAtProgram', () => {
   function adapter(): ProcessAdapter & { own: string[] } {
     const own: string[] = [];
-    return { pid: 100, own, signal: async (name: string) => void own.push(name) } as unknown as ProcessAdapter & {
+    return {
+      pid: 100,
+      own,
+      signal: async (name: string) => void own.push(name),
+    } as unknown as ProcessAdapter & {
       own: string[];
     };
   }
@@ -60,7 +69,10 @@ describe('aimSignalsAtProgram', () => {
 
   it("uses the adapter's own signal once the program is gone", async () => {
     const sent: [number, string][] = [];
-    const a = aimSignalsAtProgram(adapter(), { read: () => undefined, kill: (pid, name) => void sent.push([pid, name]) });
+    const a = aimSignalsAtProgram(adapter(), {
+      read: () => undefined,
+      kill: (pid, name) => void sent.push([pid, name]),
+    });
     await a.signal!('SIGHUP');
     expect(sent).toEqual([]);
     expect(a.own).toEqual(['SIGHUP']);
