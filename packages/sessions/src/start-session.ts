@@ -6,7 +6,7 @@ import { resolveLifetime } from './lifetime.js';
 import { monoNow } from './mono-clock.js';
 import { enforcePolicy } from './policy.js';
 import type { ProcessSession } from './process-session.js';
-import { backendFor, hostPtyBackend, type PtyBackendChoice } from './pty-backend.js';
+import { backendFor, hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from './pty-backend.js';
 import type { RegistryState } from './registry-state.js';
 import { sandboxRunning } from './sandbox.js';
 import { screenGate } from './screen-gate.js';
@@ -168,7 +168,9 @@ async function startReserved(
       request,
       gate?.screen,
     );
-    session.attach(run, adapter, metadata, shell, contained);
+    // A host backend says what holds its process (a tmux pane in a pid namespace of its own).
+    const held = (adapter?.handle as PtyBackendHandle | undefined)?.containment;
+    session.attach(run, adapter, metadata, shell, held ? { ...contained, containment: held } : contained);
     if (request.lifetime === 'detached') r.detached.add(id);
     await session.persisted;
   } catch (error) {

@@ -10,6 +10,7 @@ export {
 export type { Containment, ResourceLimits, ResourceUsage } from './cgroup/types.js';
 export { ChildAdapter, type ChildAdapterOptions, type TreeKill } from './child-adapter.js';
 export { hostPidNamespaceSupport } from './pid-namespace/node-support.js';
+export { namespacedProgramPid } from './pid-namespace/program-pid.js';
 export {
   type PidNamespaceEffects,
   type PidNamespaceSupport,

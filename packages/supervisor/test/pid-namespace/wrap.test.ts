@@ -38,6 +38,15 @@ describe('namespacedProgramPid', () => {
     expect(namespacedProgramPid(100, read)).toBe(102);
   });
 
+  it('is found below a shell that runs the waiter (a tmux pane), not beside a namespace', () => {
+    const deeper: Record<string, string> = {
+      '/proc/90/task/90/children': '100\n',
+      '/proc/100/status': 'Name:\tunshare\nNSpid:\t100\n',
+      ...proc,
+    };
+    expect(namespacedProgramPid(90, (p) => deeper[p])).toBe(102);
+  });
+
   it('is undefined before the program started, once it is gone, or for a process not in a namespace', () => {
     expect(namespacedProgramPid(100, (p) => (p.endsWith('children') ? '101\n' : read(p)))).toBeUndefined();
     expect(namespacedProgramPid(100, () => undefined)).toBeUndefined();
