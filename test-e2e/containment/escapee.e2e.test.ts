@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hostPidNamespaceSupport } from '@procmux/supervisor';
 import { leakedCgroups, trackPid, waitFor } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -46,12 +47,15 @@ function canMakeCgroups(): boolean {
   }
 }
 
-async function killedHostLeaves(how: 'library' | 'mcp'): Promise<number> {
+async function killedHostLeaves(
+  how: 'library' | 'mcp',
+  containment: 'auto' | 'pid-namespace' = 'auto',
+): Promise<number> {
   const [a, b] = [tag(), tag()];
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-escapee-')));
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(FIXTURES, 'escapee-host.mjs'), how, CLI, workspace, a, b],
+    [join(FIXTURES, 'escapee-host.mjs'), how, CLI, workspace, a, b, containment],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -77,10 +81,17 @@ async function killedHostLeaves(how: 'library' | 'mcp'): Promise<number> {
     );
     process.kill(host, 'SIGKILL');
     await waitFor(() => !alive(host), 10_000, 'the host to die');
-    await new Promise((resolve) => setTimeout(resolve, AFTER_DEATH_MS));
+    if (containment === 'pid-namespace') {
+      // Waited for as a state: both gone once the namespace's init died (a deadline, not a sleep).
+      await waitFor(() => sleeps(a).length + sleeps(b).length === 0, 10_000, 'the escapees to die').catch(
+        () => undefined,
+      );
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, AFTER_DEATH_MS));
+    }
     const left = [...sleeps(a), ...sleeps(b)];
     for (const { pid } of left) process.kill(pid, 'SIGKILL');
-    counts[`${how} host SIGKILL`] = left.length;
+    counts[`${how} host SIGKILL (${containment})`] = left.length;
     return left.length;
   } finally {
     child.kill('SIGKILL');
@@ -91,7 +102,8 @@ async function killedHostLeaves(how: 'library' | 'mcp'): Promise<number> {
 function isChildOfSession(ppid: number): boolean {
   try {
     const cmd = readFileSync(`/proc/${ppid}/cmdline`, 'utf8');
-    return /python3|sh\0-c|bash/.test(cmd);
+    // A pid namespace's init adopts the orphans: adopted is escaped.
+    return !cmd.includes('procmux-pidns-init') && /python3|sh\0-c|bash/.test(cmd);
   } catch {
     return false;
   }
@@ -117,3 +129,14 @@ describe.skipIf(!canMakeCgroups())('escapees do not outlive a SIGKILLed host (Li
     expect(leakedCgroups()).toEqual([]);
   });
 });
+
+const pidNamespace = process.platform === 'linux' ? await hostPidNamespaceSupport() : undefined;
+
+describe.skipIf(!pidNamespace?.ok)(
+  'escapees do not outlive a SIGKILLed host (Linux, a pid namespace per session)',
+  () => {
+    it("a library host with containment 'pid-namespace': 0 left once the host is gone", async () => {
+      expect(await killedHostLeaves('library', 'pid-namespace')).toBe(0);
+    });
+  },
+);

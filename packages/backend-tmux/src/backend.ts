@@ -13,7 +13,7 @@ import {
 import { killProcessTree } from '@procmux/kill-posix';
 import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
-import { HostWatchdog } from '@procmux/supervisor';
+import { HostWatchdog, hostPidNamespaceSupport, pidNamespaceTarget } from '@procmux/supervisor';
 import {
   decodeRef,
   envScript,
@@ -158,9 +158,10 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const files = layout.files(name);
       // The same descriptor-closing prologue as a native session's (shell-wrap), so a command
       // string means the same here: bash with BASH_ENV, or the exec wrapper for a program.
+      const program = await containedTarget(request, resolved.containment);
       const spec = closeInheritedDescriptors({
-        file: request.file,
-        args: request.args,
+        file: program.file,
+        args: [...program.args],
         env: { ...request.env, TERM: request.term, [TREE_MARKER_ENV]: marker },
       });
       writeSessionFiles(layout, files, envScript(files.env, spec.env));
@@ -178,7 +179,9 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
         );
       }
       if (host) watch(marker, pid, request.privateDir);
-      return pane(name, marker, pid, 0, request.onData, host, undefined, request.privateDir);
+      const started = pane(name, marker, pid, 0, request.onData, host, undefined, request.privateDir);
+      if (resolved.containment === 'pid-namespace') started.containment = 'pid-namespace';
+      return started;
     },
     async attach(request) {
       const ref = decodeRef(request.ref, layout);
@@ -281,4 +284,20 @@ function writeSessionFiles(layout: Layout, files: SessionFiles, script: string):
       `the tmux backend could not write a session's files under ${layout.sessions} (${code}${code === 'ENOSPC' ? ': the file system is full' : ''}); no program was started`,
     );
   }
+}
+
+// A pane in a pid namespace of its own: the namespace dies with the pane's process (its init
+// is tied to it), so nothing the program started outlives the pane, host or no host.
+async function containedTarget(
+  request: { file: string; args: readonly string[] },
+  containment: 'marker' | 'pid-namespace',
+): Promise<{ file: string; args: readonly string[] }> {
+  if (containment === 'marker') return request;
+  const support = await hostPidNamespaceSupport();
+  if (!support.ok)
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      `a tmux pane cannot run in a pid namespace: ${support.reason}`,
+    );
+  return pidNamespaceTarget({ file: request.file, args: [...request.args] }, support.spec);
 }

@@ -8,6 +8,7 @@ import {
   knownKeys,
   MAX_KILL_GRACE_MS,
   nonEmptyString,
+  oneOf,
   optionsObject,
 } from '@procmux/core-types';
 import type { TmuxBinary } from './tmux-cli.js';
@@ -19,15 +20,23 @@ export interface TmuxBackendOptions {
   killGraceMs?: number;
   /** A tmux already located (tests); found on PATH and version-checked by default. */
   tmux?: TmuxBinary;
+  /**
+   * 'marker' (default): a pane's tree is found by process group, descendants and marker.
+   * 'pid-namespace': each pane's program runs in a pid namespace of its own (Linux), which
+   * dies with the pane's process, escapees included, also for a pane that outlived its host;
+   * a host that cannot make one fails the start with ERR_PROCESS_UNSUPPORTED naming why.
+   */
+  containment?: 'marker' | 'pid-namespace';
 }
 
 export interface ResolvedTmuxOptions {
   dir: string;
   killGraceMs: number;
   tmux: TmuxBinary | undefined;
+  containment: 'marker' | 'pid-namespace';
 }
 
-const KEYS = ['dir', 'killGraceMs', 'tmux'] as const;
+const KEYS = ['dir', 'killGraceMs', 'tmux', 'containment'] as const;
 
 export function resolveTmuxOptions(value: unknown): ResolvedTmuxOptions {
   const options = optionsObject<TmuxBackendOptions>(value);
@@ -38,7 +47,9 @@ export function resolveTmuxOptions(value: unknown): ResolvedTmuxOptions {
     max: MAX_KILL_GRACE_MS,
     default: DEFAULT_KILL_GRACE_MS,
   });
-  return { dir, killGraceMs, tmux: tmuxOption(options.tmux) };
+  const containment =
+    oneOf('containment', options.containment, ['marker', 'pid-namespace'] as const) ?? 'marker';
+  return { dir, killGraceMs, tmux: tmuxOption(options.tmux), containment };
 }
 
 function tmuxOption(value: unknown): TmuxBinary | undefined {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
+import { namespacedProgramPid } from '@procmux/supervisor';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
 import type { TmuxServer } from './tmux-cli.js';
@@ -37,6 +38,14 @@ function signalName(number: number): SignalName | undefined {
   return undefined;
 }
 
+function readProc(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class TmuxPane {
@@ -45,6 +54,8 @@ export class TmuxPane {
   /** The stream starts at this byte of the log (0: the whole history is replayed). */
   readonly replayFrom: number;
   readonly metadata: Record<string, unknown>;
+  /** 'pid-namespace' for a pane started in one (the backend's `containment`); else the marker sweep. */
+  containment: 'marker' | 'pid-namespace' = 'marker';
   readonly #follower: LogFollower;
   readonly #exit: Promise<RecoveredProcessExit>;
   #resolve!: (exit: RecoveredProcessExit) => void;
@@ -121,6 +132,13 @@ export class TmuxPane {
 
   async signal(name: SignalName): Promise<void> {
     const pid = this.#livePid();
+    // In a pid namespace the pane's process is the waiter (it blocks INT and TERM and its death
+    // ends the namespace): the program gets the signal, as it would without one.
+    const program = namespacedProgramPid(pid, readProc);
+    if (program !== undefined) {
+      process.kill(program, name);
+      return;
+    }
     try {
       process.kill(-pid, name);
     } catch {

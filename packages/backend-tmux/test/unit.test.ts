@@ -56,13 +56,18 @@ describe('createTmuxBackend options (the core-types toolkit: ERR_INVALID_OPTION,
     );
     expect(() => resolveTmuxOptions(options)).toThrow(message);
   };
-  it('takes dir, killGraceMs and tmux, with the 3000 ms default grace', () => {
+  it("takes dir, killGraceMs, tmux and containment, with the 3000 ms default grace and 'marker'", () => {
     expect(resolveTmuxOptions({ dir: '/tmp/pm', tmux })).toEqual({
       dir: '/tmp/pm',
       killGraceMs: 3_000,
       tmux,
+      containment: 'marker',
     });
     expect(resolveTmuxOptions({ dir: '/tmp/pm', killGraceMs: 0 }).killGraceMs).toBe(0);
+    expect(resolveTmuxOptions({ dir: '/tmp/pm', containment: 'pid-namespace' }).containment).toBe(
+      'pid-namespace',
+    );
+    refused({ dir: '/tmp/pm', containment: 'cgroup' }, 'containment', /containment must be one of/);
   });
   it('refuses what it cannot use, saying what is allowed', () => {
     refused(undefined, 'dir', /dir must be a non-empty string/);

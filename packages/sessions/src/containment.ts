@@ -1,21 +1,30 @@
 // How a session's process tree is held: a cgroup of its own where this host can make one
-// (Linux), else today's marker sweep. Resource limits need the cgroup: asked for where none
-// can be made, they are an error naming why, never silently dropped.
+// (Linux), else a pid namespace of its own where one can be made, else the marker sweep.
+// Resource limits need the cgroup: asked for where none can be made, they are an error
+// naming why, never silently dropped.
 import { integerOption, invalidOption, isProcmuxError, knownKeys, ProcmuxError } from '@procmux/core-types';
 import {
   type CgroupLayout,
   type Containment,
   hostCgroupLayout,
+  hostPidNamespaceSupport,
+  type PidNamespaceSpec,
+  type PidNamespaceSupport,
   type ResourceLimits,
   SessionCgroup,
 } from '@procmux/supervisor';
 
-/** 'auto' (default): a cgroup where one can be made, else the marker sweep; 'cgroup': required. */
-export type ContainmentMode = 'auto' | 'cgroup' | 'marker';
+/**
+ * 'auto' (default): a cgroup where one can be made, else a pid namespace, else the marker
+ * sweep; 'cgroup' and 'pid-namespace': that one is required (a start fails naming why).
+ */
+export type ContainmentMode = 'auto' | 'cgroup' | 'pid-namespace' | 'marker';
 
 export interface Contained {
   containment: Containment;
   cgroup: SessionCgroup | undefined;
+  /** The namespace the supervisor wraps the run in; undefined for a sandbox (bwrap makes its own). */
+  pidNamespace?: PidNamespaceSpec | undefined;
   limits: ResourceLimits;
 }
 
@@ -50,6 +59,10 @@ export interface ContainOptions {
   limits: ResourceLimits;
   /** Whether the session runs on this host's own adapters (not a sandbox or a host PTY backend). */
   native: boolean;
+  /** A native session in an OS sandbox (bubblewrap): already in a pid namespace of its own. */
+  sandboxed?: boolean;
+  /** Whether and how this host makes pid namespaces (default: probed once per process). */
+  pidNamespaceSupport?: () => Promise<PidNamespaceSupport>;
   platform?: NodeJS.Platform;
   /** The host's cgroups (default: read from /proc/self once per call). */
   layout?: () => CgroupLayout | undefined;
@@ -57,17 +70,45 @@ export interface ContainOptions {
 }
 
 /**
- * Chooses and makes a session's containment. A cgroup that cannot be made falls back to the
- * marker sweep in 'auto' mode, unless limits were asked for (then, like in 'cgroup' mode, the
- * start fails with ERR_PROCESS_UNSUPPORTED naming why).
+ * Chooses and makes a session's containment. A cgroup that cannot be made falls back, in
+ * 'auto' mode, to a pid namespace and then to the marker sweep, unless limits were asked for
+ * (then, like in 'cgroup' mode, the start fails with ERR_PROCESS_UNSUPPORTED naming why).
  */
-export function containSession(options: ContainOptions): Contained {
+export async function containSession(options: ContainOptions): Promise<Contained> {
+  if (options.mode === 'pid-namespace') {
+    if (Object.keys(options.limits).length > 0)
+      throw unsupported("resource limits need a cgroup; this registry's containment is 'pid-namespace'");
+    const held = await inPidNamespace(options);
+    if (typeof held === 'string') throw unsupported(held);
+    return held;
+  }
+  const held = cgroupOrMarker(options);
+  if (held.containment !== 'marker' || options.mode !== 'auto') return held;
+  const namespaced = await inPidNamespace(options);
+  return typeof namespaced === 'string' ? held : namespaced;
+}
+
+// A pid namespace for the session, or the reason there is none.
+async function inPidNamespace(options: ContainOptions): Promise<Contained | string> {
+  const held = { containment: 'pid-namespace' as const, cgroup: undefined, limits: options.limits };
+  if (!options.native)
+    return 'a pid namespace is for sessions on this host (not a sandbox backend or a host PTY backend)';
+  const platform = options.platform ?? process.platform;
+  if (platform !== 'linux') return `pid namespaces are Linux only (this host: ${platform})`;
+  // bubblewrap runs the sandbox with --unshare-pid --die-with-parent: a namespace already.
+  if (options.sandboxed) return held;
+  const support = await (options.pidNamespaceSupport ?? hostPidNamespaceSupport)();
+  return support.ok ? { ...held, pidNamespace: support.spec } : support.reason;
+}
+
+/** The cgroup part of containSession: a cgroup, the marker sweep, or an error naming why. */
+export function cgroupOrMarker(options: ContainOptions): Contained {
   const { mode, limits } = options;
   const wantsLimits = Object.keys(limits).length > 0;
   const marker: Contained = { containment: 'marker', cgroup: undefined, limits };
-  if (mode === 'marker') {
+  if (mode === 'marker' || mode === 'pid-namespace') {
     if (wantsLimits)
-      throw unsupported("resource limits need a cgroup; this registry's containment is 'marker'");
+      throw unsupported(`resource limits need a cgroup; this registry's containment is '${mode}'`);
     return marker;
   }
   const required = mode === 'cgroup' || wantsLimits;
@@ -115,6 +156,6 @@ export function probeLimits(
 ): void {
   if (Object.keys(limits).length === 0) return;
   probes += 1;
-  const { cgroup } = containSession({ ...options, mode, id: `probe${probes}`, limits });
+  const { cgroup } = cgroupOrMarker({ ...options, mode, id: `probe${probes}`, limits });
   void cgroup?.close().catch(() => {});
 }

@@ -39,6 +39,11 @@ export interface PtyBackendHandle {
   metadata?: Record<string, unknown>;
   /** The shell that ran a command string, when the backend chose it (e.g. the remote host's). */
   shell?: string | null;
+  /**
+   * What holds the process's tree where the backend runs it ('pid-namespace': a namespace of
+   * its own that dies with it); absent: the marker sweep. `metadata().containment` says it.
+   */
+  containment?: 'marker' | 'pid-namespace';
   write(data: string): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;

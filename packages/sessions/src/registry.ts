@@ -104,9 +104,14 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     (typeof options.outputSpillDir !== 'string' || options.outputSpillDir === '')
   )
     throw invalidOption('outputSpillDir', 'a directory path', { value: options.outputSpillDir });
-  const containment = oneOf('containment', options.containment, ['auto', 'cgroup', 'marker'], {
-    default: 'auto',
-  });
+  const containment = oneOf(
+    'containment',
+    options.containment,
+    ['auto', 'cgroup', 'pid-namespace', 'marker'],
+    {
+      default: 'auto',
+    },
+  );
   const resourceLimits = checkResourceLimits('resourceLimits', options.resourceLimits);
   let layout: { value: CgroupLayout | undefined } | undefined;
   const cgroupLayout = () => {

@@ -2,7 +2,7 @@ import { type ManagedRun, type OutputListener, ProcmuxError } from '@procmux/cor
 import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import type { ScreenLike } from '@procmux/screen';
 import { shellWrap } from '@procmux/shell-wrap';
-import type { ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
+import type { PidNamespaceSpec, ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
 import { attachBounded } from './attach-bounded.js';
 import { BackendAdapter } from './backend-adapter.js';
 import { hangUpRun } from './hang-up.js';
@@ -21,6 +21,8 @@ export interface SpawnContext {
   limits: ResolvedProcessSessionLimits;
   /** The session's cgroup (native sessions on Linux): joined before the command runs. */
   cgroup?: SessionCgroup | undefined;
+  /** Without a cgroup: the pid namespace the native run is wrapped in. */
+  pidNamespace?: PidNamespaceSpec | undefined;
 }
 
 export interface SpawnedSession {
@@ -149,6 +151,7 @@ export async function spawnSession(
       mode: plan.pty ? 'pty' : 'pipe',
       ...(context.cgroup ? { cgroup: context.cgroup } : {}),
       ...(boxed ? { privateDir: boxed.box.dir } : {}),
+      ...(context.pidNamespace ? { pidNamespace: context.pidNamespace } : {}),
       ptyFallback: request.ptyFallback ?? 'fail',
       cwd: plan.cwd,
       env: boxed ? boxed.env : plan.env,

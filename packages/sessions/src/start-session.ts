@@ -6,7 +6,7 @@ import { resolveLifetime } from './lifetime.js';
 import { monoNow } from './mono-clock.js';
 import { enforcePolicy } from './policy.js';
 import type { ProcessSession } from './process-session.js';
-import { backendFor, hostPtyBackend, type PtyBackendChoice } from './pty-backend.js';
+import { backendFor, hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from './pty-backend.js';
 import type { RegistryState } from './registry-state.js';
 import { sandboxRunning } from './sandbox.js';
 import { screenGate } from './screen-gate.js';
@@ -128,11 +128,12 @@ async function startReserved(
   );
   const hostBackend = plan.pty && hostPtyBackend(ptyBackend) !== undefined;
   // Before the session exists: a limit that cannot hold here fails the start, nothing runs.
-  const contained = containSession({
+  const contained = await containSession({
     mode: r.containment,
     id,
     limits: { ...r.resourceLimits, ...checkResourceLimits('resourceLimits', request.resourceLimits) },
     native: !hostBackend && r.sandbox === undefined,
+    sandboxed: plan.sandbox !== undefined,
     layout: r.cgroupLayout,
   });
   const { session, screen, gate } = newSession(r, request, plan, id, hostBackend);
@@ -160,13 +161,16 @@ async function startReserved(
         ptyBackend,
         limits: r.limits,
         cgroup: contained.cgroup,
+        pidNamespace: contained.pidNamespace,
       },
       session,
       plan,
       request,
       gate?.screen,
     );
-    session.attach(run, adapter, metadata, shell, contained);
+    // A host backend says what holds its process (a tmux pane in a pid namespace of its own).
+    const held = (adapter?.handle as PtyBackendHandle | undefined)?.containment;
+    session.attach(run, adapter, metadata, shell, held ? { ...contained, containment: held } : contained);
     if (request.lifetime === 'detached') r.detached.add(id);
     await session.persisted;
   } catch (error) {

@@ -62,8 +62,9 @@ export interface ProcessSessionsOptions extends DurabilityOptions {
   outputSpillDir?: string;
   /**
    * How each session's process tree is held (see the README's containment table): 'auto'
-   * (default) a cgroup per session where this host can make one (Linux), else the marker
-   * sweep; 'cgroup' requires one (a start fails naming why); 'marker' never makes one.
+   * (default) a cgroup per session where this host can make one (Linux), else a pid
+   * namespace per session where one can be made, else the marker sweep; 'cgroup' and
+   * 'pid-namespace' require that one (a start fails naming why); 'marker' makes neither.
    */
   containment?: ContainmentMode;
   /**
@@ -237,7 +238,8 @@ export interface SessionMetadata {
   sandbox?: SessionSandboxState;
   /**
    * What holds the session's processes together: 'cgroup' (a kernel cgroup of its own: no
-   * process can leave it, its kill is one write), 'pid-namespace', or 'marker' (process group,
+   * process can leave it, its kill is one write), 'pid-namespace' (a pid namespace of its own:
+   * when the session's process ends every process in it is killed), or 'marker' (process group,
    * parent chain and the PROCMUX_TREE variable: a daemon that clears its environment escapes).
    */
   containment: Containment;

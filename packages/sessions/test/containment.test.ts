@@ -152,43 +152,50 @@ describe('limits that cannot hold are refused, never dropped', () => {
 
 describe('containSession (effects injected: every host kind here)', () => {
   const base = { id: 's', native: true, platform: 'linux' as const };
+  const none = async () => ({ ok: false as const, reason: 'user namespaces are refused' });
   const fails = () => {
     throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'a cgroup for the session could not be made: EACCES');
   };
 
-  it("falls back to the marker sweep in 'auto' where no cgroup can be made, and says so", () => {
+  it("falls back to the marker sweep in 'auto' where no cgroup nor pid namespace can be made", async () => {
     const layout = () => ({ unified: '/cg', v1: {} });
-    expect(containSession({ ...base, mode: 'auto', limits: {}, layout, create: fails })).toEqual({
+    expect(
+      await containSession({
+        ...base,
+        mode: 'auto',
+        limits: {},
+        layout,
+        create: fails,
+        pidNamespaceSupport: none,
+      }),
+    ).toEqual({
       containment: 'marker',
       cgroup: undefined,
       limits: {},
     });
   });
 
-  it("fails instead where a cgroup is required ('cgroup' mode, or limits asked for)", () => {
+  it("fails instead where a cgroup is required ('cgroup' mode, or limits asked for)", async () => {
     const layout = () => ({ unified: '/cg', v1: {} });
     for (const options of [
       { mode: 'cgroup' as const, limits: {} },
       { mode: 'auto' as const, limits: { pids: 5 } },
     ]) {
-      expect(
-        isProcmuxError(
-          thrownBy(() => containSession({ ...base, ...options, layout, create: fails })),
-          'ERR_PROCESS_UNSUPPORTED',
-        ),
-      ).toBe(true);
+      await expect(containSession({ ...base, ...options, layout, create: fails })).rejects.toMatchObject({
+        code: 'ERR_PROCESS_UNSUPPORTED',
+      });
     }
   });
 
-  it('names the platform where cgroups do not exist, and the backend for a sandbox or host PTY backend', () => {
-    const mac = thrownBy(() =>
+  it('names the platform where cgroups do not exist, and the backend for a sandbox or host PTY backend', async () => {
+    await expect(
       containSession({ ...base, platform: 'darwin', mode: 'auto', limits: { pids: 5 } }),
-    );
-    expect((mac as Error).message).toBe('cgroups are Linux only (this host: darwin)');
-    expect(containSession({ ...base, platform: 'win32', mode: 'auto', limits: {} }).containment).toBe(
+    ).rejects.toThrow('cgroups are Linux only (this host: darwin)');
+    expect((await containSession({ ...base, platform: 'win32', mode: 'auto', limits: {} })).containment).toBe(
       'marker',
     );
-    const remote = thrownBy(() => containSession({ ...base, native: false, mode: 'cgroup', limits: {} }));
-    expect((remote as Error).message).toContain('not a sandbox or a host PTY backend');
+    await expect(containSession({ ...base, native: false, mode: 'cgroup', limits: {} })).rejects.toThrow(
+      'not a sandbox or a host PTY backend',
+    );
   });
 });

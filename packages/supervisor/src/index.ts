@@ -9,6 +9,14 @@ export {
 } from './cgroup/session-cgroup.js';
 export type { Containment, ResourceLimits, ResourceUsage } from './cgroup/types.js';
 export { ChildAdapter, type ChildAdapterOptions, type TreeKill } from './child-adapter.js';
+export { hostPidNamespaceSupport } from './pid-namespace/node-support.js';
+export { namespacedProgramPid } from './pid-namespace/program-pid.js';
+export {
+  type PidNamespaceEffects,
+  type PidNamespaceSupport,
+  pidNamespaceSupport,
+} from './pid-namespace/support.js';
+export { PID_NAMESPACE_INIT, type PidNamespaceSpec, pidNamespaceTarget } from './pid-namespace/wrap.js';
 export {
   currentPlatform,
   loadPlatform,

@@ -19,6 +19,7 @@ import {
   type TerminationReason,
 } from '@procmux/core-types';
 import { SessionCgroup } from './cgroup/session-cgroup.js';
+import type { PidNamespaceSpec } from './pid-namespace/wrap.js';
 import { checkInput, checkTarget } from './validate.js';
 import { isPrivateDir } from './watchdog/protocol.js';
 
@@ -80,6 +81,12 @@ export interface SpawnOptions extends SpawnTarget {
    * after the tree kill, if the host dies first.
    */
   privateDir?: string;
+   * Runs the process in a pid namespace of its own (Linux, built-in adapters only, not with
+   * `cgroup`): when the run ends, or its waiter is killed, the kernel kills every process in
+   * it. Signals go to the program; its exit code or signal is reported as its own. See
+   * `hostPidNamespaceSupport()` for whether (and how) this host can make one.
+   */
+  pidNamespace?: PidNamespaceSpec;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -105,6 +112,7 @@ export interface NormalizedSpawn {
   beforeForceKill: ((reason: TerminationReason) => Promise<void> | void) | undefined;
   cgroup: SessionCgroup | undefined;
   privateDir: string | undefined;
+  pidNamespace: PidNamespaceSpec | undefined;
 }
 
 const BUILT_IN_ONLY = [
@@ -118,6 +126,7 @@ const BUILT_IN_ONLY = [
   'shell',
   'cgroup',
   'privateDir',
+  'pidNamespace',
 ] as const;
 
 /** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
@@ -173,6 +182,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     beforeForceKill: functionOption('beforeForceKill', options.beforeForceKill),
     cgroup: checkCgroup(options.cgroup),
     privateDir: checkPrivateDir(options.privateDir),
+    pidNamespace: checkPidNamespace(options.pidNamespace, options.cgroup),
   };
 }
 
@@ -183,6 +193,16 @@ function checkPrivateDir(value: unknown): string | undefined {
   throw invalidOption('privateDir', 'an absolute path whose last part starts with "procmux-", without ".."', {
     value,
   });
+}
+
+function checkPidNamespace(value: unknown, cgroup: unknown): PidNamespaceSpec | undefined {
+  if (value === undefined) return undefined;
+  const spec = value as Partial<PidNamespaceSpec> | null;
+  if (typeof spec !== 'object' || spec === null || typeof spec.userNamespace !== 'boolean')
+    throw invalidOption('pidNamespace', 'an object { userNamespace: boolean }', { value });
+  if (cgroup !== undefined)
+    throw invalidOption('pidNamespace', 'left out with cgroup (a session is held by one of the two)');
+  return { userNamespace: spec.userNamespace };
 }
 
 /** 'terminal' is a pipe child's stdin: a PTY or a factory's adapter decides its own. */

@@ -20,11 +20,13 @@ import {
 import { CGROUP_JOIN_ENV } from '@procmux/shell-wrap';
 import { createCancellable, discard } from './cancellable-spawn.js';
 import { ChildAdapter } from './child-adapter.js';
+import { aimSignalsAtProgram } from './pid-namespace/aim-signals.js';
+import { pidNamespaceTarget } from './pid-namespace/wrap.js';
 import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
 import { SupervisedRun } from './run.js';
-import { assertDirectory } from './spawn-errors.js';
+import { assertDirectory, assertExecutable } from './spawn-errors.js';
 import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
-import { describeTarget } from './target.js';
+import { describeTarget, resolveTarget } from './target.js';
 import { HostWatchdog, type WatchdogSpawner } from './watchdog/host-watchdog.js';
 
 export interface ProcessSupervisorOptions {
@@ -116,6 +118,7 @@ export class ProcessSupervisor {
       throw error;
     }
     const { adapter, applyStdin } = created;
+    if (spec.pidNamespace !== undefined) aimSignalsAtProgram(adapter);
     if (marker !== undefined && adapter.pid !== undefined)
       this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs);
     const refuse = (error: Error): never => {
@@ -230,7 +233,7 @@ export class ProcessSupervisor {
     if (spec.cwd !== undefined) await assertDirectory(spec.cwd);
     const create = this.ptyFactory ?? (await this.modules.loadPty()).createPtyAdapter;
     return create({
-      ...spec.target,
+      ...namespacedTarget(spec, this.modules.platform),
       cwd: spec.cwd,
       env: withCgroupJoin(spec),
       cols: spec.cols,
@@ -244,7 +247,7 @@ export class ProcessSupervisor {
   private async createChild(spec: NormalizedSpawn, treeMarker: string | undefined): Promise<ProcessAdapter> {
     const { killProcessTree } = await this.modules.loadKill();
     return ChildAdapter.create({
-      ...spec.target,
+      ...namespacedTarget(spec, this.modules.platform),
       cwd: spec.cwd,
       env: withCgroupJoin(spec),
       stdin: spec.stdin,
@@ -274,6 +277,16 @@ export class ProcessSupervisor {
 function withCgroupJoin(spec: NormalizedSpawn): NormalizedSpawn['env'] {
   if (spec.cgroup === undefined) return spec.env;
   return { ...(spec.env ?? process.env), [CGROUP_JOIN_ENV]: spec.cgroup.procsFiles.join(':') };
+}
+
+// A pid-namespace run starts `unshare`, which execs the program: a missing program is
+// checked here, so it is a spawn error as without the namespace, not unshare's exit 127.
+function namespacedTarget(spec: NormalizedSpawn, platform: NodeJS.Platform): NormalizedSpawn['target'] {
+  if (spec.pidNamespace === undefined) return spec.target;
+  const env = spec.env ?? process.env;
+  const resolved = resolveTarget(spec.target, platform, env);
+  assertExecutable(resolved.file, spec.cwd ?? process.cwd(), env, platform);
+  return pidNamespaceTarget(resolved, spec.pidNamespace);
 }
 
 // Errors that pipes would hit just the same: falling back cannot help.
