@@ -81,6 +81,7 @@ export interface SpawnOptions extends SpawnTarget {
    * after the tree kill, if the host dies first.
    */
   privateDir?: string;
+  /**
    * Runs the process in a pid namespace of its own (Linux, built-in adapters only, not with
    * `cgroup`): when the run ends, or its waiter is killed, the kernel kills every process in
    * it. Signals go to the program; its exit code or signal is reported as its own. See
