@@ -180,6 +180,8 @@ describe.skipIf(skip !== undefined)('persisted sessions on a remote tmux server'
       await b.sessions.dispose();
       await b.tmux.dispose();
       await closeWorld(b.world);
+      // A failed run leaves the adopted sessions in tmux there (released, not killed): end them.
+      spawnSync('tmux', ['-S', b.tmux.socket, 'kill-server'], { stdio: 'ignore' });
       rmSync(dirOf, { recursive: true, force: true });
     }
     expect(await settleSurvivors()).toEqual([]);
