@@ -537,7 +537,8 @@ describe('recover() through a recovery backend', () => {
     const inner = createMemoryRecoveryStores();
     const leases: LeaseStore = {
       acquire: async (...args) => {
-        await pause((delay += 50));
+        delay += 50;
+        await pause(delay);
         return inner.leases.acquire(...args);
       },
       renew: (...args) => inner.leases.renew(...args),
