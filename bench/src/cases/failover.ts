@@ -5,8 +5,8 @@
 // sooner than the lease lapses, and the target is TTL + 1 s.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { BenchCase, BenchContext, Measured } from '../case.js';
 import { fact, figure, num, signedMs } from '../format.js';
