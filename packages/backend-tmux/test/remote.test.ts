@@ -116,6 +116,51 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     await b.sessions.dispose();
   });
 
+  it('re-attaches the sessions a host left with one tmux lookup on the remote host for all of them', async () => {
+    stores = createMemoryRecoveryStores();
+    const dir = stateDir();
+    const a = await host(dir);
+    const started = [];
+    for (let n = 0; n < 4; n++) {
+      started.push(
+        await a.sessions.start({
+          shell: true,
+          command: 'echo up; sleep 60',
+          pty: true,
+          lifetime: 'detached',
+        }),
+      );
+    }
+    await a.sessions.dispose();
+    await a.tmux.dispose();
+    // The next host, its every command on the remote host counted (each is an SSH exec there).
+    const commands: string[] = [];
+    const counting: RemoteTmuxHost = {
+      ...localHost,
+      run: (command, input) => {
+        commands.push(command);
+        return localHost.run(command, input);
+      },
+    };
+    const tmux = await createRemoteTmuxBackend(counting, { dir, environment: (env) => env });
+    backends.push(tmux);
+    const b = createProcessSessions({
+      cwd: process.cwd(),
+      ptyBackend: tmux,
+      recoveryBackend: tmux,
+      ...stores,
+      ownerId: 'host-a',
+    });
+    commands.length = 0;
+    const report = await b.recover();
+    expect(report.outcomes.map((o) => o.outcome)).toEqual(Array(4).fill('reattached'));
+    expect(commands.filter((c) => /'(display-message|list-panes)'/.test(c))).toHaveLength(1);
+    for (const s of started) expect(b.get(s.id).metadata().pid).toBe(s.pid);
+    for (const s of started) await b.get(s.id).kill();
+    expect(markedBy(process.pid)).toEqual([]);
+    await b.dispose();
+  });
+
   it('refuses a session that would end with its host: the remote server keeps detached ones only', async () => {
     stores = createMemoryRecoveryStores();
     const { tmux } = await host(stateDir());

@@ -27,6 +27,9 @@ export async function replicasOf(checkpoints: CheckpointStore): Promise<Map<stri
   return out;
 }
 
+/** Looks for lapsed leases while this many earlier looks are still re-attaching. */
+const MAX_TICKS_IN_FLIGHT = 3;
+
 export function startAdoption(options: {
   sessions: ProcessSessions;
   checkpoints: CheckpointStore;
@@ -53,10 +56,14 @@ export function startAdoption(options: {
       }
     }
   };
-  let busy = false;
+  // A tick that re-attaches waits on the remote host (an SSH exec: 0.5 s on a loaded machine);
+  // later ticks still look, so a lease that lapses meanwhile is taken at once, not after it
+  // (recover() leaves a record another run is taking over to that run). Bounded, so a store
+  // that stops answering does not pile ticks up.
+  let running = 0;
   const tick = async () => {
-    if (busy) return;
-    busy = true;
+    if (running >= MAX_TICKS_IN_FLIGHT) return;
+    running += 1;
     try {
       const before = new Set(sessions.list().map((s) => s.id));
       const replicas = await replicasOf(checkpoints);
@@ -64,7 +71,7 @@ export function startAdoption(options: {
     } catch (error) {
       log(`procmux mcp: looking for sessions to adopt failed: ${(error as Error).message}`);
     } finally {
-      busy = false;
+      running -= 1;
     }
   };
   const timer = setInterval(() => void tick(), options.intervalMs);

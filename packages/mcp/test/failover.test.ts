@@ -21,6 +21,7 @@ import {
 } from '@procmux/test-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PG_URL = process.env.PROCMUX_PG_URL;
@@ -86,7 +87,12 @@ describe.skipIf(skip !== undefined)(
       return PG_URL!.replace(/\/[^/]*$/, `/${db}`);
     }
 
-    async function serve(workspace: string, state: string, store: string): Promise<Host> {
+    async function serve(
+      workspace: string,
+      state: string,
+      store: string,
+      extra: string[] = [],
+    ): Promise<Host> {
       let stderr = '';
       const transport = new StdioClientTransport({
         command: process.execPath,
@@ -109,6 +115,7 @@ describe.skipIf(skip !== undefined)(
           '3',
           '--max-sessions',
           '16',
+          ...extra,
         ],
         stderr: 'pipe',
       });
@@ -264,5 +271,89 @@ describe.skipIf(skip !== undefined)(
       }
       await waitFor(() => markedBy(a.pid).length === 0, 20_000, 'no remote process of the 16 sessions');
     }, 240_000);
+
+    it("an adopted session is the new host's own: C-c interrupts python, the live view lists and streams it", async () => {
+      const workspace = dir('pm-fo-ws-');
+      const store = await freshStore();
+      const a = await serve(workspace, dir('pm-fo-a-'), store);
+      const b = await serve(workspace, dir('pm-fo-b-'), store, ['--view', '0', '--view-host', '127.0.0.1']);
+      const started = await call(a, 'exec', {
+        // An endless loop printing a numbered line every 200 ms, in one line of Python.
+        command: `/usr/bin/python3 -u -c '[(print("py-%d" % i), __import__("time").sleep(0.2)) for i in __import__("itertools").count(1)]'`,
+        mode: 'session',
+        persist: true,
+      });
+      expect(started.isError, started.text).toBe(false);
+      const id: string = started.data.session.id;
+      let seen = '';
+      while (!/py-3/.test(seen))
+        seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+      process.kill(a.pid, 'SIGKILL');
+      await a.client.close().catch(() => {});
+      hosts.splice(hosts.indexOf(a), 1);
+
+      // B's view page: its session list shows the adopted session running, as soon as it is.
+      const url = new URL(/procmux view: (\S+)/.exec(b.stderr())![1]!);
+      const token = url.searchParams.get('token')!;
+      const socket = (path: string) =>
+        new WebSocket(`ws://${url.host}${path}${path.includes('?') ? '&' : '?'}token=${token}`, {
+          origin: `http://${url.host}`,
+        });
+      const list = socket('/ws/sessions');
+      const rows: { id: string; state: string }[][] = [];
+      list.on('message', (raw) => {
+        const message = JSON.parse(raw.toString()) as {
+          type: string;
+          sessions?: { id: string; state: string }[];
+        };
+        if (message.type === 'sessions') rows.push(message.sessions ?? []);
+      });
+      try {
+        await waitFor(
+          () => rows.at(-1)?.some((r) => r.id === id && r.state === 'running') === true,
+          20_000,
+          `B's view to list ${id} running`,
+        );
+        // Its page streams the live output of the adopted session.
+        const tab = socket(`/ws/session?id=${id}`);
+        let live = '';
+        tab.on('message', (raw) => {
+          const message = JSON.parse(raw.toString()) as { type: string; data?: string };
+          if (message.type === 'output') live += message.data ?? '';
+        });
+        try {
+          await waitFor(
+            () => (live.match(/py-\d+/g) ?? []).length >= 3,
+            20_000,
+            'live output on the view page',
+          );
+        } finally {
+          tab.close();
+        }
+
+        // C-c through B reaches the remote terminal: KeyboardInterrupt, and python ends by SIGINT.
+        const keys = await call(b, 'process', { action: 'send_keys', session_id: id, keys: ['C-c'] });
+        expect(keys.isError, keys.text).toBe(false);
+        const waited = await call(b, 'process', {
+          action: 'wait_for',
+          session_id: id,
+          exit: true,
+          timeout: 15_000,
+        });
+        expect(waited.text).toMatch(/SIGINT/);
+        expect(waited.data.session).toMatchObject({ exitCode: null, signal: 'SIGINT' });
+        const log = (await call(b, 'process', { action: 'log', session_id: id, limit: 5000 })).text;
+        expect(log).toContain('KeyboardInterrupt');
+        // The page's list says it ended.
+        await waitFor(
+          () => rows.at(-1)?.some((r) => r.id === id && r.state !== 'running') === true,
+          10_000,
+          `B's view to list ${id} ended`,
+        );
+      } finally {
+        list.close();
+      }
+      await waitFor(() => markedBy(a.pid).length === 0, 10_000, 'no remote process of the session');
+    }, 120_000);
   },
 );

@@ -12,7 +12,7 @@ import { checkResourceLimits, probeLimits } from './containment.js';
 import { resolveSessionCwd } from './cwd.js';
 import { DurableJournal } from './durable/journal.js';
 import { resolveDurability } from './durable/options.js';
-import { recoverRecords } from './durable/recover.js';
+import { recoverRecords, recoveryState } from './durable/recover.js';
 import type { RecoveryReport } from './durable/report.js';
 import { type ResolvedProcessSessionLimits, resolveProcessSessionLimits } from './limits.js';
 import type { ProcessSession } from './process-session.js';
@@ -156,7 +156,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     reserved: 0,
   };
   const { sessions, supervisor, context } = r;
-  let recovering: Promise<unknown> = Promise.resolve();
+  const recovery = recoveryState();
 
   function ownerCheck(session: LiveSession, owner: string | undefined): void {
     if (owner !== undefined && session.owner !== undefined && session.owner !== owner) {
@@ -216,22 +216,20 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
           'recover() needs durability: create the registry with checkpoints, leases and ownerId',
         );
       }
-      // One recovery at a time, so two calls never re-attach the same record twice.
-      const run = recovering.then(async () => {
-        const report = await recoverRecords({
-          config: durability,
-          journal,
-          sessions,
-          context,
-          reattach: (record, handle, wiring) =>
-            reattachSession(record, handle, { supervisor, context, sessions, ...wiring }),
-        });
-        // Only a persistent backend re-attaches, so what came back outlives this host too.
-        for (const o of report.outcomes) if (o.outcome === 'reattached') r.detached.add(o.id);
-        return report;
+      // Runs may overlap (a standby polls while an earlier re-attach is under way): a record
+      // one run is taking over is left to it by the others (recovery.inFlight).
+      const report = await recoverRecords({
+        config: durability,
+        journal,
+        sessions,
+        context,
+        state: recovery,
+        reattach: (record, handle, wiring) =>
+          reattachSession(record, handle, { supervisor, context, sessions, ...wiring }),
       });
-      recovering = run.catch(() => {});
-      return run;
+      // Only a persistent backend re-attaches, so what came back outlives this host too.
+      for (const o of report.outcomes) if (o.outcome === 'reattached') r.detached.add(o.id);
+      return report;
     },
     async dispose() {
       if (r.disposed) return;

@@ -489,6 +489,90 @@ describe('recover() through a recovery backend', () => {
     expect(server.attaches).toEqual([]);
   });
 
+  it('lets recover() runs overlap: a slow re-attach holds up no later run, and no record is re-attached twice', async () => {
+    const stores = createMemoryRecoveryStores();
+    const attaches: string[] = [];
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const backend: ProcessRecoveryBackend = {
+      async attach({ ref }) {
+        attaches.push(ref);
+        if (ref === 'slow') await gate;
+        let end!: (exit: { exitCode: number | null; signal: 'SIGKILL' }) => void;
+        const exit = new Promise<{ exitCode: number | null; signal: 'SIGKILL' }>((resolve) => {
+          end = resolve;
+        });
+        return {
+          write() {},
+          signal() {},
+          kill: () => end({ exitCode: null, signal: 'SIGKILL' }),
+          wait: () => exit,
+        };
+      },
+    };
+    await plant(stores, 'slow', { backendRef: 'slow', expiresAt: Date.now() + 600_000 });
+    const registry = durable(stores, 'b', { recoveryBackend: backend });
+    const first = registry.recover();
+    await waitFor(() => attaches.includes('slow'), 10_000, 'the first run to ask for the slow record');
+    // A record whose lease lapses while the first run still waits on the backend.
+    await plant(stores, 'later', { backendRef: 'later', expiresAt: Date.now() + 600_000 });
+    const second = await registry.recover();
+    expect(Object.fromEntries(second.outcomes.map((o) => [o.id, o.outcome]))).toEqual({
+      slow: 'attached',
+      later: 'reattached',
+    });
+    expect(registry.list().map((s) => s.id)).toEqual(['later']);
+    openGate();
+    // The first run listed the records before the later one was there.
+    expect((await first).outcomes.map((o) => [o.id, o.outcome])).toEqual([['slow', 'reattached']]);
+    expect(attaches.sort()).toEqual(['later', 'slow']);
+    for (const s of registry.list()) await s.kill();
+  });
+
+  it('asks the recovery backend for every record it re-attaches in the same turn', async () => {
+    // A store whose answers come back at different times, as a database's do.
+    let delay = -50;
+    const inner = createMemoryRecoveryStores();
+    const leases: LeaseStore = {
+      acquire: async (...args) => {
+        delay += 50;
+        await pause(delay);
+        return inner.leases.acquire(...args);
+      },
+      renew: (...args) => inner.leases.renew(...args),
+      release: (...args) => inner.leases.release(...args),
+    };
+    let turn = 0;
+    const turns = new Set<number>();
+    const backend: ProcessRecoveryBackend = {
+      attach() {
+        turns.add(turn);
+        setImmediate(() => {
+          turn += 1;
+        });
+        let end!: (exit: { exitCode: number | null; signal: 'SIGKILL' }) => void;
+        const exit = new Promise<{ exitCode: number | null; signal: 'SIGKILL' }>((resolve) => {
+          end = resolve;
+        });
+        return {
+          write() {},
+          signal() {},
+          kill: () => end({ exitCode: null, signal: 'SIGKILL' }),
+          wait: () => exit,
+        };
+      },
+    };
+    for (const id of ['r1', 'r2', 'r3', 'r4', 'r5'])
+      await plant(inner, id, { backendRef: id, expiresAt: Date.now() + 600_000 });
+    const registry = durable({ checkpoints: inner.checkpoints, leases }, 'b', { recoveryBackend: backend });
+    const { outcomes } = await registry.recover();
+    expect(outcomes.map((o) => o.outcome)).toEqual(Array(5).fill('reattached'));
+    expect(turns.size).toBe(1);
+    for (const s of registry.list()) await s.kill();
+  });
+
   it('reports a record that ended while its lease was being taken as terminal', async () => {
     const inner = createMemoryRecoveryStores();
     let listed = false;

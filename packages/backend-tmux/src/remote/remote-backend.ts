@@ -14,6 +14,7 @@ import { decodeRef, envScript, layoutOf, newSessionName, parseExitFile } from '.
 import { startCommands } from '../start-commands.js';
 import { parseTmuxVersion, type TmuxBinary, TmuxServer, versionSupported } from '../tmux-cli.js';
 import { commandLine, quoteWord, type RemoteTmuxHost } from './host.js';
+import { paneProbe } from './pane-probe.js';
 import { RemoteTmuxPane } from './remote-pane.js';
 
 export interface RemoteTmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
@@ -86,6 +87,7 @@ export async function createRemoteTmuxBackend(
     host.run(commandLine([file, ...args]), input),
   );
   const live = new Map<string, RemoteTmuxPane>();
+  const paneState = paneProbe(server);
 
   const pane = (
     name: string,
@@ -172,22 +174,15 @@ export async function createRemoteTmuxBackend(
       const ref = decodeRef(request.ref, layout);
       if (!ref) return null;
       const files = layout.files(ref.session);
-      const shown = await server.run([
-        'display-message',
-        '-p',
-        '-t',
-        ref.session,
-        '#{@procmux_marker} #{pane_pid} #{pane_dead}',
-      ]);
-      const [marker, pidText, dead] = shown.stdout.trim().split(' ');
+      const shown = await paneState(ref.session);
       const sink = (data: string) => request.onStdout(data);
-      if (shown.code !== 0) {
+      if (!shown) {
         // No session: only an exit status written before it went makes this a real end.
         const exit = await host.run(`cat ${quoteWord(files.exit)} 2>/dev/null`);
         return parseExitFile(exit.stdout) ? pane(ref.session, ref.marker, undefined, ref.offset, sink) : null;
       }
-      if (marker !== ref.marker) return null;
-      return pane(ref.session, ref.marker, dead === '1' ? undefined : Number(pidText), ref.offset, sink);
+      if (shown.marker !== ref.marker) return null;
+      return pane(ref.session, ref.marker, shown.dead ? undefined : shown.pid, ref.offset, sink);
     },
     async listSessions() {
       const out = await server.run(['list-sessions', '-F', '#{session_name}']);

@@ -30,6 +30,23 @@ export interface RecoveryHost {
   readonly context: { readonly limits: { readonly maxSessions: number }; emit(event: ProcessEvent): void };
   /** Makes a re-attached process a session of the registry. */
   readonly reattach: ReattachSession;
+  /** Shared by every recover() of the registry, so runs may overlap (see RecoveryState). */
+  readonly state: RecoveryState;
+}
+
+/**
+ * What overlapping recover() runs of one registry share: the records one of them is taking
+ * over (another run leaves them alone, so nothing is re-attached twice) and the live-session
+ * slots reserved for those re-attaches. Runs overlap so that a standby host polling for
+ * lapsed leases is not held up by a slow re-attach of records that lapsed earlier.
+ */
+export interface RecoveryState {
+  readonly inFlight: Set<string>;
+  reserved: number;
+}
+
+export function recoveryState(): RecoveryState {
+  return { inFlight: new Set(), reserved: 0 };
 }
 
 /**
@@ -38,34 +55,77 @@ export interface RecoveryHost {
  * `starting|running` ones are re-attached through the recovery backend when the record
  * carries a backend ref, else atomically written `unknown` (exit code null) under a fresh
  * lease. Nothing is probed by pid, no exit is invented, nothing is spawned a second time.
+ *
+ * In three steps, each for every record at once: take the leases, read the records again
+ * under them (one store query), then ask the backend for every process in the same turn, so a
+ * backend that reaches them over a network can look them all up together.
  */
 export async function recoverRecords(host: RecoveryHost): Promise<RecoveryReport> {
   await host.journal.flush();
   const entries = await storeCall('list the durable records', () => host.config.checkpoints.list(NS));
-  const room = roomCounter(host);
-  const outcomes = await Promise.all(entries.map((entry) => recoverOne(entry, host, room)));
-  return { outcomes };
+  const claims = await Promise.all(entries.map((entry) => claim(entry, host)));
+  const held = claims.filter((c): c is Held => 'lease' in c);
+  try {
+    const fresh = held.length > 0 ? await reread(host) : new Map<string, CheckpointEntry>();
+    const room = roomCounter(host);
+    const settled = await Promise.all(
+      held.map((c) =>
+        fresh instanceof Error ? unread(c, fresh, host) : settle(c, fresh.get(c.record.id), host, room),
+      ),
+    );
+    const byId = new Map(held.map((c, i) => [c.record.id, settled[i]!]));
+    return { outcomes: claims.map((c) => ('lease' in c ? byId.get(c.record.id)! : c)) };
+  } finally {
+    for (const c of held) host.state.inFlight.delete(c.record.id);
+  }
+}
+
+/** A record this run took the lease of, to re-attach or mark unknown. */
+interface Held {
+  record: ProcessRecord;
+  lease: Lease;
+}
+
+/** Every record of the store, by id, read after the leases were taken; the error if that failed. */
+async function reread(host: RecoveryHost): Promise<Map<string, CheckpointEntry> | Error> {
+  try {
+    const entries = await storeCall('read the durable records again', () => host.config.checkpoints.list(NS));
+    return new Map(entries.map((e) => [e.key, e]));
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** A held record whose second read failed: left as it was, its lease given back. */
+async function unread(c: Held, error: Error, host: RecoveryHost): Promise<RecoveryOutcome> {
+  const { leases, ownerId } = host.config;
+  await leases.release(NS, c.record.id, ownerId, c.lease.token).catch(() => false);
+  const code: ProcmuxErrorCode = isProcmuxError(error) ? error.code : 'ERR_RECOVERY_UNKNOWN';
+  return outcome(c.record.id, 'unknown', c.record, false, {
+    code,
+    reason: 'the record could not be read again',
+  });
+}
+
+function roomCounter(host: RecoveryHost): Room {
+  const { state } = host;
+  const live = () => [...host.sessions.values()].filter((s) => s.live).length;
+  return {
+    take() {
+      if (live() + state.reserved >= host.context.limits.maxSessions) return false;
+      state.reserved += 1;
+      return true;
+    },
+    give() {
+      state.reserved -= 1;
+    },
+  };
 }
 
 interface Room {
   /** Reserves a live-session slot for a re-attach; false when maxSessions is reached. */
   take(): boolean;
   give(): void;
-}
-
-function roomCounter(host: RecoveryHost): Room {
-  let reserved = 0;
-  const live = () => [...host.sessions.values()].filter((s) => s.live).length;
-  return {
-    take() {
-      if (live() + reserved >= host.context.limits.maxSessions) return false;
-      reserved += 1;
-      return true;
-    },
-    give() {
-      reserved -= 1;
-    },
-  };
 }
 
 function outcome(
@@ -85,7 +145,8 @@ function outcome(
   };
 }
 
-async function recoverOne(entry: CheckpointEntry, host: RecoveryHost, room: Room): Promise<RecoveryOutcome> {
+/** Decides a record that needs no lease, else takes its lease (marking it in flight here). */
+async function claim(entry: CheckpointEntry, host: RecoveryHost): Promise<RecoveryOutcome | Held> {
   const parsed = parseEntry(entry, host.journal.tenant);
   if (!parsed.ok) return outcome(entry.key, 'dropped', null, false, parsed);
   const { record } = parsed;
@@ -95,12 +156,16 @@ async function recoverOne(entry: CheckpointEntry, host: RecoveryHost, room: Room
     return outcome(record.id, local.live ? 'attached' : 'terminal', m, false);
   }
   if (isTerminalState(record.state)) return outcome(record.id, 'terminal', record, false);
+  // Another run of this registry is taking it over: it reports how that went.
+  if (host.state.inFlight.has(record.id)) return outcome(record.id, 'attached', record, false);
+  host.state.inFlight.add(record.id);
 
   const { leases, ownerId, limits } = host.config;
   let lease: Lease | undefined;
   try {
     lease = await leases.acquire(NS, record.id, ownerId, limits.leaseTtlMs);
   } catch {
+    host.state.inFlight.delete(record.id);
     // One record's store failure must not hide what happened to the others.
     return outcome(record.id, 'unknown', record, false, {
       code: 'ERR_RECOVERY_UNKNOWN',
@@ -108,17 +173,26 @@ async function recoverOne(entry: CheckpointEntry, host: RecoveryHost, room: Room
     });
   }
   if (!lease) {
+    host.state.inFlight.delete(record.id);
     return outcome(record.id, 'unknown', record, false, {
       code: 'ERR_RECOVERY_OWNERSHIP',
       reason: 'a live replica holds the lease on this record',
     });
   }
+  return { record, lease };
+}
+
+/** Re-attaches (or marks unknown) a record held under its lease, given its entry read again. */
+async function settle(
+  { record, lease }: Held,
+  fresh: CheckpointEntry | undefined,
+  host: RecoveryHost,
+  room: Room,
+): Promise<RecoveryOutcome> {
+  const { leases, ownerId } = host.config;
   let adopted = false;
   try {
     // Read again under the lease: the record may have moved on since list().
-    const fresh = await storeCall(`read session ${record.id}`, () =>
-      host.config.checkpoints.get(NS, record.id),
-    );
     if (!fresh)
       return outcome(record.id, 'dropped', null, false, {
         code: 'ERR_RECOVERY_UNKNOWN',

@@ -2,7 +2,8 @@ import type { ProcmuxErrorCode, SessionState } from '@procmux/core-types';
 
 /**
  * What recover() did with one durable record:
- * - `attached`: the session is live in this registry already; the record was not touched.
+ * - `attached`: the session is live in this registry already, or another recover() of it (runs
+ *   may overlap) is re-attaching it and reports how that went; the record was not touched.
  * - `terminal`: the record had ended; `exitCode` is the one it recorded.
  * - `reattached`: the recovery backend re-attached the process; the session is live here now.
  * - `unknown`: the outcome cannot be known here. With `written: true` the record now says
