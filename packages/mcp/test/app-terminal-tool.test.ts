@@ -37,9 +37,7 @@ describe('procmux_terminal', () => {
     // A second app instance is refused while the first holds it, and told who does.
     const other = await tool.call({ action: 'take', session_id: session.id, viewer: 'v2' }, never);
     expect(other.isError).toBe(true);
-    expect((other.content[0] as { text: string }).text).toMatch(
-      /^ERR_PROCESS_STATE: mcp app v1 already/,
-    );
+    expect((other.content[0] as { text: string }).text).toMatch(/^ERR_PROCESS_STATE: mcp app v1 already/);
     // Nothing more from v1: the lease lapses and the model types again.
     await waitFor(() => session.humanControl === null, 10_000, 'the idle lease to lapse');
     await session.paste('model again');
