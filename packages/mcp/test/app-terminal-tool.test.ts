@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, leakedCgroups, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlBoard } from '../src/app/control-board.js';
 import { createTerminalTool } from '../src/app/terminal-tool.js';
@@ -23,6 +23,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await assertNoLeakedProcesses();
+  expect(leakedCgroups()).toEqual([]);
 });
 
 const never = new AbortController().signal;
