@@ -4,11 +4,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
+import { createProcessTools } from '@procmux/tools';
 import { assertNoLeakedProcesses, leakedCgroups, waitFor } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlBoard } from '../src/app/control-board.js';
 import { createTerminalTool } from '../src/app/terminal-tool.js';
+import { createProcmuxServer } from '../src/index.js';
 
 let root: string;
 let sessions: ProcessSessions;
@@ -89,5 +93,33 @@ describe('procmux_terminal', () => {
     expect(await text({ action: 'input', data: 'x'.repeat(70_000) })).not.toContain('xxxx');
     tool.dispose();
     expect(session.humanControl).toBeNull();
+  });
+
+  it('is served beside the session resources, and exec and process name the page', async () => {
+    const server = createProcmuxServer(createProcessTools(sessions), {
+      sessions: { get: (id, owner) => sessions.get(id, owner), list: (owner) => sessions.list(owner) },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => [t.name, t._meta])).toEqual([
+      ['exec', { ui: { resourceUri: 'ui://procmux/terminal' } }],
+      ['process', { ui: { resourceUri: 'ui://procmux/terminal' } }],
+      ['procmux_terminal', { ui: { resourceUri: 'ui://procmux/terminal', visibility: ['app'] } }],
+    ]);
+    const page = (await client.readResource({ uri: 'ui://procmux/terminal' })).contents[0] as {
+      mimeType: string;
+      text: string;
+    };
+    expect(page.mimeType).toBe('text/html;profile=mcp-app');
+    expect(page.text).toContain('procmux_terminal');
+    const session = await sessions.start({ command: 'cat', pty: true });
+    const attached = await client.callTool({
+      name: 'procmux_terminal',
+      arguments: { action: 'attach', session_id: session.id, viewer: 'v' },
+    });
+    expect(attached.structuredContent).toMatchObject({ session_id: session.id, live: true, control: null });
+    await client.close();
   });
 });
