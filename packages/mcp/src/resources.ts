@@ -16,6 +16,7 @@ import {
 import { isProcmuxError, type ProcessEvent } from '@procmux/core-types';
 import type { ProcessSession } from '@procmux/sessions';
 import { echo } from '@procmux/tools';
+import { readTerminalApp, TERMINAL_APP_RESOURCE, TERMINAL_APP_URI } from './app/terminal-resource.js';
 
 /** The parts of a session registry the resources use. */
 export interface ResourceSessions {
@@ -90,7 +91,7 @@ export function serveSessionResources(
     if (!match) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown resource ${echo(uri)}; this server has procmux://session/{session_id}/log and /screen`,
+        `unknown resource ${echo(uri)}; this server has procmux://session/{session_id}/log and /screen, and ${TERMINAL_APP_URI}`,
       );
     }
     const id = decodeURIComponent(match[1]!);
@@ -109,30 +110,34 @@ export function serveSessionResources(
     resourceTemplates: RESOURCE_TEMPLATES,
   }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: sessions
-      .list(owner)
-      .filter((s) => s.live)
-      .flatMap((s): Resource[] => [
-        {
-          uri: `procmux://session/${s.id}/log`,
-          name: `${s.id} log`,
-          description: `Output of ${s.command}`,
-          mimeType: 'text/plain',
-        },
-        ...(s.emulated
-          ? [
-              {
-                uri: `procmux://session/${s.id}/screen`,
-                name: `${s.id} screen`,
-                description: `Screen of ${s.command}`,
-                mimeType: 'text/plain',
-              },
-            ]
-          : []),
-      ]),
+    resources: [
+      TERMINAL_APP_RESOURCE,
+      ...sessions
+        .list(owner)
+        .filter((s) => s.live)
+        .flatMap((s): Resource[] => [
+          {
+            uri: `procmux://session/${s.id}/log`,
+            name: `${s.id} log`,
+            description: `Output of ${s.command}`,
+            mimeType: 'text/plain',
+          },
+          ...(s.emulated
+            ? [
+                {
+                  uri: `procmux://session/${s.id}/screen`,
+                  name: `${s.id} screen`,
+                  description: `Screen of ${s.command}`,
+                  mimeType: 'text/plain',
+                },
+              ]
+            : []),
+        ]),
+    ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    if (uri === TERMINAL_APP_URI) return { contents: [await readTerminalApp()] };
     const { session, kind, query } = find(uri);
     if (kind === 'screen') {
       if (!session.emulated) {

@@ -8,6 +8,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { echo, type ProcessTool, type ProcessTools, type ToolProgress } from '@procmux/tools';
+import { TERMINAL_APP_URI } from './app/terminal-resource.js';
+import { createTerminalTool, TERMINAL_TOOL, TERMINAL_TOOL_DEFINITION } from './app/terminal-tool.js';
 import { type ResourceSessions, serveSessionResources } from './resources.js';
 import { packageVersion } from './version.js';
 
@@ -66,23 +68,33 @@ export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerO
     },
   );
   if (options.sessions) serveSessionResources(server, options.sessions, options.owner);
+  // The terminal app (an MCP App) needs the session handles, so it comes with the resources.
+  const terminal = options.sessions && createTerminalTool(options.sessions, options.owner);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...byName.values()].map(
-      (tool): Tool => ({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.parameters as Tool['inputSchema'],
-        outputSchema: tool.outputSchema as Tool['outputSchema'],
-        annotations: ANNOTATIONS[tool.name],
-      }),
-    ),
+    tools: [
+      ...[...byName.values()].map(
+        (tool): Tool => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.parameters as Tool['inputSchema'],
+          outputSchema: tool.outputSchema as Tool['outputSchema'],
+          annotations: ANNOTATIONS[tool.name],
+          // MCP Apps: a host that renders apps shows a session's terminal beside the result.
+          ...(terminal ? { _meta: { ui: { resourceUri: TERMINAL_APP_URI } } } : {}),
+        }),
+      ),
+      ...(terminal ? [TERMINAL_TOOL_DEFINITION] : []),
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    if (terminal && request.params.name === TERMINAL_TOOL) {
+      return terminal.call(request.params.arguments ?? {}, extra.signal);
+    }
     const tool = byName.get(request.params.name);
     if (!tool) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown tool ${echo(request.params.name)}; this server has ${[...byName.keys()].join(', ')}`,
+        `unknown tool ${echo(request.params.name)}; this server has ${[...byName.keys(), ...(terminal ? [TERMINAL_TOOL] : [])].join(', ')}`,
       );
     }
     const progressToken = request.params._meta?.progressToken;

@@ -63,7 +63,8 @@ describe('procmux mcp over stdio', () => {
   it('serves the tools, drives a REPL, and leaves no process once the client closes', async () => {
     const serverPid = transport.pid!;
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['exec', 'process']);
+    // procmux_terminal is the terminal app's (MCP Apps visibility "app": hosts keep it from models).
+    expect(tools.map((t) => t.name).sort()).toEqual(['exec', 'process', 'procmux_terminal']);
     expect(tools.find((t) => t.name === 'process')!.inputSchema.properties).toHaveProperty('session_id');
 
     const echo = await call('exec', { command: 'echo hello over mcp' });

@@ -139,7 +139,10 @@ describe('serveHttp in process', () => {
     const idA = sa.data.session!.id;
     const idB = sb.data.session!.id;
     expect((await call(a, 'process', { action: 'list' })).data.sessions!.map((s) => s.id)).toEqual([idA]);
-    expect((await b.listResources()).resources.map((r) => r.uri)).toEqual([`procmux://session/${idB}/log`]);
+    expect((await b.listResources()).resources.map((r) => r.uri)).toEqual([
+      'ui://procmux/terminal',
+      `procmux://session/${idB}/log`,
+    ]);
     expect((await call(b, 'process', { action: 'poll', session_id: idA })).isError).toBe(true);
     const uri = `procmux://session/${idA}/log`;
     await a.subscribeResource({ uri });
@@ -183,7 +186,12 @@ describe('serveHttp in process', () => {
     const pipeId = pipe.data.session!.id;
     const log = `procmux://session/${pipeId}/log`;
     expect((await client.listResources()).resources.map((r) => r.uri).sort()).toEqual(
-      [log, `procmux://session/${replId}/log`, `procmux://session/${replId}/screen`].sort(),
+      [
+        'ui://procmux/terminal',
+        log,
+        `procmux://session/${replId}/log`,
+        `procmux://session/${replId}/screen`,
+      ].sort(),
     );
     await waitFor(
       async () =>

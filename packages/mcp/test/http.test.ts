@@ -120,7 +120,10 @@ describe('procmux mcp --http', () => {
     expect((await call(b, 'process', { action: 'list' })).data.sessions!.map((s) => s.id)).toEqual([idB]);
     const foreign = await call(b, 'process', { action: 'poll', session_id: idA });
     expect(foreign.data.error?.code).toMatch(/^ERR_PROCESS_(OWNERSHIP|NOT_FOUND)$/);
-    expect((await b.listResources()).resources.map((r) => r.uri)).toEqual([`procmux://session/${idB}/log`]);
+    expect((await b.listResources()).resources.map((r) => r.uri)).toEqual([
+      'ui://procmux/terminal',
+      `procmux://session/${idB}/log`,
+    ]);
 
     await a.close();
     // B goes on after A left; A's daemon lives on until the server stops.

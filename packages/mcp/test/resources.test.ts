@@ -72,7 +72,12 @@ describe('sessions as resources', () => {
     await waitFor(() => listChanges >= changesBefore + 2, 5_000, 'resources/list_changed for two starts');
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(
-      [uri, `procmux://session/${replId}/log`, `procmux://session/${replId}/screen`].sort(),
+      [
+        'ui://procmux/terminal',
+        uri,
+        `procmux://session/${replId}/log`,
+        `procmux://session/${replId}/screen`,
+      ].sort(),
     );
     expect(resources.map((r) => r.uri)).not.toContain(`procmux://session/${id}/screen`);
 

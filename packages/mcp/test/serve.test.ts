@@ -167,7 +167,11 @@ describe('serveStdio', () => {
         error: { code: -32700, message: expect.stringContaining('not valid JSON') },
       },
     ]);
-    expect((await client.listTools()).tools).toHaveLength(2);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+      'exec',
+      'process',
+      'procmux_terminal',
+    ]);
     await handle.close();
   });
 

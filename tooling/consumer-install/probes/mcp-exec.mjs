@@ -1,5 +1,6 @@
 // Run inside a consumer's project after `npm i @procmux/mcp`: the installed `procmux mcp`
-// server over stdio, driven by the MCP SDK it brought along, runs `exec` once.
+// server over stdio, driven by the MCP SDK it brought along, runs `exec` once and serves the
+// terminal app's page (built into dist/app/, so it must be in the tarball).
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,6 +17,9 @@ try {
   assert.notEqual(result.isError, true, text);
   assert.match(text, /exec through mcp/);
   assert.match(text, /exited with code 0/);
+  const page = (await client.readResource({ uri: 'ui://procmux/terminal' })).contents[0];
+  assert.equal(page.mimeType, 'text/html;profile=mcp-app');
+  assert.match(page.text, /^<!doctype html>[\s\S]*<\/html>\n$/);
   console.log('mcp exec: ok');
 } finally {
   await client.close();
