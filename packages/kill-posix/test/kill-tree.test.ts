@@ -46,6 +46,49 @@ describe('the tree kill, on a simulated process table', () => {
     expect(world.clock).toBeLessThanOrEqual(45);
   });
 
+  it('polls every 5 ms for the first 100 ms, then doubles the pause up to 100 ms', async () => {
+    const world = family({ 101: { termDelayMs: 1000 } });
+    const report = await killTreeWith(100, { graceMs: 10_000 }, world.effects());
+    expect(report.survivors).toEqual([]);
+    expect(world.slept).toEqual([...Array(20).fill(5), 10, 20, 40, 80, ...Array(8).fill(100)]);
+    expect(world.clock).toBe(1050);
+  });
+
+  it('waits at least four times what a poll cost before the next one, at most 100 ms', async () => {
+    const world = family({ 101: { termDelayMs: 200 } });
+    // Each liveness check costs 3 ms: a poll of 4 processes (12 ms) pauses 48 ms, not 5, in the
+    // first 100 ms; past them the doubling (96) is the longer.
+    const report = await killTreeWith(
+      100,
+      { graceMs: 10_000 },
+      world.effects({
+        kill: (target, signal) => {
+          if (signal === 0) world.clock += 3;
+          world.kill(target, signal);
+        },
+      }),
+    );
+    expect(report.survivors).toEqual([]);
+    expect(world.slept[0]).toBe(5);
+    expect(world.slept.slice(1, 4)).toEqual([48, 48, 96]);
+  });
+
+  it('caps the pause at 100 ms however costly a poll was', async () => {
+    const world = family({ 101: { termDelayMs: 500 } });
+    const report = await killTreeWith(
+      100,
+      { graceMs: 10_000 },
+      world.effects({
+        kill: (target, signal) => {
+          if (signal === 0) world.clock += 40;
+          world.kill(target, signal);
+        },
+      }),
+    );
+    expect(report.survivors).toEqual([]);
+    expect(world.slept.slice(1)).toEqual(world.slept.slice(1).map(() => 100));
+  });
+
   it('polls a tree whose checks are slow no more than a fifth of the time', async () => {
     const world = family({ 101: { termDelayMs: 300 }, 102: { termDelayMs: 300 }, 103: { termDelayMs: 300 } });
     // Each liveness check (kill(pid, 0)) costs 3 ms of the clock: a poll of 4 processes, 12 ms.
@@ -154,6 +197,29 @@ describe('the tree kill, on a simulated process table', () => {
     const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
     expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [103] });
     expect(world.clock).toBeGreaterThanOrEqual(100 + KILL_SETTLE_MS);
+  });
+
+  it('gives SIGKILLed processes exactly 2 s to vanish, polling as during the grace', async () => {
+    const world = family({ 103: { onTerm: 'ignore', unkillable: true } });
+    const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
+    expect(report.survivors).toEqual([103]);
+    // The grace: 20 polls of 5 ms. The settle: the same pacing, its last pause cut at 2 s.
+    const settle = world.slept.slice(20);
+    expect(settle).toEqual([...Array(20).fill(5), 10, 20, 40, 80, ...Array(17).fill(100), 50]);
+    expect(world.clock).toBe(100 + KILL_SETTLE_MS);
+  });
+
+  it('chases a tree that forks at every snapshot for 5 SIGKILL rounds, then ends', async () => {
+    const world = family({ 100: { onTerm: 'ignore' } });
+    let next = 500;
+    world.onSnapshot = (w, n) => {
+      if (n > 1) w.add({ pid: next++, ppid: 100, pgid: 100, state: 'S' });
+    };
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    // Rounds 2 to 5 each find the child forked since; the one forked after the last is not chased.
+    expect(report.signalled).toEqual([100, 101, 102, 103, 500, 501, 502, 503]);
+    expect(world.live()).toEqual([504]);
+    world.kill(504, 'SIGKILL');
   });
 
   it('lists several survivors in pid order', async () => {

@@ -40,10 +40,65 @@ describe('the platform choice', () => {
     const error = await ps.snapshot().catch((e: unknown) => e);
     expect(isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
     expect((error as Error).message).toContain('(ps)');
+    expect((error as Error).cause).toEqual(new Error('ps: not permitted'));
+    expect((error as { details?: unknown }).details).toEqual({ source: 'ps' });
     const procfs = killEffectsFor('linux', { procRoot: '/nonexistent-proc' });
-    expect(isProcmuxError(await procfs.snapshot().catch((e: unknown) => e), 'ERR_PROCESS_UNSUPPORTED')).toBe(
-      true,
+    const procError = await procfs.snapshot().catch((e: unknown) => e);
+    expect(isProcmuxError(procError, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
+    expect((procError as Error).message).toBe(
+      'could not read the process table (/proc), so the tree cannot be found',
     );
+    expect((procError as { details?: unknown }).details).toEqual({ source: 'procfs' });
+  });
+
+  it('defaults to this process, its environment, the real clock and real timers', async () => {
+    const effects = killEffectsFor('linux');
+    expect(effects.selfPid).toBe(process.pid);
+    const before = Date.now();
+    const now = effects.now();
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(Date.now());
+    // A timer of 1 ms fires before one of 60 s: the sleep resolves, on a real timer.
+    const slept = effects.sleep(1).then(() => 'slept');
+    let timer: NodeJS.Timeout | undefined;
+    const never = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('never'), 60_000);
+    });
+    expect(await Promise.race([slept, never])).toBe('slept');
+    clearTimeout(timer);
+    const saved = process.env.PROCMUX_TREE;
+    process.env.PROCMUX_TREE = 'from-env-1';
+    try {
+      expect(killEffectsFor('linux').selfMarker).toBe('from-env-1');
+    } finally {
+      if (saved === undefined) delete process.env.PROCMUX_TREE;
+      else process.env.PROCMUX_TREE = saved;
+    }
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'reads a real /proc table through the default effects on Linux',
+    async () => {
+      const table = await killEffectsFor('linux').snapshot();
+      expect(table.find((e) => e.pid === process.pid)?.ppid).toBe(process.ppid);
+      expect(killEffectsFor('linux').isAlive(table.find((e) => e.pid === process.pid)!)).toBe(true);
+    },
+  );
+
+  it('treats a kill that throws something other than an errno error as not ESRCH or EPERM', () => {
+    const throwing = killEffectsFor('darwin', {
+      kill: () => {
+        throw null;
+      },
+    });
+    expect(throwing.isAlive(entry(5))).toBe(false);
+    let caught: unknown = 'nothing thrown';
+    try {
+      throwing.signal(5, 'SIGTERM');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeNull();
   });
 
   it('maps kill(2) errors: ESRCH is gone, EPERM denied, anything else is thrown', () => {

@@ -53,9 +53,66 @@ describe('ps output with environments (macOS ps -E)', () => {
 
   it('asks for environments on macOS and the BSDs only', () => {
     expect(psEnvArgs('darwin')).toEqual(['-A', '-ww', '-E', '-o', PS_ENV_COLUMNS]);
-    expect(psEnvArgs('freebsd')).toContain('-e');
+    for (const bsd of ['freebsd', 'openbsd', 'netbsd'] as const) {
+      expect(psEnvArgs(bsd)).toEqual(['-A', '-ww', '-e', '-o', PS_ENV_COLUMNS]);
+    }
     expect(psEnvArgs('linux')).toBeUndefined();
     expect(psEnvArgs('sunos')).toBeUndefined();
+    expect(psEnvArgs('aix')).toBeUndefined();
+  });
+
+  it('names the columns it parses: pid, parent, group, state, then start time and command', () => {
+    expect(PS_ARGS).toEqual(['-A', '-o', 'pid=,ppid=,pgid=,stat=']);
+    expect(PS_ENV_COLUMNS).toBe('pid=,ppid=,pgid=,stat=,lstart=,command=');
+  });
+
+  it('parses unpadded columns, one- and two-digit days, and a line that is only a command', () => {
+    const output = [
+      '7 1 7 S Tue Dec 1 11:53:35 2026 a PROCMUX_TREE=one',
+      '8   7   7   R+   Mon Nov 30 09:05:01 2026 b',
+      '9 7 7 S Mon Nov 30 09:05:01 2026',
+    ].join('\n');
+    expect(parsePsOutput(output)).toEqual([
+      {
+        pid: 7,
+        ppid: 1,
+        pgid: 7,
+        state: 'S',
+        startTime: Date.parse('Tue Dec 1 11:53:35 2026') / 1000,
+        marker: 'one',
+      },
+      {
+        pid: 8,
+        ppid: 7,
+        pgid: 7,
+        state: 'R',
+        startTime: Date.parse('Mon Nov 30 09:05:01 2026') / 1000,
+        marker: undefined,
+      },
+      {
+        pid: 9,
+        ppid: 7,
+        pgid: 7,
+        state: 'S',
+        startTime: Date.parse('Mon Nov 30 09:05:01 2026') / 1000,
+        marker: undefined,
+      },
+    ]);
+  });
+
+  it('reads a start time that is no date as unknown, and keeps the row', () => {
+    const [row] = parsePsOutput('  12     1    12 S    Xyz Abc 99 99:99:99 2026 sleep 5 PROCMUX_TREE=m');
+    expect(row).toEqual({ pid: 12, ppid: 1, pgid: 12, state: 'S', startTime: undefined, marker: 'm' });
+  });
+
+  it('skips a line whose columns do not start it', () => {
+    expect(parsePsOutput('ps: 12 1 12 S\nwarning 13 1 13 S Tue Dec 1 11:53:35 2026 x')).toEqual([]);
+  });
+
+  it('finds a marker that starts the text or follows a tab, and takes its whole value', () => {
+    expect(markerFromCommand('PROCMUX_TREE=first-1 x')).toBe('first-1');
+    expect(markerFromCommand('sleep 5\tPROCMUX_TREE=tab-2')).toBe('tab-2');
+    expect(markerFromCommand('a PROCMUX_TREE= b')).toBeUndefined();
   });
 
   it('falls back for good to plain columns when this ps refuses the environment option', async () => {
