@@ -237,6 +237,14 @@ describe('the tree kill, on a simulated process table', () => {
     expect(report.survivors).toEqual([]);
   });
 
+  it('does not wait for a root that is already a zombie where liveness is only kill(pid, 0)', async () => {
+    const world = family({ 100: { unreaped: true, state: 'Z' } });
+    const report = await killTreeWith(100, { graceMs: 60_000 }, world.effects());
+    expect(report).toEqual({ signalled: [101, 102, 103], survivors: [] });
+    expect(world.signals('SIGKILL')).toEqual([]);
+    expect(world.clock).toBeLessThan(1000);
+  });
+
   it('a group SIGKILL counts for a member that died before its own signal', async () => {
     const world = family();
     // The group signal ends every member; the per-pid signals then find nothing.
