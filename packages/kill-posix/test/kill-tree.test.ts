@@ -2,6 +2,7 @@ import { isProcmuxError } from '@procmux/core-types';
 import { checkLeaksAfterAll } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { KILL_SETTLE_MS, killTreeWith } from '../src/kill-tree.js';
+import { snapshotTreeWith } from '../src/snapshot.js';
 import { FakeWorld, SELF, SELF_PGID } from './fake-world.js';
 
 // A detached root (its own group 100) with two children and a grandchild.
@@ -330,6 +331,35 @@ describe('the tree marker, on a simulated /proc', () => {
     expect(report.survivors).toEqual([]);
     expect(world.clock).toBeLessThan(1000);
     expect(world.procs.get(100)?.state).toBe('Z');
+  });
+});
+
+describe('the tree snapshot, on a simulated /proc', () => {
+  it('lists the live tree a kill would signal, markers and an explicit marker included, signalling nothing', async () => {
+    const world = family({ 100: { marker: 'm1' }, 103: { unreaped: true } });
+    world.procs.get(103)!.state = 'Z';
+    world.add({ pid: 200, ppid: 1, pgid: 200, state: 'S', marker: 'm1' });
+    world.add({ pid: 300, ppid: 1, pgid: 300, state: 'S', marker: 'm2' });
+    const pids = async (options: unknown) =>
+      (await snapshotTreeWith(100, options, world.procfsEffects())).map((entry) => entry.pid);
+    expect(await pids({})).toEqual([100, 101, 102, 200]);
+    expect(await pids({ marker: 'm2' })).toEqual([100, 101, 102, 200, 300]);
+    expect(await pids(undefined)).toEqual([100, 101, 102, 200]);
+    expect(world.log).toEqual([]);
+  });
+
+  it('is empty for a pid that is gone, and refuses what a kill refuses', async () => {
+    const world = family();
+    expect(await snapshotTreeWith(4242, {}, world.effects())).toEqual([]);
+    for (const [pid, options] of [
+      [1, {}],
+      [100, { marker: '' }],
+      [100, 'x'],
+    ] as const) {
+      const error = await snapshotTreeWith(pid, options, world.effects()).catch((e: unknown) => e);
+      expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    }
+    expect(world.snapshots).toBe(1);
   });
 });
 
