@@ -3,9 +3,9 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 // The pure logic: which processes form a tree, the kill rounds over injected effects, the
 // /proc and ps parsers, options and the platform wiring. Not mutated: the lines that touch the
 // real system (readProcFile and the /proc walk, spawning ps, killProcessTree and
-// snapshotProcessTree, which only hand the real effects over); the suite on real processes
-// (kill-process-tree) tests those. ps-environment's parsing cases are pure; its two kills from
-// ps output run real processes (Linux), run only for the mutants they cover.
+// snapshotProcessTree, which only hand the real effects over); the suites on real processes
+// (kill-process-tree, ps-path-real) test those and are not run here: they cost seconds per
+// mutant, and the logic they cross is killed in the simulated world (test/fake-world.ts).
 export default mutationConfig('kill-posix', {
   breakAt: 90,
   mutate: [
