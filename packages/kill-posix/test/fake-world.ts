@@ -21,6 +21,8 @@ export interface FakeProcess {
   termDelayMs?: number;
   /** Its parent never reaps it: it stays a zombie after death. */
   unreaped?: boolean;
+  /** Start time in the /proc table (default: the pid), to reuse a pid as another process. */
+  startTime?: number;
 }
 
 export const SELF = 1000;
@@ -155,7 +157,7 @@ export class FakeWorld {
     });
   }
 
-  /** The table as /proc would give it: markers included, start time = pid (never reused here). */
+  /** The table as /proc would give it: markers included, start time = pid unless set. */
   table(): ProcessEntry[] {
     this.countSnapshot();
     this.onSnapshot?.(this, this.snapshots);
@@ -164,12 +166,12 @@ export class FakeWorld {
       ppid: p.ppid,
       pgid: p.pgid,
       state: p.state,
-      startTime: p.pid,
+      startTime: p.startTime ?? p.pid,
       marker: p.marker,
     }));
   }
 
-  /** Effects like Linux's: markers visible, zombies known to be gone. */
+  /** Effects like Linux's: markers visible, zombies and reused pids known to be gone. */
   procfsEffects(selfMarker?: string): KillEffects {
     const base = this.effects();
     return {
@@ -178,7 +180,7 @@ export class FakeWorld {
       snapshot: async () => this.table(),
       isAlive: (entry) => {
         const p = this.procs.get(entry.pid);
-        return p !== undefined && p.state !== 'Z';
+        return p !== undefined && p.state !== 'Z' && (p.startTime ?? p.pid) === entry.startTime;
       },
     };
   }

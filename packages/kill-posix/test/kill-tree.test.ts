@@ -49,10 +49,12 @@ describe('the tree kill, on a simulated process table', () => {
 
   it('polls every 5 ms for the first 100 ms, then doubles the pause up to 100 ms', async () => {
     const world = family({ 101: { termDelayMs: 1000 } });
+    // The clock does not start at 0: the pacing counts from the SIGTERM.
+    world.clock = 50_000;
     const report = await killTreeWith(100, { graceMs: 10_000 }, world.effects());
     expect(report.survivors).toEqual([]);
     expect(world.slept).toEqual([...Array(20).fill(5), 10, 20, 40, 80, ...Array(8).fill(100)]);
-    expect(world.clock).toBe(1050);
+    expect(world.clock).toBe(51_050);
   });
 
   it('waits at least four times what a poll cost before the next one, at most 100 ms', async () => {
@@ -117,6 +119,8 @@ describe('the tree kill, on a simulated process table', () => {
     const report = await killTreeWith(100, { graceMs: 1500 }, world.effects());
     expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
     expect(world.signals('SIGKILL')).toEqual(['1500 SIGKILL -100', '1500 SIGKILL 102']);
+    // Gone at once: no settle wait.
+    expect(world.clock).toBe(1500);
   });
 
   it('graceMs 0 sends SIGKILL at once and never SIGTERM', async () => {
@@ -171,6 +175,59 @@ describe('the tree kill, on a simulated process table', () => {
     );
   });
 
+  it('does not signal a child that is already a zombie when it appears during the grace', async () => {
+    const world = family({
+      101: {
+        onTerm: (w: FakeWorld, self: { pid: number }) => {
+          w.die(w.procs.get(self.pid)!);
+          w.add({ pid: 150, ppid: 1, pgid: 100, state: 'Z' });
+        },
+      },
+    });
+    const report = await killTreeWith(100, { graceMs: 3000 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
+    expect(world.log.some((line) => line.endsWith(' 150'))).toBe(false);
+  });
+
+  it('lists a lower pid forked during the grace first', async () => {
+    const world = family({
+      101: {
+        onTerm: (w: FakeWorld, self: { pid: number }) => {
+          w.die(w.procs.get(self.pid)!);
+          w.add({ pid: 50, ppid: 1, pgid: 100, state: 'S' });
+        },
+      },
+    });
+    const report = await killTreeWith(100, { graceMs: 3000 }, world.effects());
+    expect(report).toEqual({ signalled: [50, 100, 101, 102, 103], survivors: [] });
+  });
+
+  it('SIGKILLs a child forked after the first round even when an older member will not die', async () => {
+    const world = family({ 103: { onTerm: 'ignore', unkillable: true } });
+    world.onSnapshot = (w, n) => {
+      if (n === 2) w.add({ pid: 500, ppid: 103, pgid: 100, state: 'S', onTerm: 'ignore' });
+    };
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103, 500], survivors: [103] });
+    expect(world.signals('SIGKILL')).toContain('0 SIGKILL 500');
+  });
+
+  it('signals no group when our own process is missing from the table', async () => {
+    const world = family();
+    world.procs.delete(SELF);
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report.signalled).toEqual([100, 101, 102, 103]);
+    expect(world.log.some((line) => line.includes(' -'))).toBe(false);
+  });
+
+  it("never signals the group of a root that leads our own (we run inside the root's group)", async () => {
+    const world = family();
+    world.procs.get(SELF)!.pgid = 100;
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report.signalled).toEqual([100, 101, 102, 103]);
+    expect(world.log.some((line) => line.includes(' -'))).toBe(false);
+  });
+
   it('reports signalled pids and survivors in ascending order, whatever order the table holds', async () => {
     const world = new FakeWorld([
       { pid: 300, ppid: SELF, pgid: 300, state: 'S' },
@@ -198,6 +255,8 @@ describe('the tree kill, on a simulated process table', () => {
     const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
     expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [103] });
     expect(world.clock).toBeGreaterThanOrEqual(100 + KILL_SETTLE_MS);
+    // One SIGKILL round, then a second snapshot finds nothing new: no further rounds.
+    expect(world.signals('SIGKILL')).toEqual(['100 SIGKILL -100', '100 SIGKILL 103']);
   });
 
   it('gives SIGKILLed processes exactly 2 s to vanish, polling as during the grace', async () => {
@@ -322,6 +381,32 @@ describe('the tree marker, on a simulated /proc', () => {
     const report = await killTreeWith(100, { graceMs: 1000 }, world.procfsEffects());
     expect(report).toEqual({ signalled: [100, 101, 102, 103, 210], survivors: [] });
     expect(world.signals('SIGKILL')).toContain('1000 SIGKILL 210');
+    expect(world.live()).toEqual([]);
+  });
+
+  it("SIGTERMs, then SIGKILLs, a new process that took a member's pid during the grace", async () => {
+    const world = family({
+      101: {
+        onTerm: (w: FakeWorld, self: { pid: number }) => {
+          w.die(w.procs.get(self.pid)!);
+          w.add({ pid: 101, ppid: 1, pgid: 100, state: 'S', startTime: 9_999, onTerm: 'ignore' });
+        },
+      },
+    });
+    const report = await killTreeWith(100, { graceMs: 1000 }, world.procfsEffects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
+    expect(world.signals('SIGKILL')).toContain('1000 SIGKILL 101');
+    expect(world.live()).toEqual([]);
+  });
+
+  it('SIGKILLs a new process that took the pid of a SIGKILLed one between rounds', async () => {
+    const world = family({ 101: { onTerm: 'ignore' } });
+    world.onSnapshot = (w, n) => {
+      if (n === 2) w.add({ pid: 101, ppid: 1, pgid: 100, state: 'S', startTime: 9_999, onTerm: 'ignore' });
+    };
+    const report = await killTreeWith(100, { graceMs: 0 }, world.procfsEffects());
+    expect(report.survivors).toEqual([]);
+    expect(world.signals('SIGKILL').filter((line) => line.endsWith(' 101'))).toHaveLength(2);
     expect(world.live()).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { isProcmuxError } from '@procmux/core-types';
 import { checkLeaksAfterAll, throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { killEffectsFor, tableSourceFor } from '../src/platform.js';
+import { PS_ARGS, parsePsOutput, psEnvArgs } from '../src/ps.js';
 
 const entry = (pid: number) => ({
   pid,
@@ -55,11 +56,13 @@ describe('the platform choice', () => {
     const now = effects.now();
     expect(now).toBeGreaterThanOrEqual(before);
     expect(now).toBeLessThanOrEqual(Date.now());
-    // A timer of 1 ms fires before one of 60 s: the sleep resolves, on a real timer.
-    const slept = effects.sleep(1).then(() => 'slept');
+    // A timer of 1 ms fires before one of 2 s, however loaded the machine: the sleep resolves.
+    const pending = effects.sleep(1);
+    expect(pending).toBeInstanceOf(Promise);
+    const slept = pending.then(() => 'slept');
     let timer: NodeJS.Timeout | undefined;
     const never = new Promise((resolve) => {
-      timer = setTimeout(() => resolve('never'), 60_000);
+      timer = setTimeout(() => resolve('never'), 2_000);
     });
     expect(await Promise.race([slept, never])).toBe('slept');
     clearTimeout(timer);
@@ -77,10 +80,41 @@ describe('the platform choice', () => {
     'reads a real /proc table through the default effects on Linux',
     async () => {
       const table = await killEffectsFor('linux').snapshot();
-      expect(table.find((e) => e.pid === process.pid)?.ppid).toBe(process.ppid);
-      expect(killEffectsFor('linux').isAlive(table.find((e) => e.pid === process.pid)!)).toBe(true);
+      const self = table.find((e) => e.pid === process.pid)!;
+      expect(self.ppid).toBe(process.ppid);
+      const effects = killEffectsFor('linux');
+      expect(effects.isAlive(self)).toBe(true);
+      // /proc tells a reused pid (another start time) apart, which kill(pid, 0) cannot.
+      expect(effects.isAlive({ ...self, startTime: self.startTime! + 1 })).toBe(false);
     },
   );
+
+  it('signals with process.kill by default: a pid that cannot exist is gone', () => {
+    const effects = killEffectsFor('darwin');
+    expect(effects.isAlive(entry(0x7fff_ffff))).toBe(false);
+    expect(effects.signal(0x7fff_ffff, 'SIGTERM')).toBe('gone');
+    expect(effects.isAlive(entry(process.pid))).toBe(true);
+  });
+
+  it('asks ps for environments where it can print them, and for the plain columns elsewhere', async () => {
+    const asked: string[] = [];
+    const runPs = async (args: readonly string[]) => {
+      asked.push(args.join(' '));
+      return '  12     1    12 S\n';
+    };
+    expect(await killEffectsFor('darwin', { runPs }).snapshot()).toEqual(parsePsOutput('  12     1    12 S'));
+    await killEffectsFor('freebsd', { runPs }).snapshot();
+    await killEffectsFor('sunos', { runPs }).snapshot();
+    await killEffectsFor('darwin', { runPs, psEnvArgs: null }).snapshot();
+    await killEffectsFor('darwin', { runPs, psEnvArgs: ['-x'] }).snapshot();
+    expect(asked).toEqual([
+      psEnvArgs('darwin')!.join(' '),
+      psEnvArgs('freebsd')!.join(' '),
+      PS_ARGS.join(' '),
+      PS_ARGS.join(' '),
+      '-x',
+    ]);
+  });
 
   it('treats a kill that throws something other than an errno error as not ESRCH or EPERM', () => {
     const throwing = killEffectsFor('darwin', {

@@ -16,6 +16,7 @@ describe('parseProcStat', () => {
 
   it('is undefined for text that is not a stat line', () => {
     expect(parseProcStat('')).toBeUndefined();
+    expect(parseProcStat(`xx${TAIL}`)).toBeUndefined(); // no command name in parentheses
     expect(parseProcStat('12 (x) S 7')).toBeUndefined();
   });
 

@@ -99,6 +99,22 @@ describe('ps output with environments (macOS ps -E)', () => {
     expect(row).toEqual({ pid: 12, ppid: 1, pgid: 12, state: 'S', startTime: undefined, marker: 'm' });
   });
 
+  it('reads runs of spaces anywhere between the columns and inside the start time', () => {
+    expect(parsePsOutput('  14   1   14   S   Tue  Dec  1  11:53:35  2026   x PROCMUX_TREE=m')).toEqual([
+      {
+        pid: 14,
+        ppid: 1,
+        pgid: 14,
+        state: 'S',
+        startTime: Date.parse('Tue Dec 1 11:53:35 2026') / 1000,
+        marker: 'm',
+      },
+    ]);
+    expect(parsePsOutput('12 1 12   S')).toEqual([
+      { pid: 12, ppid: 1, pgid: 12, state: 'S', startTime: undefined, marker: undefined },
+    ]);
+  });
+
   it('skips a line whose columns do not start it', () => {
     expect(parsePsOutput('ps: 12 1 12 S\nwarning 13 1 13 S Tue Dec 1 11:53:35 2026 x')).toEqual([]);
   });
