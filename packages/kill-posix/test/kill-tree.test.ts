@@ -282,6 +282,16 @@ describe('the tree kill, on a simulated process table', () => {
     world.kill(504, 'SIGKILL');
   });
 
+  it('with no grace, SIGKILLs what will not die once, and a second snapshot ends the rounds', async () => {
+    const world = family({ 103: { unkillable: true } });
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [103] });
+    // The group, then each member (the group's signal already ended all but 103), once.
+    expect(world.signals('SIGKILL')).toEqual(
+      ['-100', '100', '101', '102', '103'].map((t) => `0 SIGKILL ${t}`),
+    );
+  });
+
   it('lists several survivors in pid order', async () => {
     const world = family({
       103: { onTerm: 'ignore', unkillable: true },
