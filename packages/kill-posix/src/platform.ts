@@ -16,6 +16,8 @@ export interface PlatformDeps {
   readPs?: () => Promise<string>;
   /** The ps arguments that print environments; default psEnvArgs(platform), null for none. */
   psEnvArgs?: readonly string[] | null;
+  /** Runs ps with these arguments (ps platforms, when readPs is not given); default /bin/ps. */
+  runPs?: (args: readonly string[]) => Promise<string>;
   /** process.kill's shape: a negative pid is a process group, signal 0 only checks. */
   kill?: (pid: number, signal: TreeSignal | 0) => void;
   selfPid?: number;
@@ -90,7 +92,7 @@ export function killEffectsFor(platform: NodeJS.Platform, deps: PlatformDeps = {
   const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
   const procRoot = deps.procRoot ?? '/proc';
   const envArgs = deps.psEnvArgs === null ? undefined : (deps.psEnvArgs ?? psEnvArgs(platform));
-  const readPs = deps.readPs ?? psReader(envArgs);
+  const readPs = deps.readPs ?? psReader(envArgs, deps.runPs);
   return {
     selfPid: deps.selfPid ?? process.pid,
     selfMarker: (deps.env ?? process.env)[TREE_MARKER_ENV],

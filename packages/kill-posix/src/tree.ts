@@ -119,7 +119,8 @@ export function collectTree(
     for (const pgid of [context.rootPid, ...all.keys()]) {
       if (groups.has(pgid) || !isOurGroup(pgid)) continue;
       groups.add(pgid);
-      for (const entry of byGroup.get(pgid) ?? []) add(entry);
+      // isOurGroup found members in it.
+      for (const entry of byGroup.get(pgid)!) add(entry);
     }
     if (queue.length === 0) break;
   }

@@ -1,6 +1,7 @@
 // A simulated process table for the orchestration tests: processes that die on SIGTERM,
 // ignore it, fork while dying, or cannot be signalled at all, on a clock that moves only when
 // the tree kill sleeps. It answers through the same effects the real platforms use.
+import { expect } from 'vitest';
 import { killEffectsFor, type PlatformDeps } from '../src/platform.js';
 import type { KillEffects, ProcessEntry, TreeSignal } from '../src/types.js';
 
@@ -20,9 +21,19 @@ export interface FakeProcess {
   termDelayMs?: number;
   /** Its parent never reaps it: it stays a zombie after death. */
   unreaped?: boolean;
+  /** Start time in the /proc table (default: the pid), to reuse a pid as another process. */
+  startTime?: number;
 }
 
 export const SELF = 1000;
+/**
+ * Past this much simulated time, this many sleeps or this many snapshots a kill has not ended
+ * when it must have: the longest grace (60 s) and the settle (2 s) are far shorter. The world
+ * fails the test on an assertion then, instead of spinning forever on its own clock.
+ */
+const MAX_CLOCK_MS = 10 * 60_000;
+const MAX_SLEEPS = 10_000;
+const MAX_SNAPSHOTS = 100;
 export const SELF_PGID = 999;
 
 function errno(code: string): NodeJS.ErrnoException {
@@ -37,6 +48,9 @@ export class FakeWorld {
   readonly log: string[] = [];
   clock = 0;
   snapshots = 0;
+  sleeps = 0;
+  /** Every sleep the kill asked for, in ms, in order. */
+  readonly slept: number[] = [];
   onSnapshot: ((world: FakeWorld, n: number) => void) | undefined;
   private readonly timers: { at: number; run: () => void }[] = [];
 
@@ -103,7 +117,7 @@ export class FakeWorld {
 
   /** `ps -A -o pid=,ppid=,pgid=,stat=` as macOS prints it. */
   psOutput(): string {
-    this.snapshots += 1;
+    this.countSnapshot();
     this.onSnapshot?.(this, this.snapshots);
     return [...this.procs.values()]
       .map(
@@ -113,8 +127,17 @@ export class FakeWorld {
       .join('\n');
   }
 
+  private countSnapshot(): void {
+    this.snapshots += 1;
+    expect(this.snapshots, 'snapshots taken: the kill never ends').toBeLessThanOrEqual(MAX_SNAPSHOTS);
+  }
+
   sleep = async (ms: number): Promise<void> => {
+    this.sleeps += 1;
+    this.slept.push(ms);
     this.clock += ms;
+    expect(this.sleeps, 'sleeps: the kill never ends').toBeLessThanOrEqual(MAX_SLEEPS);
+    expect(this.clock, 'simulated ms: the kill never ends').toBeLessThanOrEqual(MAX_CLOCK_MS);
     for (const timer of this.timers.splice(0).sort((a, b) => a.at - b.at)) {
       if (timer.at <= this.clock) timer.run();
       else this.timers.push(timer);
@@ -134,21 +157,21 @@ export class FakeWorld {
     });
   }
 
-  /** The table as /proc would give it: markers included, start time = pid (never reused here). */
+  /** The table as /proc would give it: markers included, start time = pid unless set. */
   table(): ProcessEntry[] {
-    this.snapshots += 1;
+    this.countSnapshot();
     this.onSnapshot?.(this, this.snapshots);
     return [...this.procs.values()].map((p) => ({
       pid: p.pid,
       ppid: p.ppid,
       pgid: p.pgid,
       state: p.state,
-      startTime: p.pid,
+      startTime: p.startTime ?? p.pid,
       marker: p.marker,
     }));
   }
 
-  /** Effects like Linux's: markers visible, zombies known to be gone. */
+  /** Effects like Linux's: markers visible, zombies and reused pids known to be gone. */
   procfsEffects(selfMarker?: string): KillEffects {
     const base = this.effects();
     return {
@@ -157,7 +180,7 @@ export class FakeWorld {
       snapshot: async () => this.table(),
       isAlive: (entry) => {
         const p = this.procs.get(entry.pid);
-        return p !== undefined && p.state !== 'Z';
+        return p !== undefined && p.state !== 'Z' && (p.startTime ?? p.pid) === entry.startTime;
       },
     };
   }

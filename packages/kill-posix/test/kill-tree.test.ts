@@ -2,6 +2,7 @@ import { isProcmuxError } from '@procmux/core-types';
 import { checkLeaksAfterAll } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { KILL_SETTLE_MS, killTreeWith } from '../src/kill-tree.js';
+import { snapshotTreeWith } from '../src/snapshot.js';
 import { FakeWorld, SELF, SELF_PGID } from './fake-world.js';
 
 // A detached root (its own group 100) with two children and a grandchild.
@@ -46,6 +47,51 @@ describe('the tree kill, on a simulated process table', () => {
     expect(world.clock).toBeLessThanOrEqual(45);
   });
 
+  it('polls every 5 ms for the first 100 ms, then doubles the pause up to 100 ms', async () => {
+    const world = family({ 101: { termDelayMs: 1000 } });
+    // The clock does not start at 0: the pacing counts from the SIGTERM.
+    world.clock = 50_000;
+    const report = await killTreeWith(100, { graceMs: 10_000 }, world.effects());
+    expect(report.survivors).toEqual([]);
+    expect(world.slept).toEqual([...Array(20).fill(5), 10, 20, 40, 80, ...Array(8).fill(100)]);
+    expect(world.clock).toBe(51_050);
+  });
+
+  it('waits at least four times what a poll cost before the next one, at most 100 ms', async () => {
+    const world = family({ 101: { termDelayMs: 200 } });
+    // Each liveness check costs 3 ms: a poll of 4 processes (12 ms) pauses 48 ms, not 5, in the
+    // first 100 ms; past them the doubling (96) is the longer.
+    const report = await killTreeWith(
+      100,
+      { graceMs: 10_000 },
+      world.effects({
+        kill: (target, signal) => {
+          if (signal === 0) world.clock += 3;
+          world.kill(target, signal);
+        },
+      }),
+    );
+    expect(report.survivors).toEqual([]);
+    expect(world.slept[0]).toBe(5);
+    expect(world.slept.slice(1, 4)).toEqual([48, 48, 96]);
+  });
+
+  it('caps the pause at 100 ms however costly a poll was', async () => {
+    const world = family({ 101: { termDelayMs: 500 } });
+    const report = await killTreeWith(
+      100,
+      { graceMs: 10_000 },
+      world.effects({
+        kill: (target, signal) => {
+          if (signal === 0) world.clock += 40;
+          world.kill(target, signal);
+        },
+      }),
+    );
+    expect(report.survivors).toEqual([]);
+    expect(world.slept.slice(1)).toEqual(world.slept.slice(1).map(() => 100));
+  });
+
   it('polls a tree whose checks are slow no more than a fifth of the time', async () => {
     const world = family({ 101: { termDelayMs: 300 }, 102: { termDelayMs: 300 }, 103: { termDelayMs: 300 } });
     // Each liveness check (kill(pid, 0)) costs 3 ms of the clock: a poll of 4 processes, 12 ms.
@@ -73,6 +119,8 @@ describe('the tree kill, on a simulated process table', () => {
     const report = await killTreeWith(100, { graceMs: 1500 }, world.effects());
     expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
     expect(world.signals('SIGKILL')).toEqual(['1500 SIGKILL -100', '1500 SIGKILL 102']);
+    // Gone at once: no settle wait.
+    expect(world.clock).toBe(1500);
   });
 
   it('graceMs 0 sends SIGKILL at once and never SIGTERM', async () => {
@@ -127,6 +175,59 @@ describe('the tree kill, on a simulated process table', () => {
     );
   });
 
+  it('does not signal a child that is already a zombie when it appears during the grace', async () => {
+    const world = family({
+      101: {
+        onTerm: (w: FakeWorld, self: { pid: number }) => {
+          w.die(w.procs.get(self.pid)!);
+          w.add({ pid: 150, ppid: 1, pgid: 100, state: 'Z' });
+        },
+      },
+    });
+    const report = await killTreeWith(100, { graceMs: 3000 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
+    expect(world.log.some((line) => line.endsWith(' 150'))).toBe(false);
+  });
+
+  it('lists a lower pid forked during the grace first', async () => {
+    const world = family({
+      101: {
+        onTerm: (w: FakeWorld, self: { pid: number }) => {
+          w.die(w.procs.get(self.pid)!);
+          w.add({ pid: 50, ppid: 1, pgid: 100, state: 'S' });
+        },
+      },
+    });
+    const report = await killTreeWith(100, { graceMs: 3000 }, world.effects());
+    expect(report).toEqual({ signalled: [50, 100, 101, 102, 103], survivors: [] });
+  });
+
+  it('SIGKILLs a child forked after the first round even when an older member will not die', async () => {
+    const world = family({ 103: { onTerm: 'ignore', unkillable: true } });
+    world.onSnapshot = (w, n) => {
+      if (n === 2) w.add({ pid: 500, ppid: 103, pgid: 100, state: 'S', onTerm: 'ignore' });
+    };
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103, 500], survivors: [103] });
+    expect(world.signals('SIGKILL')).toContain('0 SIGKILL 500');
+  });
+
+  it('signals no group when our own process is missing from the table', async () => {
+    const world = family();
+    world.procs.delete(SELF);
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report.signalled).toEqual([100, 101, 102, 103]);
+    expect(world.log.some((line) => line.includes(' -'))).toBe(false);
+  });
+
+  it("never signals the group of a root that leads our own (we run inside the root's group)", async () => {
+    const world = family();
+    world.procs.get(SELF)!.pgid = 100;
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report.signalled).toEqual([100, 101, 102, 103]);
+    expect(world.log.some((line) => line.includes(' -'))).toBe(false);
+  });
+
   it('reports signalled pids and survivors in ascending order, whatever order the table holds', async () => {
     const world = new FakeWorld([
       { pid: 300, ppid: SELF, pgid: 300, state: 'S' },
@@ -154,6 +255,41 @@ describe('the tree kill, on a simulated process table', () => {
     const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
     expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [103] });
     expect(world.clock).toBeGreaterThanOrEqual(100 + KILL_SETTLE_MS);
+    // One SIGKILL round, then a second snapshot finds nothing new: no further rounds.
+    expect(world.signals('SIGKILL')).toEqual(['100 SIGKILL -100', '100 SIGKILL 103']);
+  });
+
+  it('gives SIGKILLed processes exactly 2 s to vanish, polling as during the grace', async () => {
+    const world = family({ 103: { onTerm: 'ignore', unkillable: true } });
+    const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
+    expect(report.survivors).toEqual([103]);
+    // The grace: 20 polls of 5 ms. The settle: the same pacing, its last pause cut at 2 s.
+    const settle = world.slept.slice(20);
+    expect(settle).toEqual([...Array(20).fill(5), 10, 20, 40, 80, ...Array(17).fill(100), 50]);
+    expect(world.clock).toBe(100 + KILL_SETTLE_MS);
+  });
+
+  it('chases a tree that forks at every snapshot for 5 SIGKILL rounds, then ends', async () => {
+    const world = family({ 100: { onTerm: 'ignore' } });
+    let next = 500;
+    world.onSnapshot = (w, n) => {
+      if (n > 1) w.add({ pid: next++, ppid: 100, pgid: 100, state: 'S' });
+    };
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    // Rounds 2 to 5 each find the child forked since; the one forked after the last is not chased.
+    expect(report.signalled).toEqual([100, 101, 102, 103, 500, 501, 502, 503]);
+    expect(world.live()).toEqual([504]);
+    world.kill(504, 'SIGKILL');
+  });
+
+  it('with no grace, SIGKILLs what will not die once, and a second snapshot ends the rounds', async () => {
+    const world = family({ 103: { unkillable: true } });
+    const report = await killTreeWith(100, { graceMs: 0 }, world.effects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [103] });
+    // The group, then each member (the group's signal already ended all but 103), once.
+    expect(world.signals('SIGKILL')).toEqual(
+      ['-100', '100', '101', '102', '103'].map((t) => `0 SIGKILL ${t}`),
+    );
   });
 
   it('lists several survivors in pid order', async () => {
@@ -169,6 +305,14 @@ describe('the tree kill, on a simulated process table', () => {
     const world = family({ 103: { onTerm: 'ignore', unreaped: true } });
     const report = await killTreeWith(100, { graceMs: 100 }, world.effects());
     expect(report.survivors).toEqual([]);
+  });
+
+  it('does not wait for a root that is already a zombie where liveness is only kill(pid, 0)', async () => {
+    const world = family({ 100: { unreaped: true, state: 'Z' } });
+    const report = await killTreeWith(100, { graceMs: 60_000 }, world.effects());
+    expect(report).toEqual({ signalled: [101, 102, 103], survivors: [] });
+    expect(world.signals('SIGKILL')).toEqual([]);
+    expect(world.clock).toBeLessThan(1000);
   });
 
   it('a group SIGKILL counts for a member that died before its own signal', async () => {
@@ -250,12 +394,67 @@ describe('the tree marker, on a simulated /proc', () => {
     expect(world.live()).toEqual([]);
   });
 
+  it("SIGTERMs, then SIGKILLs, a new process that took a member's pid during the grace", async () => {
+    const world = family({
+      101: {
+        onTerm: (w: FakeWorld, self: { pid: number }) => {
+          w.die(w.procs.get(self.pid)!);
+          w.add({ pid: 101, ppid: 1, pgid: 100, state: 'S', startTime: 9_999, onTerm: 'ignore' });
+        },
+      },
+    });
+    const report = await killTreeWith(100, { graceMs: 1000 }, world.procfsEffects());
+    expect(report).toEqual({ signalled: [100, 101, 102, 103], survivors: [] });
+    expect(world.signals('SIGKILL')).toContain('1000 SIGKILL 101');
+    expect(world.live()).toEqual([]);
+  });
+
+  it('SIGKILLs a new process that took the pid of a SIGKILLed one between rounds', async () => {
+    const world = family({ 101: { onTerm: 'ignore' } });
+    world.onSnapshot = (w, n) => {
+      if (n === 2) w.add({ pid: 101, ppid: 1, pgid: 100, state: 'S', startTime: 9_999, onTerm: 'ignore' });
+    };
+    const report = await killTreeWith(100, { graceMs: 0 }, world.procfsEffects());
+    expect(report.survivors).toEqual([]);
+    expect(world.signals('SIGKILL').filter((line) => line.endsWith(' 101'))).toHaveLength(2);
+    expect(world.live()).toEqual([]);
+  });
+
   it('treats a zombie as gone without waiting for the grace', async () => {
     const world = family({ 100: { unreaped: true } });
     const report = await killTreeWith(100, { graceMs: 60_000 }, world.procfsEffects());
     expect(report.survivors).toEqual([]);
     expect(world.clock).toBeLessThan(1000);
     expect(world.procs.get(100)?.state).toBe('Z');
+  });
+});
+
+describe('the tree snapshot, on a simulated /proc', () => {
+  it('lists the live tree a kill would signal, markers and an explicit marker included, signalling nothing', async () => {
+    const world = family({ 100: { marker: 'm1' }, 103: { unreaped: true } });
+    world.procs.get(103)!.state = 'Z';
+    world.add({ pid: 200, ppid: 1, pgid: 200, state: 'S', marker: 'm1' });
+    world.add({ pid: 300, ppid: 1, pgid: 300, state: 'S', marker: 'm2' });
+    const pids = async (options: unknown) =>
+      (await snapshotTreeWith(100, options, world.procfsEffects())).map((entry) => entry.pid);
+    expect(await pids({})).toEqual([100, 101, 102, 200]);
+    expect(await pids({ marker: 'm2' })).toEqual([100, 101, 102, 200, 300]);
+    expect(await pids(undefined)).toEqual([100, 101, 102, 200]);
+    expect(world.log).toEqual([]);
+  });
+
+  it('is empty for a pid that is gone, and refuses what a kill refuses', async () => {
+    const world = family();
+    expect(await snapshotTreeWith(4242, {}, world.effects())).toEqual([]);
+    for (const [pid, options] of [
+      [1, {}],
+      [100, { marker: '' }],
+      [100, 'x'],
+    ] as const) {
+      const error = await snapshotTreeWith(pid, options, world.effects()).catch((e: unknown) => e);
+      expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    }
+    expect(world.snapshots).toBe(1);
   });
 });
 

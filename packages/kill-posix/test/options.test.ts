@@ -7,6 +7,9 @@ const errorOf = (fn: () => unknown): Error => throwsWith(fn, 'ERR_INVALID_OPTION
 describe('options', () => {
   it('takes a positive integer pid that is neither init nor ourselves', () => {
     expect(validatePid(4242, 10)).toBe(4242);
+    expect(errorOf(() => validatePid(undefined, 10)).message).toMatch(
+      /^pid must be an integer from 1 to 2147483647/,
+    );
     expect(errorOf(() => validatePid(-3, 10)).message).toBe(
       'pid must be an integer from 1 to 2147483647 (got -3)',
     );

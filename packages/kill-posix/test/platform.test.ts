@@ -1,10 +1,8 @@
 import { isProcmuxError } from '@procmux/core-types';
-import { checkLeaksAfterAll, isAlive, requireTool, throwsWith } from '@procmux/test-utils';
+import { checkLeaksAfterAll, throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { killTreeWith } from '../src/kill-tree.js';
 import { killEffectsFor, tableSourceFor } from '../src/platform.js';
-import { PS_PATH } from '../src/ps.js';
-import { ignoresTerm, liveWithMarker, spawnTree, statOf, waitForValue } from './helpers.js';
+import { PS_ARGS, parsePsOutput, psEnvArgs } from '../src/ps.js';
 
 const entry = (pid: number) => ({
   pid,
@@ -40,10 +38,98 @@ describe('the platform choice', () => {
     const error = await ps.snapshot().catch((e: unknown) => e);
     expect(isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
     expect((error as Error).message).toContain('(ps)');
+    expect((error as Error).cause).toEqual(new Error('ps: not permitted'));
+    expect((error as { details?: unknown }).details).toEqual({ source: 'ps' });
     const procfs = killEffectsFor('linux', { procRoot: '/nonexistent-proc' });
-    expect(isProcmuxError(await procfs.snapshot().catch((e: unknown) => e), 'ERR_PROCESS_UNSUPPORTED')).toBe(
-      true,
+    const procError = await procfs.snapshot().catch((e: unknown) => e);
+    expect(isProcmuxError(procError, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
+    expect((procError as Error).message).toBe(
+      'could not read the process table (/proc), so the tree cannot be found',
     );
+    expect((procError as { details?: unknown }).details).toEqual({ source: 'procfs' });
+  });
+
+  it('defaults to this process, its environment, the real clock and real timers', async () => {
+    const effects = killEffectsFor('linux');
+    expect(effects.selfPid).toBe(process.pid);
+    const before = Date.now();
+    const now = effects.now();
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(Date.now());
+    // A timer of 1 ms fires before one of 2 s, however loaded the machine: the sleep resolves.
+    const pending = effects.sleep(1);
+    expect(pending).toBeInstanceOf(Promise);
+    const slept = pending.then(() => 'slept');
+    let timer: NodeJS.Timeout | undefined;
+    const never = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('never'), 2_000);
+    });
+    expect(await Promise.race([slept, never])).toBe('slept');
+    clearTimeout(timer);
+    const saved = process.env.PROCMUX_TREE;
+    process.env.PROCMUX_TREE = 'from-env-1';
+    try {
+      expect(killEffectsFor('linux').selfMarker).toBe('from-env-1');
+    } finally {
+      if (saved === undefined) delete process.env.PROCMUX_TREE;
+      else process.env.PROCMUX_TREE = saved;
+    }
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'reads a real /proc table through the default effects on Linux',
+    async () => {
+      const table = await killEffectsFor('linux').snapshot();
+      const self = table.find((e) => e.pid === process.pid)!;
+      expect(self.ppid).toBe(process.ppid);
+      const effects = killEffectsFor('linux');
+      expect(effects.isAlive(self)).toBe(true);
+      // /proc tells a reused pid (another start time) apart, which kill(pid, 0) cannot.
+      expect(effects.isAlive({ ...self, startTime: self.startTime! + 1 })).toBe(false);
+    },
+  );
+
+  it('signals with process.kill by default: a pid that cannot exist is gone', () => {
+    const effects = killEffectsFor('darwin');
+    expect(effects.isAlive(entry(0x7fff_ffff))).toBe(false);
+    expect(effects.signal(0x7fff_ffff, 'SIGTERM')).toBe('gone');
+    expect(effects.isAlive(entry(process.pid))).toBe(true);
+  });
+
+  it('asks ps for environments where it can print them, and for the plain columns elsewhere', async () => {
+    const asked: string[] = [];
+    const runPs = async (args: readonly string[]) => {
+      asked.push(args.join(' '));
+      return '  12     1    12 S\n';
+    };
+    expect(await killEffectsFor('darwin', { runPs }).snapshot()).toEqual(parsePsOutput('  12     1    12 S'));
+    await killEffectsFor('freebsd', { runPs }).snapshot();
+    await killEffectsFor('sunos', { runPs }).snapshot();
+    await killEffectsFor('darwin', { runPs, psEnvArgs: null }).snapshot();
+    await killEffectsFor('darwin', { runPs, psEnvArgs: ['-x'] }).snapshot();
+    expect(asked).toEqual([
+      psEnvArgs('darwin')!.join(' '),
+      psEnvArgs('freebsd')!.join(' '),
+      PS_ARGS.join(' '),
+      PS_ARGS.join(' '),
+      '-x',
+    ]);
+  });
+
+  it('treats a kill that throws something other than an errno error as not ESRCH or EPERM', () => {
+    const throwing = killEffectsFor('darwin', {
+      kill: () => {
+        throw null;
+      },
+    });
+    expect(throwing.isAlive(entry(5))).toBe(false);
+    let caught: unknown = 'nothing thrown';
+    try {
+      throwing.signal(5, 'SIGTERM');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeNull();
   });
 
   it('maps kill(2) errors: ESRCH is gone, EPERM denied, anything else is thrown', () => {
@@ -80,35 +166,5 @@ describe('the platform choice', () => {
     expect(killEffectsFor('linux', { env: {} }).selfMarker).toBeUndefined();
   });
 });
-
-// Under CI a missing ps fails the file (requireTool), never skips it.
-describe.skipIf(process.platform !== 'linux' || requireTool('ps') !== undefined)(
-  `the ps path (macOS, BSD) on real processes (Linux with ${PS_PATH})`,
-  () => {
-    it('kills the group, a setsid child whose parent lives, and a TERM-ignorer, from ps output alone', async () => {
-      const tree = await spawnTree(`
-        sleep 1000 & ( sleep 1000 & )
-        setsid sleep 1000 & echo "setsid $!"
-        bash -c "trap '' TERM; exec sleep 1000" & echo "ignorer $!"
-        echo ready
-        wait`);
-      const setsid = tree.pids.get('setsid')!;
-      const ignorer = tree.pids.get('ignorer')!;
-      const members = await waitForValue(
-        () => {
-          const live = liveWithMarker(tree.marker);
-          return live.length >= 5 && ignoresTerm(ignorer) && statOf(setsid).sid === setsid ? live : undefined;
-        },
-        10_000,
-        'the tree to start',
-      );
-
-      const report = await killTreeWith(tree.root, { graceMs: 300 }, killEffectsFor('darwin'));
-      expect(report.survivors).toEqual([]);
-      expect(report.signalled).toEqual(expect.arrayContaining(members));
-      for (const pid of members) expect(isAlive(pid)).toBe(false);
-    });
-  },
-);
 
 checkLeaksAfterAll();

@@ -16,7 +16,19 @@ describe('parseProcStat', () => {
 
   it('is undefined for text that is not a stat line', () => {
     expect(parseProcStat('')).toBeUndefined();
+    expect(parseProcStat(`xx${TAIL}`)).toBeUndefined(); // no command name in parentheses
     expect(parseProcStat('12 (x) S 7')).toBeUndefined();
+  });
+
+  it('is undefined when any one field it needs is missing or not an integer', () => {
+    const fields = TAIL.split(' ');
+    const withField = (index: number, value: string) =>
+      `12 (x) ${fields.map((f, i) => (i === index ? value : f)).join(' ')}`;
+    expect(parseProcStat(withField(0, ''))).toBeUndefined(); // state
+    expect(parseProcStat(withField(1, 'x'))).toBeUndefined(); // ppid
+    expect(parseProcStat(withField(2, '8.5'))).toBeUndefined(); // pgid
+    expect(parseProcStat(withField(19, 'x'))).toBeUndefined(); // starttime
+    expect(parseProcStat(withField(3, 'x'))).toEqual({ state: 'S', ppid: 7, pgid: 8, startTime: 4242 });
   });
 });
 
@@ -27,6 +39,11 @@ describe('markerFromEnviron', () => {
     expect(markerFromEnviron(env('PROCMUX_TREE=a-1', 'B=2', ''))).toBe('a-1');
     expect(markerFromEnviron(env('A=1', 'PROCMUX_TREE=b-2', 'B=2'))).toBe('b-2');
     expect(markerFromEnviron(env('A=1', 'PROCMUX_TREE=c-3'))).toBe('c-3');
+  });
+
+  it('reads the name it is asked for', () => {
+    expect(markerFromEnviron(env('A=1', 'OTHER=o-1'), 'OTHER')).toBe('o-1');
+    expect(markerFromEnviron(env('OTHER=o-1'))).toBeUndefined();
   });
 
   it('does not mistake a longer name that ends the same way', () => {

@@ -1,21 +1,6 @@
-import { checkLeaksAfterAll, isAlive, requireTool } from '@procmux/test-utils';
+import { checkLeaksAfterAll } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { killTreeWith } from '../src/kill-tree.js';
-import { killEffectsFor } from '../src/platform.js';
-import {
-  markerFromCommand,
-  PS_ARGS,
-  PS_ENV_COLUMNS,
-  PS_PATH,
-  parsePsOutput,
-  psEnvArgs,
-  psReader,
-} from '../src/ps.js';
-import { liveWithMarker, spawnTree, statOf, waitForValue } from './helpers.js';
-
-// procps on Linux prints environments with the BSD-style `e` flag; macOS says -E, the BSDs -e.
-// The output has the same shape, so the macOS path runs here on real processes.
-const PROCPS_ENV_ARGS = ['-A', '-ww', '-o', PS_ENV_COLUMNS, 'e'];
+import { markerFromCommand, PS_ARGS, PS_ENV_COLUMNS, parsePsOutput, psEnvArgs, psReader } from '../src/ps.js';
 
 describe('ps output with environments (macOS ps -E)', () => {
   it('parses start time, command and the tree marker from the environment', () => {
@@ -53,9 +38,91 @@ describe('ps output with environments (macOS ps -E)', () => {
 
   it('asks for environments on macOS and the BSDs only', () => {
     expect(psEnvArgs('darwin')).toEqual(['-A', '-ww', '-E', '-o', PS_ENV_COLUMNS]);
-    expect(psEnvArgs('freebsd')).toContain('-e');
+    for (const bsd of ['freebsd', 'openbsd', 'netbsd'] as const) {
+      expect(psEnvArgs(bsd)).toEqual(['-A', '-ww', '-e', '-o', PS_ENV_COLUMNS]);
+    }
     expect(psEnvArgs('linux')).toBeUndefined();
     expect(psEnvArgs('sunos')).toBeUndefined();
+    expect(psEnvArgs('aix')).toBeUndefined();
+  });
+
+  it('names the columns it parses: pid, parent, group, state, then start time and command', () => {
+    expect(PS_ARGS).toEqual(['-A', '-o', 'pid=,ppid=,pgid=,stat=']);
+    expect(PS_ENV_COLUMNS).toBe('pid=,ppid=,pgid=,stat=,lstart=,command=');
+  });
+
+  it('parses unpadded columns, one- and two-digit days, any month and day name, and a row with no command', () => {
+    const output = [
+      '7 1 7 S Tue Dec 1 11:53:35 2026 a PROCMUX_TREE=one',
+      '8   7   7   R+   Mon Nov 30 09:05:01 2026 b',
+      '9 7 7 S Mon Nov 30 09:05:01 2026',
+      '10 7 7 S Sat Aug  1 10:00:00 2026 c',
+    ].join('\n');
+    expect(parsePsOutput(output)).toEqual([
+      {
+        pid: 7,
+        ppid: 1,
+        pgid: 7,
+        state: 'S',
+        startTime: Date.parse('Tue Dec 1 11:53:35 2026') / 1000,
+        marker: 'one',
+      },
+      {
+        pid: 8,
+        ppid: 7,
+        pgid: 7,
+        state: 'R',
+        startTime: Date.parse('Mon Nov 30 09:05:01 2026') / 1000,
+        marker: undefined,
+      },
+      {
+        pid: 9,
+        ppid: 7,
+        pgid: 7,
+        state: 'S',
+        startTime: Date.parse('Mon Nov 30 09:05:01 2026') / 1000,
+        marker: undefined,
+      },
+      {
+        pid: 10,
+        ppid: 7,
+        pgid: 7,
+        state: 'S',
+        startTime: Date.parse('Sat Aug 1 10:00:00 2026') / 1000,
+        marker: undefined,
+      },
+    ]);
+  });
+
+  it('reads a start time that is no date as unknown, and keeps the row', () => {
+    const [row] = parsePsOutput('  12     1    12 S    Xyz Abc 99 99:99:99 2026 sleep 5 PROCMUX_TREE=m');
+    expect(row).toEqual({ pid: 12, ppid: 1, pgid: 12, state: 'S', startTime: undefined, marker: 'm' });
+  });
+
+  it('reads runs of spaces anywhere between the columns and inside the start time', () => {
+    expect(parsePsOutput('  14   1   14   S   Tue  Dec  1  11:53:35  2026   x PROCMUX_TREE=m')).toEqual([
+      {
+        pid: 14,
+        ppid: 1,
+        pgid: 14,
+        state: 'S',
+        startTime: Date.parse('Tue Dec 1 11:53:35 2026') / 1000,
+        marker: 'm',
+      },
+    ]);
+    expect(parsePsOutput('12 1 12   S')).toEqual([
+      { pid: 12, ppid: 1, pgid: 12, state: 'S', startTime: undefined, marker: undefined },
+    ]);
+  });
+
+  it('skips a line whose columns do not start it', () => {
+    expect(parsePsOutput('ps: 12 1 12 S\nwarning 13 1 13 S Tue Dec 1 11:53:35 2026 x')).toEqual([]);
+  });
+
+  it('finds a marker that starts the text or follows a tab, and takes its whole value', () => {
+    expect(markerFromCommand('PROCMUX_TREE=first-1 x')).toBe('first-1');
+    expect(markerFromCommand('sleep 5\tPROCMUX_TREE=tab-2')).toBe('tab-2');
+    expect(markerFromCommand('a PROCMUX_TREE= b')).toBeUndefined();
   });
 
   it('falls back for good to plain columns when this ps refuses the environment option', async () => {
@@ -70,57 +137,5 @@ describe('ps output with environments (macOS ps -E)', () => {
     expect(calls).toEqual(['-E', PS_ARGS.join(' '), PS_ARGS.join(' ')]);
   });
 });
-
-// Under CI a missing ps fails the file (requireTool), never skips it.
-describe.skipIf(process.platform !== 'linux' || requireTool('ps') !== undefined)(
-  `the ps path with environments on real processes (needs Linux's procps ${PS_PATH} to stand in for macOS ps -E)`,
-  () => {
-    // The escapee's parent (a subshell) exits at once, so only the marker ties it to the tree.
-    const script = `
-      ( setsid sleep 1000 & echo "escapee $!" )
-      echo ready
-      exec sleep 1000`;
-
-    async function startTree() {
-      const tree = await spawnTree(script);
-      const escapee = tree.pids.get('escapee')!;
-      await waitForValue(
-        () => (statOf(escapee).ppid !== tree.root && statOf(escapee).sid === escapee ? true : undefined),
-        10_000,
-        'the escapee to be orphaned in its own session',
-      );
-      return { tree, escapee };
-    }
-
-    it('kills a setsid escapee whose parent already exited, found by its marker in ps output', async () => {
-      const { tree, escapee } = await startTree();
-      const effects = killEffectsFor('darwin', { psEnvArgs: PROCPS_ENV_ARGS });
-      const table = await effects.snapshot();
-      expect(table.find((p) => p.pid === escapee)?.marker).toBe(tree.marker);
-
-      const report = await killTreeWith(tree.root, { graceMs: 300 }, effects);
-      expect(report.survivors).toEqual([]);
-      expect(report.signalled).toEqual(expect.arrayContaining([tree.root, escapee]));
-      expect(isAlive(escapee)).toBe(false);
-      expect(liveWithMarker(tree.marker)).toEqual([]);
-    });
-
-    it('without environments (plain ps) the same escapee is out of reach, which is why -E is asked for', async () => {
-      const { tree, escapee } = await startTree();
-      try {
-        const report = await killTreeWith(
-          tree.root,
-          { graceMs: 300 },
-          killEffectsFor('darwin', { psEnvArgs: null }),
-        );
-        expect(report.signalled).not.toContain(escapee);
-        expect(isAlive(escapee)).toBe(true);
-      } finally {
-        process.kill(escapee, 'SIGKILL');
-        await waitForValue(() => (isAlive(escapee) ? undefined : true), 10_000, 'the escapee to die');
-      }
-    });
-  },
-);
 
 checkLeaksAfterAll();

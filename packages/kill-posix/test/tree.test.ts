@@ -176,6 +176,29 @@ describe('collectTree, the edges', () => {
   });
 });
 
+describe('collectTree, our own group and the walk to a fixed point', () => {
+  it('never signals our own group, even when a member of the tree leads it', () => {
+    // We were started inside the root's group (not detached): signalling it would end us too.
+    const table = [p(1, 0, 1), p(SELF, 100, 100), p(100, 1, 100), p(101, 100, 100)];
+    const tree = collectTree(table, context(100, [], 100));
+    expect(tree.groups).toEqual([]);
+    expect(pids(tree.members)).toEqual([100, 101]);
+  });
+
+  it('walks the children of a process found only through its group, and their groups', () => {
+    const table = [
+      ...base,
+      p(100, SELF, 100),
+      p(103, 1, 100), // reparented: found only as a member of the root's group
+      p(105, 103, 105), // its child, which leads a group of its own
+      p(106, 1, 105), // found only through that group
+    ];
+    const tree = collectTree(table, context(100));
+    expect(pids(tree.members)).toEqual([100, 103, 105, 106]);
+    expect(tree.groups).toEqual([100, 105]);
+  });
+});
+
 describe('treeMarkers, the edges', () => {
   it('takes the markers of the root group only, and never our own', () => {
     const table = [...base, p(301, 1, 300, { marker: 'a' }), p(302, 1, 302, { marker: 'b' }), p(303, 1, 300)];

@@ -63,6 +63,63 @@ describe('watchdog protocol', () => {
     }
   });
 
+  it('takes markers of 1 to 128 letters, digits and . _ -, pids of 1 to 10 digits, paths of a slash and 4,000 more', () => {
+    const long = 'x'.repeat(128);
+    expect(decodeMessage('+ a 7')).toEqual({ kind: 'add', tree: { marker: 'a', pid: 7 } });
+    expect(decodeMessage(`+ ${long} 1234567890`)).toEqual({
+      kind: 'add',
+      tree: { marker: long, pid: 1234567890 },
+    });
+    expect(decodeMessage('+ A.b_c-9 1')).toEqual({ kind: 'add', tree: { marker: 'A.b_c-9', pid: 1 } });
+    expect(decodeMessage('- a')).toEqual({ kind: 'remove', marker: 'a' });
+    expect(decodeMessage(`- ${long}`)).toEqual({ kind: 'remove', marker: long });
+    expect(decodeMessage('c a /x')).toEqual({ kind: 'cgroup', marker: 'a', dir: '/x' });
+    const deep = `/${'d'.repeat(4000)}`;
+    expect(decodeMessage(`c ${long} ${deep}`)).toEqual({ kind: 'cgroup', marker: long, dir: deep });
+    for (const line of [
+      '+  7',
+      '+ a 12345678901',
+      '+ a 7 more',
+      'x+ a 7',
+      '+ a/b 7',
+      '-  ',
+      `- ${'x'.repeat(129)}`,
+      '- a b',
+      'x- a',
+      'c a /',
+      `c a /${'d'.repeat(4001)}`,
+      'c a /x\0y',
+      'xc a /x',
+      `c ${'x'.repeat(129)} /x`,
+      'c a/b /x',
+      ' bye',
+      'bye ',
+    ]) {
+      expect(decodeMessage(line), line.slice(0, 40)).toBeUndefined();
+    }
+  });
+
+  it('encodes each message as one line', () => {
+    expect(encodeMessage({ kind: 'add', tree: { marker: 'm', pid: 5 } })).toBe('+ m 5\n');
+    expect(encodeMessage({ kind: 'remove', marker: 'm' })).toBe('- m\n');
+    expect(encodeMessage({ kind: 'cgroup', marker: 'm', dir: '/c' })).toBe('c m /c\n');
+    expect(encodeMessage({ kind: 'bye' })).toBe('bye\n');
+  });
+
+  it('forgets a cgroup line for a tree it does not watch, and keeps a tree without cgroups bare', () => {
+    const set = new WatchedSet();
+    set.apply({ kind: 'cgroup', marker: 'ghost', dir: '/g' });
+    expect(set.trees()).toEqual([]);
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 3 } });
+    set.apply({ kind: 'add', tree: { marker: 'a', pid: 4 } });
+    expect(set.trees()).toEqual([{ marker: 'a', pid: 4 }]);
+    expect(Object.keys(set.trees()[0]!)).toEqual(['marker', 'pid']);
+    set.apply({ kind: 'cgroup', marker: 'a', dir: '/one' });
+    set.apply({ kind: 'cgroup', marker: 'a', dir: '/two' });
+    expect(set.trees()).toEqual([{ marker: 'a', pid: 4, cgroups: ['/one', '/two'] }]);
+    expect(set.disposed).toBe(false);
+  });
+
   it('keeps the latest pid of a marker, forgets removed ones, and nothing after bye', () => {
     const set = new WatchedSet();
     set.apply({ kind: 'add', tree: { marker: 'a', pid: 0 } });
