@@ -34,6 +34,7 @@ export type {
   KillMode,
   KillPlatformModule,
   KillReport,
+  LeftoverProcess,
   KillTreeOptions,
   Logger,
   ManagedRun,

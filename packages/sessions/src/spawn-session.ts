@@ -149,6 +149,7 @@ export async function spawnSession(
       mode: plan.pty ? 'pty' : 'pipe',
       ...(context.cgroup ? { cgroup: context.cgroup } : {}),
       ...(boxed ? { privateDir: boxed.box.dir } : {}),
+      ...(request.endLeftovers === true && !plan.pty ? { endLeftovers: true } : {}),
       ptyFallback: request.ptyFallback ?? 'fail',
       cwd: plan.cwd,
       env: boxed ? boxed.env : plan.env,

@@ -1,4 +1,5 @@
 import {
+  booleanOption,
   DEFAULT_MAX_CAPTURE_BYTES,
   envOption,
   functionOption,
@@ -80,6 +81,14 @@ export interface SpawnOptions extends SpawnTarget {
    * after the tree kill, if the host dies first.
    */
   privateDir?: string;
+  /**
+   * End what of the tree still runs when the process itself exits, naming it first (Linux,
+   * built-in pipe runs): RunExit.leftovers, listed before the drain, the stdin terminal's
+   * hang-up or the cgroup's kill, then the tree kill. With stdin 'terminal' a bash runs with
+   * job control (`set -m`), so its background jobs have process groups of their own and the
+   * hang-up as it exits does not end them unseen. Default false (a /proc walk per exit).
+   */
+  endLeftovers?: boolean;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -105,6 +114,7 @@ export interface NormalizedSpawn {
   beforeForceKill: ((reason: TerminationReason) => Promise<void> | void) | undefined;
   cgroup: SessionCgroup | undefined;
   privateDir: string | undefined;
+  endLeftovers: boolean;
 }
 
 const BUILT_IN_ONLY = [
@@ -173,6 +183,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     beforeForceKill: functionOption('beforeForceKill', options.beforeForceKill),
     cgroup: checkCgroup(options.cgroup),
     privateDir: checkPrivateDir(options.privateDir),
+    endLeftovers: booleanOption('endLeftovers', options.endLeftovers, false),
   };
 }
 

@@ -1,6 +1,6 @@
 import { isProcmuxError } from '@procmux/core-types';
 import type { ProcessStartRequest } from '@procmux/sessions';
-import { backgroundReport, endedNote, settleJobs, survivorsNote } from './background-report.js';
+import { endedNote, settleJobs, survivorsNote } from './background-report.js';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
@@ -128,27 +128,22 @@ async function oneShot(
   // the kernel tells (Linux), a command that blocks reading it is stopped and reported,
   // instead of reading end-of-file and carrying on as if the question had been answered.
   const plan = oneShotInputPlan(process.platform);
-  const jobs = options.reportBackgroundJobs ? backgroundReport() : undefined;
   const start = (stdin: ProcessStartRequest['stdin']) =>
     sessions.start({
       ...startRequest(request, context),
-      env: { ...options.nonInteractiveEnv, ...jobs?.env, ...request.env },
+      env: { ...options.nonInteractiveEnv, ...request.env },
       stdin,
+      ...(options.reportBackgroundJobs ? { endLeftovers: true } : {}),
       timeoutMs,
       noOutputTimeoutMs,
     });
-  const session = await start(plan.stdin)
-    .catch((error: unknown) => {
-      // No PTY module: stdin on a pipe, as before terminals were given.
-      if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
-        return start(plan.fallbackStdin);
-      }
-      throw error;
-    })
-    .catch((error: unknown) => {
-      jobs?.discard();
-      throw error;
-    });
+  const session = await start(plan.stdin).catch((error: unknown) => {
+    // No PTY module: stdin on a pipe, as before terminals were given.
+    if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
+      return start(plan.fallbackStdin);
+    }
+    throw error;
+  });
   setSession(session);
   const target = { tool: 'exec', action: 'one_shot', budget: options.outputBudget } as const;
   const inputWatch = watchOneShotInput(session, plan);
@@ -156,11 +151,6 @@ async function oneShot(
     waitForEnd(session, request.yieldMs, context.signal),
     inputWatch.waiting,
   ]).finally(() => inputWatch.stop());
-  if (ended !== 'ended') {
-    // Nobody reads its report: the file goes once the shell is gone.
-    const discard = () => jobs?.discard();
-    void session.wait().then(discard, discard);
-  }
   if (typeof ended === 'object') {
     await session.kill().catch(() => {});
     const result = await sessionReply(target, session, {
@@ -193,7 +183,7 @@ async function oneShot(
   }
   // Built from the transcript as it streams past: a 50 MB output is never held whole.
   const guessed = inputWatch.guessed();
-  const left = await settleJobs(jobs?.read() ?? []);
+  const left = await settleJobs(session.metadata().leftovers ?? []);
   const result = await sessionReply(target, session, {
     transcript: { chunks: session.transcript(), empty: '(no output)' },
     notes: [
