@@ -5,6 +5,8 @@ import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
 import { guessedInputNote, inputStopNote, watchOneShotInput } from './one-shot-input.js';
+import { askPerson, newWait, personNote } from './person-input.js';
+import type { InputWait } from '@procmux/sessions';
 import { oneShotInputPlan } from './one-shot-plan.js';
 import { DEFAULT_TOOL_OPTIONS, type ResolvedToolOptions } from './options.js';
 import { openParams, readParams, requireParams } from './param-spec.js';
@@ -146,17 +148,38 @@ async function oneShot(
   });
   setSession(session);
   const target = { tool: 'exec', action: 'one_shot', budget: options.outputBudget } as const;
-  const inputWatch = watchOneShotInput(session, plan);
-  const ended = await Promise.race([
-    waitForEnd(session, request.yieldMs, context.signal),
-    inputWatch.waiting,
-  ]).finally(() => inputWatch.stop());
+  const startedAt = Date.now();
+  const waitEnd = waitForEnd(session, request.yieldMs, context.signal);
+  let answered: InputWait[] = [];
+  let inputWatch = watchOneShotInput(session, plan);
+  let ended = await Promise.race([waitEnd, inputWatch.waiting]).finally(() => inputWatch.stop());
+  // A hidden prompt (a password) goes to a person where the host can ask one; the command
+  // goes on once answered, and each later hidden prompt is asked again.
+  while (typeof ended === 'object' && !ended.echo && context.askPerson) {
+    const outcome = await askPerson(context.askPerson, session, ended, {
+      timeoutMs: timeoutMs - (Date.now() - startedAt),
+      signal: context.signal,
+      ended: waitEnd,
+    });
+    if (outcome !== 'answered') {
+      // It may have ended meanwhile (its own timeout, a kill): then that is the reply.
+      if (!session.live) ended = await waitEnd;
+      break;
+    }
+    answered = [...answered, ended];
+    const watching = newWait(session, plan, { at: Date.now(), bytes: session.metadata().totalBytes });
+    ended = await Promise.race([waitEnd, watching.waiting]).finally(() => watching.stop());
+  }
   if (typeof ended === 'object') {
     await session.kill().catch(() => {});
     const result = await sessionReply(target, session, {
       transcript: { chunks: session.transcript(), empty: '(no output)' },
-      notes: [inputStopNote(ended)],
-      data: { backgrounded: false, waitingInput: ended },
+      notes: [personNote(answered), inputStopNote(ended)],
+      data: {
+        backgrounded: false,
+        waitingInput: ended,
+        ...(answered.length > 0 ? { personAnswered: answered.length } : {}),
+      },
       isError: true,
     });
     await session.poll().catch(() => {});
@@ -189,12 +212,14 @@ async function oneShot(
     notes: [
       timeoutNote(session, timeoutMs, noOutputTimeoutMs),
       guessed ? guessedInputNote(guessed) : undefined,
+      personNote(answered),
       endedNote(left.ended),
       survivorsNote(left.survivors),
     ],
     usage: true,
     data: {
       backgrounded: false,
+      ...(answered.length > 0 ? { personAnswered: answered.length } : {}),
       ...(left.ended.length > 0 ? { ended: left.ended } : {}),
       ...(left.survivors.length > 0 ? { survivors: left.survivors } : {}),
     },
