@@ -60,7 +60,9 @@ export function personAsker(
         );
       const outcome = await Promise.race([answered, response, aborted]);
       if (outcome === 'answered') {
-        await server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId })().catch(() => {});
+        await server
+          .createElicitationCompletionNotifier(elicitationId, { relatedRequestId })()
+          .catch(() => {});
       }
       return outcome;
     } finally {

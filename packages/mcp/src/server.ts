@@ -95,7 +95,9 @@ export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerO
     const pages = options.secretPages;
     const result = await tool.run(request.params.arguments ?? {}, {
       signal: extra.signal,
-      ...(pages && acceptsUrlElicitation(server) ? { askPerson: personAsker(server, pages, extra.requestId) } : {}),
+      ...(pages && acceptsUrlElicitation(server)
+        ? { askPerson: personAsker(server, pages, extra.requestId) }
+        : {}),
       ...(options.owner !== undefined ? { owner: options.owner } : {}),
       // A client that asked for progress hears from long waits, so its timeout can reset on it.
       ...(progressToken !== undefined

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
-  functionOption,
   type AdapterStdin,
   DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_KILL_GRACE_MS,
   type Disposer,
   envOption,
+  functionOption,
   integerOption,
   type KillMode,
   type KillReport,

@@ -195,7 +195,11 @@ export class ProcessSupervisor {
   private async createAdapter(
     spec: NormalizedSpawn,
     treeMarker: string | undefined,
-  ): Promise<{ adapter: ProcessAdapter; applyStdin: boolean; leftovers?: () => LeftoverProcess[] | undefined }> {
+  ): Promise<{
+    adapter: ProcessAdapter;
+    applyStdin: boolean;
+    leftovers?: () => LeftoverProcess[] | undefined;
+  }> {
     const onOrphanError = (error: unknown) => this.warnOrphan(error);
     if (spec.adapterFactory !== undefined) {
       const adapter = await createCancellable(spec.adapterFactory, spec.signal, onOrphanError);
@@ -260,9 +264,9 @@ export class ProcessSupervisor {
       const pids = async () =>
         cgroup !== undefined
           ? cgroup.members()
-          : ((await snapshotProcessTree?.(pid, treeMarker !== undefined ? { marker: treeMarker } : {})) ?? []).map(
-              (entry) => entry.pid,
-            );
+          : (
+              (await snapshotProcessTree?.(pid, treeMarker !== undefined ? { marker: treeMarker } : {})) ?? []
+            ).map((entry) => entry.pid);
       const found = await listLeftovers(pid, { pids, read: readProcFile, sleep }, argv);
       onLeftovers(found);
       if (found.length === 0) return;
@@ -350,10 +354,7 @@ function randomHex8(): string {
 
 // Only with a terminal (the hang-up as the shell exits is what job control keeps off its jobs)
 // and a command line that can start one: job control also prints bash's `[1]+ Done` lines.
-function withJobControl(
-  spec: NormalizedSpawn,
-  env: NormalizedSpawn['env'],
-): NormalizedSpawn['env'] {
+function withJobControl(spec: NormalizedSpawn, env: NormalizedSpawn['env']): NormalizedSpawn['env'] {
   const command = spec.target.command;
   if (!spec.endLeftovers || spec.stdin !== 'terminal' || command === undefined) return env;
   if (!startsBackgroundJob(command)) return env;

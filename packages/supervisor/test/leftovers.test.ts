@@ -26,7 +26,10 @@ describe('leftovers of a run', () => {
   });
 
   it('cuts a long command line at 200 characters', () => {
-    const read = procfs({ '/proc/10/stat': stat(10, 'R'), '/proc/10/cmdline': `node\u0000${'x'.repeat(300)}` });
+    const read = procfs({
+      '/proc/10/stat': stat(10, 'R'),
+      '/proc/10/cmdline': `node\u0000${'x'.repeat(300)}`,
+    });
     expect(nameOf(10, { read })).toHaveLength(200);
   });
 

@@ -1,16 +1,15 @@
 import { isProcmuxError } from '@procmux/core-types';
-import type { ProcessStartRequest } from '@procmux/sessions';
+import type { InputWait, ProcessStartRequest } from '@procmux/sessions';
 import { endedNote, settleJobs, survivorsNote } from './background-report.js';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
 import { guessedInputNote, inputStopNote, watchOneShotInput } from './one-shot-input.js';
-import { askPerson, newWait, personNote } from './person-input.js';
-import type { InputWait } from '@procmux/sessions';
 import { oneShotInputPlan } from './one-shot-plan.js';
 import { DEFAULT_TOOL_OPTIONS, type ResolvedToolOptions } from './options.js';
 import { openParams, readParams, requireParams } from './param-spec.js';
 import { checkPersistAvailable, persistError, persistedStart, persistNote } from './persist.js';
+import { askPerson, newWait, personNote } from './person-input.js';
 import { sessionReply } from './reply.js';
 import { RESULT_JSON_SCHEMA } from './result-schema.js';
 import { guarded } from './results.js';
@@ -151,7 +150,7 @@ async function oneShot(
   const startedAt = Date.now();
   const waitEnd = waitForEnd(session, request.yieldMs, context.signal);
   let answered: InputWait[] = [];
-  let inputWatch = watchOneShotInput(session, plan);
+  const inputWatch = watchOneShotInput(session, plan);
   let ended = await Promise.race([waitEnd, inputWatch.waiting]).finally(() => inputWatch.stop());
   // A hidden prompt (a password) goes to a person where the host can ask one; the command
   // goes on once answered, and each later hidden prompt is asked again.

@@ -10,8 +10,11 @@ const harness = closingHarness();
 const posix = process.platform === 'linux';
 
 /** The one running session's pid, once it runs `program` itself or as a child. */
-async function runningProgram(h: Harness, program: string): Promise<{ sessionPid: number; programPid: number }> {
-  return waitFor(
+async function runningProgram(
+  h: Harness,
+  program: string,
+): Promise<{ sessionPid: number; programPid: number }> {
+  const found = await waitFor(
     () => {
       const pid = h.sessions.list()[0]?.metadata().pid;
       if (pid === undefined || pid === null) return undefined;
@@ -23,6 +26,7 @@ async function runningProgram(h: Harness, program: string): Promise<{ sessionPid
     10_000,
     `${program} running in the one_shot`,
   );
+  return found!;
 }
 
 describe('a one_shot that leaves background jobs', () => {
@@ -42,18 +46,23 @@ describe('a one_shot that leaves background jobs', () => {
   it.runIf(posix)('says nothing when nothing was left running', async () => {
     const h = harness();
     const r = await h.exec({ command: 'sleep 0.01 & wait; echo done' });
-    expect(withoutUsage(r.text)).toMatch(/^(\[1\]\+ +Done +sleep 0\.01\n)?done\n\nProcess exited with code 0\.$/);
+    expect(withoutUsage(r.text)).toMatch(
+      /^(\[1\]\+ +Done +sleep 0\.01\n)?done\n\nProcess exited with code 0\.$/,
+    );
     expect(r.data.ended).toBeUndefined();
     expect(r.data.survivors).toBeUndefined();
   });
 
-  it.runIf(posix)('ends a job that ignores the hang-up with the one_shot, naming it (marker containment)', async () => {
-    const h = harness({}, { containment: 'marker' });
-    const r = await h.exec({ command: 'trap "" HUP; sleep 30 & echo started' });
-    expect(r.data.survivors).toBeUndefined();
-    expect(r.text).toContain('Ended with it: 1 background process (sleep 30).');
-    expect(isAlive(r.data.ended![0]!.pid)).toBe(false);
-  });
+  it.runIf(posix)(
+    'ends a job that ignores the hang-up with the one_shot, naming it (marker containment)',
+    async () => {
+      const h = harness({}, { containment: 'marker' });
+      const r = await h.exec({ command: 'trap "" HUP; sleep 30 & echo started' });
+      expect(r.data.survivors).toBeUndefined();
+      expect(r.text).toContain('Ended with it: 1 background process (sleep 30).');
+      expect(isAlive(r.data.ended![0]!.pid)).toBe(false);
+    },
+  );
 
   it.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
     'ends a job that ignores the hang-up with the one_shot when the session has a cgroup',

@@ -54,7 +54,8 @@ export class SecretPages {
   /** Offers a page for `request` under `origin` (`http://127.0.0.1:PORT`). */
   offer(origin: string, request: SecretRequest): SecretTicket {
     nonEmptyString('label', request.label);
-    if (typeof request.prompt !== 'string') throw invalidOption('prompt', 'a string', { value: request.prompt });
+    if (typeof request.prompt !== 'string')
+      throw invalidOption('prompt', 'a string', { value: request.prompt });
     if (typeof request.deliver !== 'function') throw invalidOption('deliver', 'a function');
     const ticket = randomBytes(32).toString('base64url');
     let resolve!: () => void;

@@ -72,7 +72,11 @@ export async function startTaskClient(
       const content = result.content as { type: string; text?: string }[];
       const text = content.map((c) => c.text ?? '').join('');
       replies.push(Buffer.byteLength(text));
-      return { text, isError: result.isError === true, data: (result.structuredContent ?? {}) as Record<string, unknown> };
+      return {
+        text,
+        isError: result.isError === true,
+        data: (result.structuredContent ?? {}) as Record<string, unknown>,
+      };
     },
     async close() {
       await client.close();

@@ -14,7 +14,10 @@ export interface TaskWorld {
 }
 
 /** The failing test of the 200: its name and its message, which the reply must carry. */
-const FAILING = { name: 'dates > parses an ISO week date (2026-W49-4)', message: "expected '2026-12-02' to equal '2026-12-03'" };
+const FAILING = {
+  name: 'dates > parses an ISO week date (2026-W49-4)',
+  message: "expected '2026-12-02' to equal '2026-12-03'",
+};
 
 /** A vitest-like run of 200 tests: each logs a little, #137 fails, the summary comes last. */
 function testRunScript(): string {
@@ -58,11 +61,16 @@ export async function startDevServer(w: TaskWorld): Promise<string> {
   const id = sessionOf(started);
   let text = started.text;
   if (!/listening on http/.test(text)) {
-    const ready = await w.client.call('process', { action: 'wait_for', session_id: id, pattern: 'listening on http' });
+    const ready = await w.client.call('process', {
+      action: 'wait_for',
+      session_id: id,
+      pattern: 'listening on http',
+    });
     text = ready.text;
   }
   const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-  if (!url || (await fetchText(url)) !== 'ok') throw new Error('the server was not ready when the reply said so');
+  if (!url || (await fetchText(url)) !== 'ok')
+    throw new Error('the server was not ready when the reply said so');
   await w.client.call('process', { action: 'kill', session_id: id });
   // The kill is housekeeping, not part of knowing it is ready.
   w.client.replies.pop();
@@ -75,7 +83,8 @@ export async function answerRepl(w: TaskWorld): Promise<string> {
   await w.client.call('process', { action: 'paste', session_id: id, text: 'print(6*7)' });
   let reply = await w.client.call('process', { action: 'submit', session_id: id });
   const inSubmit = /^42$/m.test(reply.text);
-  if (!inSubmit) reply = await w.client.call('process', { action: 'wait_for', session_id: id, pattern: '^42$' });
+  if (!inSubmit)
+    reply = await w.client.call('process', { action: 'wait_for', session_id: id, pattern: '^42$' });
   if (!/^42$/m.test(reply.text)) throw new Error('the REPL answer never showed');
   await w.client.call('process', { action: 'kill', session_id: id });
   w.client.replies.pop();
@@ -92,7 +101,11 @@ export async function readLogWhole(w: TaskWorld, lines: number): Promise<string>
   let next: { offset: number; limit: number } | undefined = { offset: 0, limit: lines };
   while (next) {
     const page: Reply = await w.client.call('process', { action: 'log', session_id: id, ...next });
-    const meta = page.data.lines as { offset: number; count: number; next?: { offset: number; limit: number } };
+    const meta = page.data.lines as {
+      offset: number;
+      count: number;
+      next?: { offset: number; limit: number };
+    };
     const body = page.text.split('\n').slice(0, meta.count);
     got.push(...body);
     next = meta.next;
@@ -114,14 +127,18 @@ export async function killTreeAndConfirm(w: TaskWorld): Promise<string> {
   const tree = [pid, ...descendantsOf(pid)];
   if (tree.length < 5) throw new Error(`the tree had ${tree.length} processes, not 5`);
   const killed = await w.client.call('process', { action: 'kill', session_id: id });
-  if (!/Process killed by SIG/.test(killed.text)) throw new Error(`the kill reply did not confirm: ${killed.text}`);
+  if (!/Process killed by SIG/.test(killed.text))
+    throw new Error(`the kill reply did not confirm: ${killed.text}`);
   const left = tree.filter(isAlive);
   if (left.length > 0) throw new Error(`${left.length} processes of the tree are still alive`);
   return 'daemon start, kill (its reply says killed; the process table agrees: 0 left)';
 }
 
 export async function answerPassword(w: TaskWorld): Promise<string> {
-  const reply = await w.client.call('exec', { command: 'read -s -p "Password: " pw; echo "got ${#pw} chars"' });
+  const reply = await w.client.call('exec', {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash parameter expansion
+    command: 'read -s -p "Password: " pw; echo "got ${#pw} chars"',
+  });
   if (!reply.text.includes('got 14 chars') || reply.text.includes(PERSON_SECRET)) {
     throw new Error(`the password did not reach the program, or showed: ${reply.text}`);
   }
