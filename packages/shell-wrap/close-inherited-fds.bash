@@ -17,6 +17,13 @@ for __procmux_fd in /dev/fd/*; do
   ((__procmux_fd > 2)) && eval "exec $__procmux_fd>&-"
 done
 unset __procmux_fd BASH_ENV
+# A run that ends what it leaves behind asks for job control: background jobs get process
+# groups of their own, so the terminal's hang-up as this shell exits (it leads the session)
+# does not end them before procmux has named them. No trap: bash still execs the last command.
+if [ -n "${PROCMUX_JOB_CONTROL+set}" ]; then
+  unset PROCMUX_JOB_CONTROL
+  set -m
+fi
 # A BASH_ENV the caller had set is honoured after the closing, and left to nested shells.
 if [ -n "${PROCMUX_CALLER_BASH_ENV+set}" ]; then
   export BASH_ENV=$PROCMUX_CALLER_BASH_ENV

@@ -17,6 +17,7 @@ import { sandboxFirstByte, sandboxThroughput } from './sandbox.js';
 import { sessionsPipeThroughput, sessionsPtyThroughput } from './sessions-throughput.js';
 import { sshRoundTrip, sshThroughput } from './ssh.js';
 import { tailLoss } from './tail-loss.js';
+import { TASK_CASES } from './tasks.js';
 import { pipeThroughput, ptyThroughput } from './throughput.js';
 import { tmuxFirstByte, tmuxRecovery, tmuxThroughput } from './tmux.js';
 import { viewLatency } from './view-latency.js';
@@ -53,4 +54,5 @@ export const CASES: readonly BenchCase[] = [
   sandboxFirstByte,
   sandboxThroughput,
   failoverAdopt,
+  ...TASK_CASES,
 ];

@@ -35,6 +35,7 @@ export type {
   KillPlatformModule,
   KillReport,
   KillTreeOptions,
+  LeftoverProcess,
   Logger,
   ManagedRun,
   OutputListener,

@@ -151,6 +151,15 @@ export interface KillTreeOptions {
 /** The surface a kill platform package exports. */
 export interface KillPlatformModule {
   killProcessTree(pid: number, options?: KillTreeOptions): Promise<KillReport>;
+  /** The live processes the tree kill of `pid` would reach now (POSIX; absent on Windows). */
+  snapshotProcessTree?(pid: number, options?: { marker?: string }): Promise<readonly { pid: number }[]>;
+}
+
+/** A process of a run's tree still alive when the run's own process ended. */
+export interface LeftoverProcess {
+  pid: number;
+  /** Its command line as the kernel shows it (`sleep 30`), cut at 200 characters. */
+  command: string;
 }
 
 /** What ManagedRun.wait() resolves to. */
@@ -169,6 +178,11 @@ export interface RunExit {
   /** True when the idle (no-output) timeout fired. */
   noOutputTimedOut: boolean;
   stdioMode: StdioMode;
+  /**
+   * With `endLeftovers`: the processes of its tree still alive when its own process exited,
+   * listed before anything of the tree was ended (empty when none). Absent otherwise.
+   */
+  leftovers?: LeftoverProcess[];
 }
 
 /** The supervisor's handle on a started run. */

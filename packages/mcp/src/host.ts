@@ -54,6 +54,8 @@ export interface ServerHost {
   readonly sessions: ProcessSessions;
   readonly tools: ProcessTools;
   readonly cwd: string;
+  /** The live view (`--view`), whose one-time pages take a person's answer to a hidden prompt. */
+  readonly view: ViewServer | undefined;
   /** Hears every session event (start, end, control) until the disposer runs. */
   onSessionEvent(listener: (event: ProcessEvent) => void): () => void;
   /** Kills every session (persisted ones keep running) and closes what the host opened. */
@@ -157,8 +159,8 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
     log(`procmux view: ${view.url}`);
   }
   const tools = createProcessTools(sessions, {
-    // The job probe is a file on this host; a shell over SSH would not find it.
-    reportBackgroundJobs: process.platform !== 'win32' && !options.ssh,
+    // What a one_shot leaves running is named from this host's /proc: not for a shell over SSH.
+    reportBackgroundJobs: process.platform === 'linux' && !options.ssh,
     persistUnavailable: persistence
       ? persistence.persistUnavailable
       : 'this server was started without a state directory (procmux mcp --state-dir)',
@@ -182,6 +184,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
   return {
     sessions,
     tools,
+    view,
     cwd: sessions.cwd,
     onSessionEvent(listener) {
       listeners.add(listener);

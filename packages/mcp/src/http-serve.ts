@@ -71,7 +71,11 @@ export async function serveHttp(options: HostOptions & { http: HttpRequest }): P
     transport.onclose = () => {
       if (transport.sessionId) clients.delete(transport.sessionId);
     };
-    const server = createProcmuxServer(h.tools, { sessions: resourceSessions(h), owner });
+    const server = createProcmuxServer(h.tools, {
+      sessions: resourceSessions(h),
+      owner,
+      ...(h.view ? { secretPages: h.view } : {}),
+    });
     void server.connect(transport);
     return transport;
   }

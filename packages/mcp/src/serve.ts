@@ -27,7 +27,10 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const host = await openServerHost(options, log);
-  const server = createProcmuxServer(host.tools, { sessions: resourceSessions(host) });
+  const server = createProcmuxServer(host.tools, {
+    sessions: resourceSessions(host),
+    ...(host.view ? { secretPages: host.view } : {}),
+  });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;

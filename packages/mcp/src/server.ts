@@ -10,6 +10,7 @@ import {
 import { echo, type ProcessTool, type ProcessTools, type ToolProgress } from '@procmux/tools';
 import { TERMINAL_APP_URI } from './app/terminal-resource.js';
 import { createTerminalTool, TERMINAL_TOOL, TERMINAL_TOOL_DEFINITION } from './app/terminal-tool.js';
+import { acceptsUrlElicitation, personAsker, type SecretPageHost } from './person-elicitation.js';
 import { type ResourceSessions, serveSessionResources } from './resources.js';
 import { packageVersion } from './version.js';
 
@@ -40,6 +41,11 @@ export interface ProcmuxServerOptions {
   sessions?: ResourceSessions;
   /** The client's owner key: its calls start sessions for it, and only its sessions are visible. */
   owner?: string;
+  /**
+   * The view's one-time pages (`--view`): a one_shot's hidden prompt (a password) is handed to
+   * a person through URL-mode elicitation when the client declared `elicitation.url`.
+   */
+  secretPages?: SecretPageHost;
 }
 
 /**
@@ -98,8 +104,12 @@ export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerO
       );
     }
     const progressToken = request.params._meta?.progressToken;
+    const pages = options.secretPages;
     const result = await tool.run(request.params.arguments ?? {}, {
       signal: extra.signal,
+      ...(pages && acceptsUrlElicitation(server)
+        ? { askPerson: personAsker(server, pages, extra.requestId) }
+        : {}),
       ...(options.owner !== undefined ? { owner: options.owner } : {}),
       // A client that asked for progress hears from long waits, so its timeout can reset on it.
       ...(progressToken !== undefined

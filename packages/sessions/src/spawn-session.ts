@@ -152,6 +152,7 @@ export async function spawnSession(
       ...(context.cgroup ? { cgroup: context.cgroup } : {}),
       ...(boxed ? { privateDir: boxed.box.dir } : {}),
       ...(context.pidNamespace ? { pidNamespace: context.pidNamespace } : {}),
+      ...(request.endLeftovers === true && !plan.pty ? { endLeftovers: true } : {}),
       ptyFallback: request.ptyFallback ?? 'fail',
       cwd: plan.cwd,
       env: boxed ? boxed.env : plan.env,

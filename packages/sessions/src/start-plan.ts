@@ -80,6 +80,7 @@ export function planStart(request: ProcessStartRequest, context: PlanContext): S
     integerOption(key, request[key], { min: 1, max: limits.maxLifetimeMs });
   }
   const stdin = oneOf('stdin', request.stdin, ['open', 'closed', 'terminal'], { default: 'open' });
+  booleanOption('endLeftovers', request.endLeftovers, false);
   if (stdin === 'terminal' && pty) {
     throw invalidOption('stdin', "'open' or 'closed' for a PTY session ('terminal' is for pipe sessions)", {
       value: stdin,

@@ -1,4 +1,5 @@
 import type {
+  LeftoverProcess,
   Logger,
   ProcessEvent,
   SessionState,
@@ -104,6 +105,12 @@ export interface ProcessStartRequest {
    * sends one end-of-file; a sandbox's process gets 'open').
    */
   stdin?: StdinMode;
+  /**
+   * End what of the tree still runs when the process itself exits, naming it first (Linux
+   * pipe sessions on this host): metadata().leftovers. A one_shot's contract; see the
+   * supervisor's SpawnOptions.endLeftovers. Default false.
+   */
+  endLeftovers?: boolean;
   /** Written to stdin first. */
   input?: string;
   /**
@@ -247,6 +254,11 @@ export interface SessionMetadata {
   resourceLimits: ResourceLimits;
   /** What it used, from its cgroup (kept once it ended); null without a cgroup. */
   usage: ResourceUsage | null;
+  /**
+   * With `endLeftovers`, once ended: the processes of its tree still alive when its own
+   * process exited (what ended with it, or outlived it); absent otherwise.
+   */
+  leftovers?: LeftoverProcess[];
 }
 
 export interface SessionSandboxState {

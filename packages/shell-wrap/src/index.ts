@@ -7,7 +7,7 @@ export {
   isBashCommand,
 } from './descriptors.js';
 export { findExecutable } from './find-executable.js';
-export { CGROUP_JOIN_ENV, SH_JOIN_CGROUP } from './join-cgroup.js';
+export { CGROUP_JOIN_ENV, JOB_CONTROL_ENV, SH_JOIN_CGROUP } from './join-cgroup.js';
 export { hasExecutableOnPath } from './path-lookup.js';
 export { POSIX_FALLBACK_SHELL } from './posix.js';
 export { encodePowerShellCommand, POWERSHELL_PIPE_FLAGS, POWERSHELL_PTY_FLAGS } from './powershell.js';

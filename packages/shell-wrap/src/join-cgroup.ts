@@ -9,6 +9,8 @@
  * outside the cgroup it was promised.
  */
 export const CGROUP_JOIN_ENV = 'PROCMUX_CGROUP_JOIN';
+/** Set for a bash run whose leftovers procmux names and ends: the prologue turns on `set -m`. */
+export const JOB_CONTROL_ENV = 'PROCMUX_JOB_CONTROL';
 
 /** The same join in POSIX sh, for the fallback without bash. */
 export const SH_JOIN_CGROUP = `if [ -n "\${${CGROUP_JOIN_ENV}+set}" ]; then __p=$IFS; IFS=:; for __f in $${CGROUP_JOIN_ENV}; do echo $$ 2>/dev/null >"$__f" || { echo "procmux: could not join the session's cgroup ($__f)" >&2; exit 125; }; done; IFS=$__p; unset __p __f ${CGROUP_JOIN_ENV}; fi`;

@@ -5,6 +5,7 @@ import {
   DEFAULT_KILL_GRACE_MS,
   type Disposer,
   envOption,
+  functionOption,
   integerOption,
   type KillMode,
   type KillReport,
@@ -64,6 +65,11 @@ export interface ChildAdapterOptions extends SpawnTarget {
   drainTimeoutMs?: number;
   /** The child's PROCMUX_TREE value (default: a fresh one); the supervisor mints it first. */
   treeMarker?: string;
+  /**
+   * Called once the child itself exited, before wait() drains the pipes and closes a stdin
+   * terminal (whose hang-up ends what was left): the moment to see what of the tree still runs.
+   */
+  onExit?: (pid: number, argv: readonly string[]) => Promise<void> | void;
 }
 
 /**
@@ -140,6 +146,8 @@ export class ChildAdapter implements ProcessAdapter {
       killGraceMs: killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       drainTimeoutMs: drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
       terminal,
+      onExit: functionOption('onExit', options.onExit),
+      argv: [exec.file, ...exec.args],
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -163,6 +171,8 @@ export class ChildAdapter implements ProcessAdapter {
       killGraceMs: number;
       drainTimeoutMs: number;
       terminal: StdinTerminalHandle | undefined;
+      onExit: ((pid: number, argv: readonly string[]) => Promise<void> | void) | undefined;
+      argv: readonly string[];
     },
   ) {
     // Errors after a successful spawn (a kill of a reaped pid, EPIPE) must not crash the host.
@@ -179,6 +189,9 @@ export class ChildAdapter implements ProcessAdapter {
       settings.terminal?.drained?.(),
     ]);
     this.waitPromise = exited.then(async (result) => {
+      if (settings.onExit !== undefined && child.pid !== undefined) {
+        await Promise.resolve(settings.onExit(child.pid, settings.argv)).catch(() => {});
+      }
       await settleWithin(drained, settings.drainTimeoutMs);
       settings.terminal?.close();
       return result;

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import {
   type AdapterStdin,
   type Disposer,
+  type LeftoverProcess,
   type Logger,
   type ManagedRun,
   oneOf,
@@ -35,6 +36,8 @@ export interface RunContext {
   logger: Logger;
   /** True when the adapter did not take `input`/`stdin` itself (PTY, adapter factory). */
   applyStdin: boolean;
+  /** What of the tree outlived its process, once listed (spec.endLeftovers, pipe runs). */
+  leftovers?: (() => LeftoverProcess[] | undefined) | undefined;
   /** Called once, when wait() settles. */
   onSettled: (run: SupervisedRun) => void;
 }
@@ -239,7 +242,9 @@ export class SupervisedRun implements ManagedRun {
       this.release();
     }
     const reason = this.forcedReason ?? (result.signal !== null ? 'signal' : 'exit');
+    const leftovers = this.context.spec.endLeftovers ? this.context.leftovers?.() : undefined;
     return {
+      ...(leftovers !== undefined ? { leftovers } : {}),
       reason,
       exitCode: result.code,
       signal: result.signal,

@@ -1,4 +1,5 @@
 import {
+  booleanOption,
   DEFAULT_MAX_CAPTURE_BYTES,
   envOption,
   functionOption,
@@ -88,6 +89,14 @@ export interface SpawnOptions extends SpawnTarget {
    * `hostPidNamespaceSupport()` for whether (and how) this host can make one.
    */
   pidNamespace?: PidNamespaceSpec;
+  /**
+   * End what of the tree still runs when the process itself exits, naming it first (Linux,
+   * built-in pipe runs): RunExit.leftovers, listed before the drain, the stdin terminal's
+   * hang-up or the cgroup's kill, then the tree kill. With stdin 'terminal' a bash runs with
+   * job control (`set -m`), so its background jobs have process groups of their own and the
+   * hang-up as it exits does not end them unseen. Default false (a /proc walk per exit).
+   */
+  endLeftovers?: boolean;
 }
 
 /** SpawnOptions after validation, with defaults applied. */
@@ -114,6 +123,7 @@ export interface NormalizedSpawn {
   cgroup: SessionCgroup | undefined;
   privateDir: string | undefined;
   pidNamespace: PidNamespaceSpec | undefined;
+  endLeftovers: boolean;
 }
 
 const BUILT_IN_ONLY = [
@@ -184,6 +194,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     cgroup: checkCgroup(options.cgroup),
     privateDir: checkPrivateDir(options.privateDir),
     pidNamespace: checkPidNamespace(options.pidNamespace, options.cgroup),
+    endLeftovers: booleanOption('endLeftovers', options.endLeftovers, false),
   };
 }
 

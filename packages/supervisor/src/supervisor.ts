@@ -8,6 +8,7 @@ import {
   integerOption,
   invalidOption,
   isProcmuxError,
+  type LeftoverProcess,
   type Logger,
   MAX_KILL_GRACE_MS,
   type ManagedRun,
@@ -17,9 +18,10 @@ import {
   type PtyPlatformModule,
   type TerminationReason,
 } from '@procmux/core-types';
-import { CGROUP_JOIN_ENV } from '@procmux/shell-wrap';
+import { CGROUP_JOIN_ENV, JOB_CONTROL_ENV } from '@procmux/shell-wrap';
 import { createCancellable, discard } from './cancellable-spawn.js';
 import { ChildAdapter } from './child-adapter.js';
+import { listLeftovers, readProcFile, sleep, startsBackgroundJob } from './leftovers.js';
 import { aimSignalsAtProgram } from './pid-namespace/aim-signals.js';
 import { pidNamespaceTarget } from './pid-namespace/wrap.js';
 import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
@@ -117,7 +119,7 @@ export class ProcessSupervisor {
       if (marker !== undefined) this.watchdog?.unwatch(marker);
       throw error;
     }
-    const { adapter, applyStdin } = created;
+    const { adapter, applyStdin, leftovers } = created;
     if (spec.pidNamespace !== undefined) aimSignalsAtProgram(adapter);
     if (marker !== undefined && adapter.pid !== undefined)
       this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs);
@@ -139,6 +141,7 @@ export class ProcessSupervisor {
       spec,
       logger: this.logger,
       applyStdin,
+      leftovers,
       onSettled: (settled) => {
         this.active.delete(settled.runId);
         if (marker !== undefined) this.watchdog?.unwatch(marker);
@@ -195,7 +198,11 @@ export class ProcessSupervisor {
   private async createAdapter(
     spec: NormalizedSpawn,
     treeMarker: string | undefined,
-  ): Promise<{ adapter: ProcessAdapter; applyStdin: boolean }> {
+  ): Promise<{
+    adapter: ProcessAdapter;
+    applyStdin: boolean;
+    leftovers?: () => LeftoverProcess[] | undefined;
+  }> {
     const onOrphanError = (error: unknown) => this.warnOrphan(error);
     if (spec.adapterFactory !== undefined) {
       const adapter = await createCancellable(spec.adapterFactory, spec.signal, onOrphanError);
@@ -220,12 +227,16 @@ export class ProcessSupervisor {
         });
       }
     }
+    let listed: LeftoverProcess[] | undefined;
     const adapter = await createCancellable(
-      () => this.createChild(spec, treeMarker),
+      () =>
+        this.createChild(spec, treeMarker, (found) => {
+          listed = found;
+        }),
       spec.signal,
       onOrphanError,
     );
-    return { adapter, applyStdin: false };
+    return { adapter, applyStdin: false, leftovers: () => listed };
   }
 
   private async createPty(spec: NormalizedSpawn, treeMarker: string | undefined): Promise<ProcessAdapter> {
@@ -244,18 +255,41 @@ export class ProcessSupervisor {
     });
   }
 
-  private async createChild(spec: NormalizedSpawn, treeMarker: string | undefined): Promise<ProcessAdapter> {
-    const { killProcessTree } = await this.modules.loadKill();
+  private async createChild(
+    spec: NormalizedSpawn,
+    treeMarker: string | undefined,
+    onLeftovers: (found: LeftoverProcess[]) => void,
+  ): Promise<ProcessAdapter> {
+    const { killProcessTree, snapshotProcessTree } = await this.modules.loadKill();
+    const { cgroup } = spec;
+    // Listed at the exit, before the drain and the stdin terminal's hang-up end any of it.
+    const onExit = async (pid: number, argv: readonly string[]) => {
+      const pids = async () =>
+        cgroup !== undefined
+          ? cgroup.members()
+          : (
+              (await snapshotProcessTree?.(pid, treeMarker !== undefined ? { marker: treeMarker } : {})) ?? []
+            ).map((entry) => entry.pid);
+      const found = await listLeftovers(pid, { pids, read: readProcFile, sleep }, argv);
+      onLeftovers(found);
+      if (found.length === 0) return;
+      await killProcessTree(pid, {
+        ...(this.killGraceMs !== undefined ? { graceMs: this.killGraceMs } : {}),
+        ...(treeMarker !== undefined ? { marker: treeMarker } : {}),
+      });
+      await cgroup?.kill();
+    };
     return ChildAdapter.create({
       ...namespacedTarget(spec, this.modules.platform),
       cwd: spec.cwd,
-      env: withCgroupJoin(spec),
+      env: withJobControl(spec, withCgroupJoin(spec)),
       stdin: spec.stdin,
       input: spec.input,
       platform: this.modules.platform,
       killProcessTree,
       killGraceMs: this.killGraceMs,
       ...(treeMarker !== undefined ? { treeMarker } : {}),
+      ...(spec.endLeftovers ? { onExit } : {}),
     });
   }
 
@@ -329,4 +363,13 @@ function randomHex8(): string {
   }
   idAt += 4;
   return idBytes.toString('hex', idAt - 4, idAt);
+}
+
+// Only with a terminal (the hang-up as the shell exits is what job control keeps off its jobs)
+// and a command line that can start one: job control also prints bash's `[1]+ Done` lines.
+function withJobControl(spec: NormalizedSpawn, env: NormalizedSpawn['env']): NormalizedSpawn['env'] {
+  const command = spec.target.command;
+  if (!spec.endLeftovers || spec.stdin !== 'terminal' || command === undefined) return env;
+  if (!startsBackgroundJob(command)) return env;
+  return { ...(env ?? process.env), [JOB_CONTROL_ENV]: '1' };
 }

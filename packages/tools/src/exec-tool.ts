@@ -1,6 +1,6 @@
 import { isProcmuxError } from '@procmux/core-types';
-import type { ProcessStartRequest } from '@procmux/sessions';
-import { backgroundReport, endedNote, settleJobs, survivorsNote } from './background-report.js';
+import type { InputWait, ProcessStartRequest } from '@procmux/sessions';
+import { endedNote, settleJobs, survivorsNote } from './background-report.js';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
 import { gather } from './gather.js';
@@ -9,6 +9,7 @@ import { oneShotInputPlan } from './one-shot-plan.js';
 import { DEFAULT_TOOL_OPTIONS, type ResolvedToolOptions } from './options.js';
 import { openParams, readParams, requireParams } from './param-spec.js';
 import { checkPersistAvailable, persistError, persistedStart, persistNote } from './persist.js';
+import { askPerson, newWait, personNote } from './person-input.js';
 import { sessionReply } from './reply.js';
 import { RESULT_JSON_SCHEMA } from './result-schema.js';
 import { guarded } from './results.js';
@@ -128,45 +129,56 @@ async function oneShot(
   // the kernel tells (Linux), a command that blocks reading it is stopped and reported,
   // instead of reading end-of-file and carrying on as if the question had been answered.
   const plan = oneShotInputPlan(process.platform);
-  const jobs = options.reportBackgroundJobs ? backgroundReport() : undefined;
   const start = (stdin: ProcessStartRequest['stdin']) =>
     sessions.start({
       ...startRequest(request, context),
-      env: { ...options.nonInteractiveEnv, ...jobs?.env, ...request.env },
+      env: { ...options.nonInteractiveEnv, ...request.env },
       stdin,
+      ...(options.reportBackgroundJobs ? { endLeftovers: true } : {}),
       timeoutMs,
       noOutputTimeoutMs,
     });
-  const session = await start(plan.stdin)
-    .catch((error: unknown) => {
-      // No PTY module: stdin on a pipe, as before terminals were given.
-      if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
-        return start(plan.fallbackStdin);
-      }
-      throw error;
-    })
-    .catch((error: unknown) => {
-      jobs?.discard();
-      throw error;
-    });
+  const session = await start(plan.stdin).catch((error: unknown) => {
+    // No PTY module: stdin on a pipe, as before terminals were given.
+    if (plan.stdin === 'terminal' && isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')) {
+      return start(plan.fallbackStdin);
+    }
+    throw error;
+  });
   setSession(session);
   const target = { tool: 'exec', action: 'one_shot', budget: options.outputBudget } as const;
+  const startedAt = Date.now();
+  const waitEnd = waitForEnd(session, request.yieldMs, context.signal);
+  let answered: InputWait[] = [];
   const inputWatch = watchOneShotInput(session, plan);
-  const ended = await Promise.race([
-    waitForEnd(session, request.yieldMs, context.signal),
-    inputWatch.waiting,
-  ]).finally(() => inputWatch.stop());
-  if (ended !== 'ended') {
-    // Nobody reads its report: the file goes once the shell is gone.
-    const discard = () => jobs?.discard();
-    void session.wait().then(discard, discard);
+  let ended = await Promise.race([waitEnd, inputWatch.waiting]).finally(() => inputWatch.stop());
+  // A hidden prompt (a password) goes to a person where the host can ask one; the command
+  // goes on once answered, and each later hidden prompt is asked again.
+  while (typeof ended === 'object' && !ended.echo && context.askPerson) {
+    const outcome = await askPerson(context.askPerson, session, ended, {
+      timeoutMs: timeoutMs - (Date.now() - startedAt),
+      signal: context.signal,
+      ended: waitEnd,
+    });
+    if (outcome !== 'answered') {
+      // It may have ended meanwhile (its own timeout, a kill): then that is the reply.
+      if (!session.live) ended = await waitEnd;
+      break;
+    }
+    answered = [...answered, ended];
+    const watching = newWait(session, plan, { at: Date.now(), bytes: session.metadata().totalBytes });
+    ended = await Promise.race([waitEnd, watching.waiting]).finally(() => watching.stop());
   }
   if (typeof ended === 'object') {
     await session.kill().catch(() => {});
     const result = await sessionReply(target, session, {
       transcript: { chunks: session.transcript(), empty: '(no output)' },
-      notes: [inputStopNote(ended)],
-      data: { backgrounded: false, waitingInput: ended },
+      notes: [personNote(answered), inputStopNote(ended)],
+      data: {
+        backgrounded: false,
+        waitingInput: ended,
+        ...(answered.length > 0 ? { personAnswered: answered.length } : {}),
+      },
       isError: true,
     });
     await session.poll().catch(() => {});
@@ -193,18 +205,20 @@ async function oneShot(
   }
   // Built from the transcript as it streams past: a 50 MB output is never held whole.
   const guessed = inputWatch.guessed();
-  const left = await settleJobs(jobs?.read() ?? []);
+  const left = await settleJobs(session.metadata().leftovers ?? []);
   const result = await sessionReply(target, session, {
     transcript: { chunks: session.transcript(), empty: '(no output)' },
     notes: [
       timeoutNote(session, timeoutMs, noOutputTimeoutMs),
       guessed ? guessedInputNote(guessed) : undefined,
+      personNote(answered),
       endedNote(left.ended),
       survivorsNote(left.survivors),
     ],
     usage: true,
     data: {
       backgrounded: false,
+      ...(answered.length > 0 ? { personAnswered: answered.length } : {}),
       ...(left.ended.length > 0 ? { ended: left.ended } : {}),
       ...(left.survivors.length > 0 ? { survivors: left.survivors } : {}),
     },

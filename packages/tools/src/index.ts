@@ -25,6 +25,8 @@ export type {
   ExecMode,
   JsonSchema,
   JsonValue,
+  PersonOutcome,
+  PersonRequest,
   ProcessAction,
   ProcessTool,
   SessionSummary,

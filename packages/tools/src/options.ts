@@ -16,9 +16,9 @@ export interface ProcessToolsOptions {
   /** Why exec `persist: true` cannot work on this host (no persistent backend); it is refused saying so. */
   persistUnavailable?: string;
   /**
-   * Whether a one_shot's reply names the background jobs its shell still had at exit (bash on
-   * this host: a probe file through BASH_ENV). Default: true except on Windows; a host whose
-   * sessions run elsewhere (over SSH) passes false, as the probe file is not there.
+   * Whether a one_shot's reply names what of its tree still ran when its command ended (the
+   * session's endLeftovers: its cgroup, else the tree-kill scan, named from /proc). Default:
+   * true on Linux (/proc names them); a host whose sessions run elsewhere (over SSH) passes false.
    */
   reportBackgroundJobs?: boolean;
 }
@@ -69,7 +69,7 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
   if (options.persistUnavailable !== undefined && typeof options.persistUnavailable !== 'string') {
     throw invalidOption('persistUnavailable', 'a string saying why', { value: options.persistUnavailable });
   }
-  const report = options.reportBackgroundJobs ?? process.platform !== 'win32';
+  const report = options.reportBackgroundJobs ?? process.platform === 'linux';
   if (typeof report !== 'boolean') {
     throw invalidOption('reportBackgroundJobs', 'true or false', { value: report });
   }

@@ -126,13 +126,18 @@ export const RESULT_SCHEMA = object({
   ended: optional(
     array(
       object({ pid: integer(), command: string() }),
-      'exec one_shot: background jobs of its shell still running when it ended, ended with it.',
+      'exec one_shot: processes of its tree still running when its command ended, ended with it.',
     ),
   ),
   survivors: optional(
     array(
       object({ pid: integer(), command: string() }),
-      'exec one_shot: background jobs of its shell that outlived it (they ignored the hang-up).',
+      'exec one_shot: processes of its tree that outlived it (the tree kill could not end them).',
+    ),
+  ),
+  personAnswered: optional(
+    integer(
+      'exec one_shot: prompts hiding their input (passwords) that a person answered through the view; what they typed is never shown.',
     ),
   ),
   timeout: optional(

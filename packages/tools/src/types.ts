@@ -48,7 +48,29 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Long waits (wait_for) report here at least every 5 s, e.g. as MCP progress notifications. */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Hands a one_shot's prompt that hides its input (a password; kernel-detected) to a person,
+   * e.g. MCP URL elicitation of a view page. Without it such a one_shot is stopped and reported.
+   */
+  askPerson?: (request: PersonRequest) => Promise<PersonOutcome>;
 }
+
+/** A prompt that hides what is typed, for a person to answer. */
+export interface PersonRequest {
+  sessionId: string;
+  command: string;
+  /** The prompt the program printed (`Password: `); may be empty. */
+  prompt: string;
+  /** Types the person's answer and Enter into the program's terminal; nothing else sees it. */
+  deliver(secret: string): Promise<void>;
+  /** Aborted when the call is cancelled or the program stops waiting (it ended). */
+  signal: AbortSignal;
+  /** How long the person has: what is left of the one_shot's timeout. */
+  timeoutMs: number;
+}
+
+/** 'answered': the answer reached the program; otherwise the one_shot is stopped as before. */
+export type PersonOutcome = 'answered' | 'declined' | 'timeout';
 
 /** One progress report of a long wait. */
 export interface ToolProgress {

@@ -19,10 +19,22 @@ export function checkRequest(
   const given = url.searchParams.get('token');
   if (given === null) return 'missing token';
   if (!sameSecret(given, token)) return 'wrong token';
+  return checkPlace(request, allowedHosts, websocket);
+}
+
+/**
+ * The Host and Origin checks alone (a one-time secret page carries its own ticket instead of
+ * the token): `requireOrigin` for what changes something (a WebSocket, a form's POST).
+ */
+export function checkPlace(
+  request: IncomingMessage,
+  allowedHosts: ReadonlySet<string>,
+  requireOrigin: boolean,
+): Refusal {
   const host = request.headers.host;
   if (host === undefined || !allowedHosts.has(host.toLowerCase())) return 'unexpected Host';
   const origin = request.headers.origin;
-  if (origin === undefined) return websocket ? 'missing Origin' : null;
+  if (origin === undefined) return requireOrigin ? 'missing Origin' : null;
   if (origin.toLowerCase() !== `http://${host.toLowerCase()}`) return 'foreign Origin';
   return null;
 }

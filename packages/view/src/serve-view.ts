@@ -3,9 +3,10 @@ import type { Duplex } from 'node:stream';
 import { invalidOption, isProcmuxError } from '@procmux/core-types';
 import { WebSocketServer } from 'ws';
 import { loadAssets, pageHtml } from './assets.js';
-import { allowedHostHeaders, checkRequest } from './guard.js';
+import { allowedHostHeaders, checkPlace, checkRequest } from './guard.js';
 import { ListChannel } from './list-channel.js';
 import { resolveViewOptions } from './options.js';
+import { SecretPages } from './secret-page.js';
 import { attachSession } from './session-channel.js';
 import type { ViewOptions, ViewServer, ViewSession, ViewSessions } from './types.js';
 
@@ -39,15 +40,22 @@ export async function serveView(sessions: ViewSessions, options: ViewOptions = {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   let allowedHosts = new Set<string>();
   let tabs = 0;
+  const secrets = new SecretPages();
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? '/', 'http://view.invalid').pathname;
+    if (path.startsWith('/secret/')) {
+      const refusal = checkPlace(request, allowedHosts, request.method === 'POST');
+      if (refusal !== null) return refuse(response, refusal);
+      secrets.handle(request, response, path);
+      return;
+    }
     const refusal = checkRequest(request, token, allowedHosts, false);
     if (refusal !== null) return refuse(response, refusal);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { ...SECURITY_HEADERS, allow: 'GET, HEAD' }).end();
       return;
     }
-    const path = new URL(request.url ?? '/', 'http://view.invalid').pathname;
     const asset =
       path === '/'
         ? { body: Buffer.from(pageHtml(token)), type: 'text/html; charset=utf-8' }
@@ -123,13 +131,16 @@ export async function serveView(sessions: ViewSessions, options: ViewOptions = {
     );
   }
   let closing: Promise<void> | undefined;
+  const origin = `http://${urlHost}:${port}`;
   return {
-    url: `http://${urlHost}:${port}/?token=${token}`,
+    url: `${origin}/?token=${token}`,
     port,
     host: resolved.host,
     token,
+    askSecret: (request) => secrets.offer(origin, request),
     close() {
       closing ??= (async () => {
+        secrets.close();
         list.close();
         // Closing a page's socket releases any control it held.
         for (const client of wss.clients) client.terminate();

@@ -1,4 +1,5 @@
 import type { ProcessSession, ProcessSessions } from '@procmux/sessions';
+import type { SecretRequest, SecretTicket } from './secret-page.js';
 
 /** The parts of a registry the view reads: what createProcessSessions returns satisfies it. */
 export type ViewSessions = Pick<ProcessSessions, 'list' | 'get' | 'watch'>;
@@ -41,6 +42,11 @@ export interface ViewServer {
   readonly port: number;
   readonly host: string;
   readonly token: string;
+  /**
+   * Offers a one-time page (its own ticket in the URL, not the token) where a person answers
+   * one hidden prompt; what they type goes to `request.deliver` and nowhere else.
+   */
+  askSecret(request: SecretRequest): SecretTicket;
   /** Stops serving, closes every page's connection and releases any control a person held. */
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 // The state of one session, shared by the files that act on it (lifecycle, input, control,
 // reads, waiting, watching). Internal: hosts see the ProcessSession interface (handle.ts).
-import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
+import type { LeftoverProcess, ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { OutputLog } from '@procmux/registry';
 import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { TerminalScreen } from '@procmux/screen';
@@ -128,6 +128,8 @@ export class SessionCore {
   readonly settled: Promise<void>;
   resolveSettled!: () => void;
   /** How the tree is held (see SessionMetadata.containment) and, with a cgroup, its limits and usage. */
+  /** What of the tree outlived its process (endLeftovers), set as the run settles. */
+  leftovers: LeftoverProcess[] | undefined = undefined;
   contained: Contained = { containment: 'marker', cgroup: undefined, limits: {} };
 
   /**

@@ -105,6 +105,7 @@ export function retireScreen(s: SessionCore): Promise<void> {
 
 function finish(s: SessionCore, exit: RunExit | undefined): void {
   if (isTerminalState(s.state)) return;
+  if (exit?.leftovers) s.leftovers = exit.leftovers;
   if (s.adapter?.lost || exit === undefined) {
     settle(s, 'unknown', null, null, lostReason(s.adapter?.lostCause));
   } else if (s.forced) {
@@ -207,6 +208,7 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     containment: s.contained.containment,
     resourceLimits: { ...s.contained.limits },
     usage: s.contained.cgroup?.usage() ?? null,
+    ...(s.leftovers ? { leftovers: s.leftovers.map((p) => ({ ...p })) } : {}),
   };
 }
 

@@ -1,0 +1,92 @@
+// What of a run's tree still runs when its own process exited: `sleep 30 & echo started`
+// returns at once and its background child ends with the tree, which is right, but the
+// caller must be able to say so. Listed from the cgroup where the run has one (nothing can
+// leave it), else from the tree the kill would reach (process group, descendants, marker),
+// and named from /proc before anything of the tree is ended.
+import { readFileSync } from 'node:fs';
+import type { LeftoverProcess } from '@procmux/core-types';
+
+/** A command line is cut here: the name and its first arguments are what a reader needs. */
+const MAX_COMMAND_CHARS = 200;
+
+/** Where the pids come from and how a pid is read; injected so the logic is tested anywhere. */
+export interface LeftoverEffects {
+  /** The pids of the tree now (the cgroup's members, or the tree-kill snapshot). */
+  pids(): Promise<readonly number[]> | readonly number[];
+  /** A file's text, or undefined when it cannot be read (the process is gone). */
+  read(file: string): string | undefined;
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * How long a fork of the exited process gets to exec its program: `sleep 30 & echo started`
+ * forks bash for the job, and the parent may be gone before the fork has exec'd `sleep`.
+ */
+export const EXEC_GRACE_MS = 200;
+const EXEC_POLL_MS = 5;
+
+/**
+ * Names every live pid of the tree but `rootPid` (which has just exited); sorted by pid.
+ * `rootArgv` is the exited process's argv: a member still showing it is a fork that has not
+ * exec'd yet, and is read again until it has (at most EXEC_GRACE_MS; a subshell that never
+ * execs keeps the shell's name).
+ */
+export async function listLeftovers(
+  rootPid: number,
+  effects: LeftoverEffects,
+  rootArgv: readonly string[] = [],
+): Promise<LeftoverProcess[]> {
+  const pids = [...new Set(await effects.pids())].filter((pid) => pid !== rootPid).sort((a, b) => a - b);
+  const rootCommand = rootArgv.join(' ');
+  const found: LeftoverProcess[] = [];
+  let deadline: number | undefined;
+  for (const pid of pids) {
+    let command = nameOf(pid, effects);
+    while (command !== undefined && rootCommand !== '' && command === cut(rootCommand)) {
+      deadline ??= Date.now() + EXEC_GRACE_MS;
+      if (Date.now() >= deadline) break;
+      await effects.sleep(EXEC_POLL_MS);
+      command = nameOf(pid, effects);
+    }
+    if (command !== undefined) found.push({ pid, command });
+  }
+  return found;
+}
+
+/** Its command line (`sleep 30`), else its comm; undefined for a zombie or a process gone. */
+export function nameOf(pid: number, effects: Pick<LeftoverEffects, 'read'>): string | undefined {
+  const stat = effects.read(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  if (state === 'Z' || state === 'X') return undefined;
+  const argv = (effects.read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter((arg) => arg !== '');
+  const command = argv.length > 0 ? argv.join(' ') : (effects.read(`/proc/${pid}/comm`) ?? '').trim();
+  if (command === '') return undefined;
+  return cut(command);
+}
+
+function cut(command: string): string {
+  return command.length > MAX_COMMAND_CHARS ? `${command.slice(0, MAX_COMMAND_CHARS - 1)}…` : command;
+}
+
+/**
+ * Whether a shell line may start a background job: a `&` that is not part of `&&`, `>&`,
+ * `<&`, `&>` or `|&`. Conservative: a `&` inside quotes counts too (then job control is on
+ * for nothing worse than bash's job notices); `eval`, functions and sourced files are not seen.
+ */
+export function startsBackgroundJob(command: string): boolean {
+  return /(^|[^&<>|])&(?![&>])/.test(command);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** This host's /proc reader. */
+export function readProcFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
