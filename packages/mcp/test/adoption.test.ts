@@ -51,7 +51,8 @@ describe.skipIf(requireTool('tmux') !== undefined)('standby adoption over a shar
     const tmux = createTmuxBackend({ dir: join(root, 'tmux') });
     cleanups.push(() => tmux.killServer());
     const a = host('host-a', tmux);
-    const b = host('host-b', tmux);
+    // Each host has its own backend on the one tmux server, as two processes would.
+    const b = host('host-b', createTmuxBackend({ dir: join(root, 'tmux') }));
     cleanups.push(() => b.sessions.dispose());
     const session = await a.sessions.start({ command: TICKS, shell: true, pty: true, lifetime: 'detached' });
     const id = session.id;
@@ -86,7 +87,13 @@ describe.skipIf(requireTool('tmux') !== undefined)('standby adoption over a shar
     expect(isAlive(pid)).toBe(true);
     await waitFor(() => b.sessions.list().some((s) => s.id === id), 15_000, 'host B to adopt the session');
     expect(logs).toContain(`procmux mcp: adopted ${id} from host host-a after its lease ran out`);
-    const first = await tools.process.run({ action: 'poll', session_id: id });
+    // The replay of what it printed arrives after the adoption: the first read waits for a tick.
+    const first = await tools.process.run({
+      action: 'wait_for',
+      session_id: id,
+      pattern: 'tick-\\d+',
+      timeout: 10_000,
+    });
     expect(first.isError).not.toBe(true);
     expect(first.text).toMatch(/^adopted from host host-a after its lease ran out\n/);
     expect(first.text).toMatch(/tick-\d+/);
