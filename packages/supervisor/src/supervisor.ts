@@ -23,6 +23,7 @@ import { createCancellable, discard } from './cancellable-spawn.js';
 import { ChildAdapter } from './child-adapter.js';
 import { listLeftovers, readProcFile, sleep, startsBackgroundJob } from './leftovers.js';
 import { aimSignalsAtProgram } from './pid-namespace/aim-signals.js';
+import { isNamespaceHold } from './pid-namespace/hold.js';
 import { pidNamespaceTarget } from './pid-namespace/wrap.js';
 import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
 import { SupervisedRun } from './run.js';
@@ -270,7 +271,12 @@ export class ProcessSupervisor {
           : (
               (await snapshotProcessTree?.(pid, treeMarker !== undefined ? { marker: treeMarker } : {})) ?? []
             ).map((entry) => entry.pid);
-      const found = await listLeftovers(pid, { pids, read: readProcFile, sleep }, argv);
+      // In a pid namespace the init and its hold sleep are the namespace's, not leftovers.
+      const tree = async () =>
+        spec.pidNamespace === undefined
+          ? pids()
+          : (await pids()).filter((p) => !isNamespaceHold(p, readProcFile));
+      const found = await listLeftovers(pid, { pids: tree, read: readProcFile, sleep }, argv);
       onLeftovers(found);
       if (found.length === 0) return;
       await killProcessTree(pid, {

@@ -28,13 +28,19 @@ export interface NamespaceTarget {
 /** argv[0] of the init inside (what `ps` shows), to find it among the waiter's children. */
 export const PID_NAMESPACE_INIT = 'procmux-pidns-init';
 
+/**
+ * What the init runs between reaps: a duration no one types (about 24.8 days), so the init's
+ * own sleep is told apart from what a run left behind (see hold.ts).
+ */
+export const INIT_HOLD_COMMAND = 'sleep 2147483';
+
 // The init: refuses to outlive a waiter that died before the parent-death signal was set
 // (its ppid, read from the host's /proc, is no longer HOST's pid), then sleeps, reaping the
 // orphans the kernel hands it (sh waits for any child).
 const HOLD = [
   'read -r _ _ _ p _ </proc/self/stat',
   '[ "$p" = "$1" ] || exit 0',
-  'while :; do sleep 86400; done',
+  `while :; do ${INIT_HOLD_COMMAND}; done`,
 ].join('\n');
 
 const HOST = [
