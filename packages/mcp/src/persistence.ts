@@ -204,7 +204,8 @@ export async function openPersistence(
 function lazyTmux(open: () => Promise<TmuxBackend>, made: () => TmuxBackend | undefined): PersistentBackend {
   return {
     persistent: true,
-    capabilities: { resize: true },
+    // The local tmux backend's own: it runs a sandboxed start's launcher as the pane's program.
+    capabilities: { resize: true, sandbox: true },
     startPty: async (request) => (await open()).startPty(request),
     attach: async (request) => (await open()).attach(request),
     dispose: async () => made()?.dispose(),

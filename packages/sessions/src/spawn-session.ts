@@ -152,7 +152,9 @@ export async function spawnSession(
       ...(context.cgroup ? { cgroup: context.cgroup } : {}),
       ...(boxed ? { privateDir: boxed.box.dir } : {}),
       ...(context.pidNamespace ? { pidNamespace: context.pidNamespace } : {}),
-      ...(request.endLeftovers === true && !plan.pty ? { endLeftovers: true } : {}),
+      // Not in an OS sandbox: its own bwrap and proxy relay would be named (and killed before the
+      // output drained); what the program left there ends with the sandbox's namespaces.
+      ...(request.endLeftovers === true && !plan.pty && !boxed ? { endLeftovers: true } : {}),
       ptyFallback: request.ptyFallback ?? 'fail',
       cwd: plan.cwd,
       env: boxed ? boxed.env : plan.env,
