@@ -51,6 +51,16 @@ export async function release(s: SessionCore): Promise<void> {
   void retireScreen(s);
 }
 
+/**
+ * The registry's dispose() leaves a detached session running for a later host: its handle
+ * stops following the process (else it would still read the end and clear the backend's
+ * files, and a host that adopted the session in this process would never see it end). The
+ * record is not touched: the session is not ended, only no longer watched from here.
+ */
+export async function letGo(s: SessionCore): Promise<void> {
+  if (s.live && s.adapter?.handle.release) await s.adapter.handle.release();
+}
+
 /** Ends the record without a process (failed attach, backend lost before start). */
 export function failUnknown(s: SessionCore, reason: string): void {
   if (isTerminalState(s.state)) return;

@@ -167,6 +167,11 @@ export class LiveSession implements ProcessSession {
     return control.release(this.#s);
   }
 
+  /** dispose() of the registry: a detached session stops being followed (see control.letGo). */
+  letGo(): Promise<void> {
+    return control.letGo(this.#s);
+  }
+
   watch(listener: SessionWatcher): () => void {
     return watching.watch(this.#s, listener);
   }
