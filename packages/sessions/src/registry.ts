@@ -252,7 +252,9 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       await Promise.all([...sessions.values()].filter(released).map((s) => s.flushRecord().catch(() => {})));
       // Then they are no longer followed from here: their end belongs to whichever host adopts them.
       await Promise.all(
-        [...sessions.values()].filter((s) => s.live && r.detached.has(s.id)).map((s) => s.letGo().catch(() => {})),
+        [...sessions.values()]
+          .filter((s) => s.live && r.detached.has(s.id))
+          .map((s) => s.letGo().catch(() => {})),
       );
       // Released sessions keep their process by contract, so no supervisor-wide cancel here;
       // the watchdog exits without killing them.
