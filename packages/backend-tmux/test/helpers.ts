@@ -26,6 +26,25 @@ export function markedBy(pid: number): number[] {
     .map((p) => p.pid);
 }
 
+/**
+ * Everything the panes of the private tmux server under `dir` show now, scrollback included
+ * (empty while the server is not up): what a test waits on instead of sleeping.
+ */
+export function paneText(dir: string): string {
+  const socket = join(dir, 'tmux', 'tmux.sock');
+  const tmux = (args: string[]) =>
+    execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    return tmux(['list-panes', '-a', '-F', '#{pane_id}'])
+      .split('\n')
+      .filter(Boolean)
+      .map((pane) => tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', pane]))
+      .join('\n');
+  } catch {
+    return '';
+  }
+}
+
 /** Alive and not a zombie (a dead process its parent has not reaped yet is dead). */
 export function alive(pid: number): boolean {
   return processTable().some((p) => p.pid === pid && p.state !== 'Z');
