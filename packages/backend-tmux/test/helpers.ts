@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertNoLeakedProcesses, processTable } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, processTable, trackPid } from '@procmux/test-utils';
 
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -59,6 +59,8 @@ export async function startHost<T>(
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   if (child.pid) hostPids.push(child.pid);
+  // Its cgroups (and what it marked) are this file's to account for, also once it is dead.
+  trackPid(child.pid);
   const lines: string[] = [];
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
