@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertNoLeakedProcesses, processTable } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, processTable, trackPid } from '@procmux/test-utils';
 
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -26,6 +26,25 @@ export function markedBy(pid: number): number[] {
     .map((p) => p.pid);
 }
 
+/**
+ * Everything the panes of the private tmux server under `dir` show now, scrollback included
+ * (empty while the server is not up): what a test waits on instead of sleeping.
+ */
+export function paneText(dir: string): string {
+  const socket = join(dir, 'tmux', 'tmux.sock');
+  const tmux = (args: string[]) =>
+    execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    return tmux(['list-panes', '-a', '-F', '#{pane_id}'])
+      .split('\n')
+      .filter(Boolean)
+      .map((pane) => tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', pane]))
+      .join('\n');
+  } catch {
+    return '';
+  }
+}
+
 /** Alive and not a zombie (a dead process its parent has not reaped yet is dead). */
 export function alive(pid: number): boolean {
   return processTable().some((p) => p.pid === pid && p.state !== 'Z');
@@ -40,6 +59,8 @@ export async function startHost<T>(
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   if (child.pid) hostPids.push(child.pid);
+  // Its cgroups (and what it marked) are this file's to account for, also once it is dead.
+  trackPid(child.pid);
   const lines: string[] = [];
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {

@@ -9,7 +9,7 @@ import type { ProcessSession } from '@procmux/sessions';
 import { openSqliteRecoveryStore } from '@procmux/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeHosts, newHost } from './durable-hosts.js';
-import { alive, sigkill, startHost, stateDir, teardown } from './helpers.js';
+import { alive, paneText, sigkill, startHost, stateDir, teardown } from './helpers.js';
 
 afterEach(async () => {
   await disposeHosts();
@@ -58,7 +58,7 @@ describe.skipIf(process.platform === 'win32')('a recovered tmux session', () => 
       '100',
       '30',
     ]);
-    await sleep(1_000);
+    await expect.poll(() => paneText(dir), { timeout: 10_000 }).toMatch(/before-42\npm\$/);
     await sigkill(child);
     expect(alive(first.pid)).toBe(true);
 
@@ -111,7 +111,8 @@ describe.skipIf(process.platform === 'win32')('a recovered tmux session', () => 
         await expect.poll(() => host.lines.at(-1), { timeout: 10_000 }).toBe('{"disposed":true}');
       }
       // The program goes on printing while no host is attached.
-      await sleep(800);
+      const last = Number(before.at(-1)?.replace('line-', ''));
+      await expect.poll(() => paneText(dir), { timeout: 10_000 }).toContain(`line-${last + 4}\n`);
 
       const { sessions } = newHost(dir);
       const report = await sessions.recover();

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeHosts, newHost } from './durable-hosts.js';
-import { alive, markedBy, sigkill, startHost, stateDir, teardown } from './helpers.js';
+import { alive, markedBy, paneText, sigkill, startHost, stateDir, teardown } from './helpers.js';
 
 // 40 numbered lines over 4 s, then one line of input, then a distinctive exit code.
 const PRINTER =
@@ -22,7 +22,8 @@ describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKI
   it('replays every line exactly once, takes input and reports the real exit code', async () => {
     const dir = stateDir();
     const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, PRINTER]);
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Killed mid-print: some lines were read by the dead host, the rest come while none is.
+    await expect.poll(() => paneText(dir), { timeout: 10_000 }).toContain('line-5');
     await sigkill(child);
     expect(alive(first.pid)).toBe(true); // the persisted process outlived its host
 
@@ -44,7 +45,7 @@ describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKI
     const dir = stateDir();
     const script = 'i=1; while [ $i -le 20 ]; do echo "line-$i"; i=$((i+1)); sleep 0.05; done; exit 5';
     const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, script]);
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => paneText(dir), { timeout: 10_000 }).toContain('line-2');
     await sigkill(child);
     await expect.poll(() => alive(first.pid), { timeout: 10_000 }).toBe(false);
 

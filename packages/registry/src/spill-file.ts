@@ -207,7 +207,9 @@ export class SpillFile {
     let count = 0;
     for (let i = this.#submitted; i < this.#queue.length; i++) {
       const block = this.#queue[i]!;
-      if (block.start !== end) break;
+      // At the ring's end exactly, the next block starts the next lap: a batch of its own
+      // (taken as "cut by the end" it would have an empty head and no tail ever written).
+      if (block.start !== end || room === 0) break;
       count += 1;
       if (block.bytes.length > room) {
         buffers.push(block.bytes.subarray(0, room));

@@ -1,5 +1,6 @@
 import {
   assertNoLeakedProcesses,
+  descendantsOf,
   disposeAfterEach,
   isAlive,
   makeWorkspace,
@@ -140,7 +141,12 @@ describe('writing', () => {
       10_000,
       'mode switch',
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // The terminal is raw once head reads it (stty ran before it).
+    await waitFor(
+      () => descendantsOf(s.pid!).some((p) => p.command.startsWith('head ')),
+      10_000,
+      'head reading',
+    );
     await s.paste('hi');
     await waitFor(
       async () => (await s.output({ cursor: 0 })).data.includes('~'),
@@ -293,9 +299,15 @@ describe('registry access', () => {
     const events: string[] = [];
     const reg = registry({ onEvent: (e) => events.push(e.type) });
     const s = await reg.start({ command: 'sleep', args: ['30'], lifetimeMs: 200 });
-    await new Promise((r) => setTimeout(r, 300));
-    reg.list();
-    await waitFor(() => s.state === 'expired', 10_000, 'expiry');
+    // Nothing ends it but an access past its lifetime: access until that one comes.
+    await waitFor(
+      () => {
+        reg.list();
+        return s.state === 'expired';
+      },
+      10_000,
+      'expiry',
+    );
     expect(s.metadata()).toMatchObject({ state: 'expired', exitCode: null });
     expect(events).toContain('process_expired');
   });

@@ -42,8 +42,15 @@ describe.skipIf(process.platform === 'win32')(
       const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({ ...BASH, lifetimeMs: 1_500 });
       await prompt(s);
-      await new Promise((resolve) => setTimeout(resolve, 1_600));
-      // Expiry is swept on access: this call ends it.
+      // Expiry is swept on access: access until the one past its lifetime ends it.
+      await waitFor(
+        () => {
+          sessions.list();
+          return s.state !== 'running';
+        },
+        20_000,
+        'expiry',
+      );
       const outcome = await s.wait({ timeoutMs: 20_000 });
       expect(outcome).toEqual({ exitCode: null, signal: 'SIGHUP', state: 'expired' });
       expect(s.metadata().endReason).toBe('lifetime');

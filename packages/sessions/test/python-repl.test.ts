@@ -1,4 +1,4 @@
-import { assertNoLeakedProcesses, makeWorkspace } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, makeWorkspace, processTable, waitFor } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession } from '../src/index.js';
 
@@ -42,7 +42,12 @@ it('drives python3 -i through the handle: paste, submit, interrupt, EOF', async 
     await py.paste('while True: pass');
     await py.submit();
     await py.submit();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Interrupt the loop itself, not the prompt before it: python on the CPU, not in a read.
+    await waitFor(
+      () => processTable().some((p) => p.pid === py.pid && p.state === 'R'),
+      10_000,
+      'the loop running',
+    );
     await py.sendKeys(['C-c']);
     const interrupted = await pollUntil(py, /KeyboardInterrupt[\s\S]*>>>\s*$/);
     expect(interrupted).toMatch(/KeyboardInterrupt/);

@@ -427,8 +427,9 @@ describe('process states and errors', () => {
   it('reports a session that outlived its lifetime', async () => {
     h = harness();
     const session = await h.sessions.start({ shell: true, command: 'sleep 30', lifetimeMs: 100 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const r = await h.proc({ action: 'poll', session_id: session.id });
+    // Expired on the first access past its lifetime: poll until that one comes.
+    let r = await h.proc({ action: 'poll', session_id: session.id });
+    while (session.state === 'running') r = await h.proc({ action: 'poll', session_id: session.id });
     expect(lastLine(r.text)).toBe('Process expired: it reached its lifetime limit and was killed.');
   });
 

@@ -57,12 +57,19 @@ export function procmuxCgroups(): ProcmuxCgroup[] {
 }
 
 /**
- * procmux cgroups left behind: made by this process or by `hosts` (a host a test started), or
- * by a host that is no longer alive. A live host's (another test worker's) are its own business.
+ * procmux cgroups left behind by this process or by `hosts` (hosts a test started, alive or
+ * not). Another worker's are its own business, even when their host is gone: a host another
+ * file just SIGKILLed leaves its cgroups to its watchdog for a moment, and a check here must
+ * neither blame this file for them nor remove them under that test.
  */
 export function leakedCgroups(hosts: Iterable<number> = []): ProcmuxCgroup[] {
   const ours = new Set([process.pid, ...hosts]);
-  return procmuxCgroups().filter((c) => ours.has(c.hostPid) || !isAlive(c.hostPid));
+  return procmuxCgroups().filter((c) => ours.has(c.hostPid));
+}
+
+/** procmux cgroups whose host is no longer alive, whoever made it (the end-of-run check). */
+export function orphanedCgroups(): ProcmuxCgroup[] {
+  return procmuxCgroups().filter((c) => c.hostPid !== process.pid && !isAlive(c.hostPid));
 }
 
 /** Kills every member of a leaked cgroup and removes it, so one leak cannot poison the next test. */

@@ -1,5 +1,12 @@
 export { type BusyLoops, startBusyLoops } from './busy-loops.js';
-export { cgroupMounts, leakedCgroups, type ProcmuxCgroup, procmuxCgroups, removeCgroup } from './cgroups.js';
+export {
+  cgroupMounts,
+  leakedCgroups,
+  orphanedCgroups,
+  type ProcmuxCgroup,
+  procmuxCgroups,
+  removeCgroup,
+} from './cgroups.js';
 export { disposeAfterEach } from './dispose-after-each.js';
 export {
   invalidOptionMessage,
