@@ -286,6 +286,7 @@ describe('renderNew', () => {
 });
 
 describe('feed', () => {
+  // CPU-bound: the timeout guards against a hang, with room for a machine loaded many times over.
   it('never drops output, even beyond what xterm.js accepts unparsed (50 MB)', async () => {
     const chunk = `${'z'.repeat(98)}\r\n`.repeat(20_000); // 2 MB
     const screen = new TerminalScreen({ scrollback: 1_000 });
@@ -296,7 +297,7 @@ describe('feed', () => {
     expect(lines.at(-2)).toBe('z'.repeat(98));
     expect(lines.at(-1)).toBe('the end');
     screen.dispose();
-  });
+  }, 240_000);
 });
 
 describe('cursor, modes and replies', () => {
