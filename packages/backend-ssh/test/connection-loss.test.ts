@@ -58,7 +58,11 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
     );
     // Noticed from the connection closing, not by waiting out keepalives: so within the bound by
     // construction. The time is a figure to read, never an assertion (a loaded machine stretches it).
-    expect(world.backend.connection.lostCause?.message).toBe('the SSH connection closed');
+    // The socket closing or a write to it failing (EPIPE, ECONNRESET: whichever the kernel
+    // tells first under load), never the keepalive's timeout.
+    expect(world.backend.connection.lostCause?.message).toMatch(
+      /^(the SSH connection closed|(write|read) (EPIPE|ECONNRESET))$/,
+    );
     console.info(
       `[procmux] connection loss noticed after ${Date.now() - killedAt} ms (documented bound ${bound} ms)`,
     );
