@@ -8,6 +8,7 @@ import { joinRows, type Row, readRows, trailingBlankCount, withoutTrailingBlank 
 import { computeDelta, type DeltaState, INITIAL_DELTA_STATE } from './delta.js';
 import { resolveScreenOptions, resolveSize } from './options.js';
 import { ParseQueue } from './parse-queue.js';
+import { PlainHold } from './plain-hold.js';
 import type { TerminalScreenOptions } from './types.js';
 
 const { Terminal } = xterm;
@@ -37,6 +38,8 @@ export class TerminalScreen implements ScreenLike {
   private readonly anchor: HistoryAnchor;
   private readonly serializer: InstanceType<typeof serializeAddon.SerializeAddon>;
   private readonly replyListeners = new Set<{ dispose(): void }>();
+  // Plain text not yet parsed: handed over when the screen is read or other output arrives.
+  private readonly plain: PlainHold;
   private delta: DeltaState = INITIAL_DELTA_STATE;
   private disposed = false;
 
@@ -52,6 +55,10 @@ export class TerminalScreen implements ScreenLike {
     this.terminal.loadAddon(this.serializer);
     this.queue = new ParseQueue((chunk, done) => this.terminal.write(chunk, done), PARSER_HIGH_WATER);
     this.anchor = new HistoryAnchor(this.terminal);
+    this.plain = new PlainHold({
+      keepLines: () => this.terminal.options.scrollback! + 2 * this.terminal.rows + 2,
+      canDrop: () => this.queue.isIdle && plainState(this.terminal),
+    });
     this.terminal.buffer.onBufferChange((buffer) => {
       if (buffer.type === 'normal') this.anchor.normalActivated();
     });
@@ -63,7 +70,13 @@ export class TerminalScreen implements ScreenLike {
     if (typeof chunk !== 'string') {
       throw invalidOption('chunk', 'a string (what feed() takes)', { value: chunk });
     }
-    if (chunk !== '') this.queue.push(chunk);
+    if (chunk === '') return;
+    if (this.plain.hold(chunk)) {
+      if (this.plain.full) this.release();
+      return;
+    }
+    this.release();
+    this.queue.push(chunk);
   }
 
   /** Resolves once every byte fed so far has been parsed, so `cursor` and `modes` reflect it. */
@@ -126,7 +139,7 @@ export class TerminalScreen implements ScreenLike {
     // idle() waits for the chunks accepted when it was called; output that arrived meanwhile
     // must be parsed too, or it would be both missing here and counted as already shown.
     do await this.parsed('serialize');
-    while (!this.queue.isIdle);
+    while (!this.queue.isIdle || !this.plain.empty);
     return this.serializer.serialize();
   }
 
@@ -139,6 +152,7 @@ export class TerminalScreen implements ScreenLike {
   /** Changes the size, reflowing wrapped lines as xterm does. Sizes as in the constructor. */
   resize(cols: number, rows: number): void {
     this.assertLive('resize');
+    this.release();
     const size = resolveSize(cols, rows);
     this.terminal.resize(size.cols, size.rows);
     this.anchor.resized();
@@ -151,6 +165,7 @@ export class TerminalScreen implements ScreenLike {
    */
   get cursor(): ScreenCursor {
     this.assertLive('cursor');
+    this.release();
     const active = this.terminal.buffer.active;
     return { row: active.cursorY + 1, col: Math.min(active.cursorX, this.terminal.cols - 1) + 1 };
   }
@@ -161,6 +176,7 @@ export class TerminalScreen implements ScreenLike {
    */
   cursorLine(): string {
     this.assertLive('cursorLine');
+    this.release();
     const active = this.terminal.buffer.active;
     const row = active.baseY + active.cursorY;
     let from = row;
@@ -173,6 +189,7 @@ export class TerminalScreen implements ScreenLike {
   /** The modes the program set, as parsed so far. */
   get modes(): ScreenModes {
     this.assertLive('modes');
+    this.release();
     const modes = this.terminal.modes;
     return {
       bracketedPaste: modes.bracketedPasteMode,
@@ -212,9 +229,15 @@ export class TerminalScreen implements ScreenLike {
 
   private async parsed(operation: string): Promise<void> {
     this.assertLive(operation);
+    this.release();
     await this.queue.idle();
     // dispose() may have run between the parse finishing and this continuation.
     this.assertLive(operation);
+  }
+
+  /** Hands held plain text to the parser, in one write. */
+  private release(): void {
+    if (!this.plain.empty) this.queue.push(this.plain.take());
   }
 
   private withAlternateScreen(rows: Row[]): Row[] {
@@ -238,6 +261,28 @@ export class TerminalScreen implements ScreenLike {
   private assertLive(operation: string): void {
     if (this.disposed) throw stateError(operation);
   }
+}
+
+interface XtermInternals {
+  _core?: {
+    buffer?: { scrollTop?: unknown; scrollBottom?: unknown };
+    _inputHandler?: { _parser?: { currentState?: unknown } };
+  };
+}
+
+/**
+ * Whether held plain text may be cut to its tail (see PlainHold): the scroll region is the
+ * whole screen and the parser is at ground. Read from xterm.js's internals (pinned version);
+ * where they are not found, nothing is dropped and the text is only batched.
+ */
+function plainState(terminal: XtermTerminal): boolean {
+  const core = (terminal as unknown as XtermInternals)._core;
+  const buffer = core?.buffer;
+  return (
+    buffer?.scrollTop === 0 &&
+    buffer.scrollBottom === terminal.rows - 1 &&
+    core?._inputHandler?._parser?.currentState === 0
+  );
 }
 
 function stateError(operation: string): ProcmuxError {
