@@ -161,6 +161,45 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     await b.dispose();
   });
 
+  it('an Enter given after a resize is answered at the new size, however slow the resize exec is', async () => {
+    stores = createMemoryRecoveryStores();
+    // A resize whose exec is slow (an SSH exec pays the login shell's rc): held until the
+    // program has ended, or 500 ms. Input that overtakes it ends the program at the old size.
+    let ended: Promise<unknown> = new Promise(() => {});
+    const slowResize: RemoteTmuxHost = {
+      ...localHost,
+      run: async (command, input) => {
+        if (command.includes("'resize-window'")) {
+          await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 500))]);
+        }
+        return localHost.run(command, input);
+      },
+    };
+    const tmux = await createRemoteTmuxBackend(slowResize, { dir: stateDir(), environment: (env) => env });
+    backends.push(tmux);
+    const sessions = createProcessSessions({
+      cwd: process.cwd(),
+      ptyBackend: tmux,
+      recoveryBackend: tmux,
+      ...stores,
+      ownerId: 'host-a',
+    });
+    const s = await sessions.start({
+      shell: true,
+      command: 'stty size; read -r x; stty size',
+      pty: true,
+      lifetime: 'detached',
+    });
+    ended = s.wait({ timeoutMs: 15_000 });
+    let seen = '';
+    while (!seen.includes('40 120')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
+    await s.resize!({ columns: 101, rows: 33 });
+    await s.input('again\r');
+    expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 0 });
+    expect((await s.log()).text.match(/^\d+ \d+/gm)).toEqual(['40 120', '33 101']);
+    await sessions.dispose();
+  });
+
   it('refuses a session that would end with its host: the remote server keeps detached ones only', async () => {
     stores = createMemoryRecoveryStores();
     const { tmux } = await host(stateDir());

@@ -4,6 +4,7 @@
 // exit file is.
 import { constants } from 'node:os';
 import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
+import { InOrder } from '../in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from '../layout.js';
 import type { TmuxServer } from '../tmux-cli.js';
 import { commandLine, quoteWord, type RemoteStream, type RemoteTmuxHost } from './host.js';
@@ -52,7 +53,8 @@ export class RemoteTmuxPane {
   #stream: RemoteStream | undefined;
   #released = false;
   #ended = false;
-  #writes: Promise<void> = Promise.resolve();
+  // Input and resizes, in call order (in-order.ts).
+  readonly #inOrder = new InOrder();
 
   constructor(private readonly options: RemotePaneOptions) {
     this.pid = options.pid;
@@ -143,7 +145,7 @@ export class RemoteTmuxPane {
   write(data: string): Promise<void> {
     const bytes = Buffer.from(data, 'utf8');
     const buffer = `${this.options.name}-in`;
-    const next = this.#writes.then(async () => {
+    return this.#inOrder.run(async () => {
       if (bytes.length === 0) return;
       await this.options.server.must(
         [
@@ -163,8 +165,6 @@ export class RemoteTmuxPane {
         bytes,
       );
     });
-    this.#writes = next.catch(() => {});
-    return next;
   }
 
   async signal(name: SignalName): Promise<void> {
@@ -177,16 +177,19 @@ export class RemoteTmuxPane {
     await this.options.host.killTree(this.#livePid(), this.options.marker);
   }
 
-  async resize(columns: number, rows: number): Promise<void> {
-    await this.options.server.must([
-      'resize-window',
-      '-t',
-      this.options.name,
-      '-x',
-      String(columns),
-      '-y',
-      String(rows),
-    ]);
+  /** After the input already given, before any given later (in-order.ts). */
+  resize(columns: number, rows: number): Promise<void> {
+    return this.#inOrder.run(async () => {
+      await this.options.server.must([
+        'resize-window',
+        '-t',
+        this.options.name,
+        '-x',
+        String(columns),
+        '-y',
+        String(rows),
+      ]);
+    });
   }
 
   /** Stops reading; the process keeps running in tmux there for a later host. */
