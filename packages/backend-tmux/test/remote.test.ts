@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { killProcessTree } from '@procmux/kill-posix';
 import { createMemoryRecoveryStores, createProcessSessions } from '@procmux/sessions';
+import { processTable, waitFor } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRemoteTmuxBackend, type RemoteTmuxBackend, type RemoteTmuxHost } from '../src/index.js';
 import { markedBy, stateDir, teardown } from './helpers.js';
@@ -159,6 +160,44 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     for (const s of started) await b.get(s.id).kill();
     expect(markedBy(process.pid)).toEqual([]);
     await b.dispose();
+  });
+
+  it('follows a log with one tail that ends with the log writer: no process forked while it follows', async () => {
+    stores = createMemoryRecoveryStores();
+    const { tmux, sessions } = await host(stateDir());
+    const s = await sessions.start({
+      shell: true,
+      command: 'i=1; while [ $i -le 3 ]; do echo "n-$i"; i=$((i+1)); sleep 0.2; done; read x; echo "got-$x"',
+      pty: true,
+      lifetime: 'detached',
+    });
+    let seen = '';
+    while (!seen.includes('n-3')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
+    const session = (s.metadata().backendMetadata as { tmux: { session: string } }).tmux.session;
+    const log = `${tmux.socket.replace(/tmux\.sock$/, 'sessions')}/${session}.log`;
+    // What names the log, but for the tmux server (its argv is the first client's) and this
+    // effect's own `sh -c` around the follower: the writer, and one tail watching the writer's
+    // pid; no watcher loop (`sleep`) beside it.
+    const readers = () =>
+      processTable().filter(
+        (p) =>
+          p.state !== 'Z' &&
+          p.command.includes(log) &&
+          p.ppid !== process.pid &&
+          !p.command.includes('new-session'),
+      );
+    const writer = readers().find((p) => p.command.startsWith('sh -c cat >>'));
+    expect(writer).toBeDefined();
+    expect(
+      readers()
+        .map((p) => p.command)
+        .sort(),
+    ).toEqual([writer!.command, `tail -s 0.05 -c +1 --pid=${writer!.pid} -f ${log}`].sort());
+    await s.input('bye\r');
+    expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 0 });
+    expect((await s.log()).text).toMatch(/n-1[\s\S]*n-3[\s\S]*got-bye/);
+    await waitFor(() => readers().length === 0, 10_000, 'the tail and the writer to end');
+    await sessions.dispose();
   });
 
   it('an Enter given after a resize is answered at the new size, however slow the resize exec is', async () => {
