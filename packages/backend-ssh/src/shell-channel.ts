@@ -25,6 +25,8 @@ export interface ShellChannelOptions {
   maxOutputChars?: number;
   /** A command still running after this long fails, and the shell is replaced (default 60 s). */
   timeoutMs?: number;
+  /** A shell not running this long after its exec was opened (the login shell's rc) fails the command waiting for it (default 60 s). */
+  startTimeoutMs?: number;
 }
 
 interface Pending {
@@ -55,7 +57,12 @@ export class ShellChannel {
   #closed = false;
 
   constructor(options: ShellChannelOptions) {
-    this.#options = { maxOutputChars: 4 * 1024 * 1024, timeoutMs: 60_000, ...options };
+    this.#options = {
+      maxOutputChars: 4 * 1024 * 1024,
+      timeoutMs: 60_000,
+      startTimeoutMs: 60_000,
+      ...options,
+    };
   }
 
   /** Runs a POSIX sh command line to its end with `input` on its stdin. Never throws for a non-zero exit. */
@@ -138,6 +145,7 @@ export class ShellChannel {
               return;
             }
             ready = true;
+            clearTimeout(starting);
             resolve(channel);
             for (const s of ['stdout', 'stderr'] as const) {
               const rest = early[s].slice(early[s].indexOf(token) + token.length);
@@ -166,6 +174,21 @@ export class ShellChannel {
           };
           channel.on('exit', end);
           channel.on('close', end);
+          // A login shell that never gets to `sh` (an rc waiting on something) must not hold
+          // every later command.
+          const starting = setTimeout(() => {
+            if (ready || ended) return;
+            ended = true;
+            if (this.#channel === opening) this.#channel = undefined;
+            channel.close();
+            reject(
+              new ProcmuxError(
+                'ERR_PROCESS_PTY_BACKEND',
+                `the command shell on ${this.#options.name} did not start within ${this.#options.startTimeoutMs} ms`,
+              ),
+            );
+          }, this.#options.startTimeoutMs);
+          channel.once('close', () => clearTimeout(starting));
           channel.write(`printf '%s' ${quote(token)}; printf '%s' ${quote(token)} >&2\n`);
         }),
     );

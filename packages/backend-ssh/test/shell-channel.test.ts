@@ -72,12 +72,14 @@ describe.skipIf(skip !== undefined)('the command shell of a connection', () => {
       open: (command) => connection.exec(command),
       lost: () => undefined,
       name: 'loopback',
-      timeoutMs: 300,
+      timeoutMs: 2_000,
       maxOutputChars: 1000,
     });
     try {
-      const error = await rejectsWith(shell.run('sleep 2'), 'ERR_PROCESS_PTY_BACKEND');
-      expect(error.message).toMatch(/did not finish within 300 ms/);
+      // Started first, so the bound counts from a running shell (the login shell's rc is slow here).
+      expect(await shell.run('echo up')).toMatchObject({ stdout: 'up\n', code: 0 });
+      const error = await rejectsWith(shell.run('sleep 4'), 'ERR_PROCESS_PTY_BACKEND');
+      expect(error.message).toMatch(/did not finish within 2000 ms/);
       expect(await shell.run('echo next')).toMatchObject({ stdout: 'next\n', code: 0 });
       // Output past the bound is dropped, and the command then fails saying so.
       const long = await shell.run('i=0; while [ $i -lt 300 ]; do echo 0123456789; i=$((i+1)); done');
@@ -85,6 +87,22 @@ describe.skipIf(skip !== undefined)('the command shell of a connection', () => {
       expect(long.code).not.toBe(0);
       expect(long.stderr).toMatch(/output past 1000 characters was dropped/);
       expect(await shell.run('echo whole')).toMatchObject({ stdout: 'whole\n', code: 0 });
+    } finally {
+      shell.close();
+    }
+  });
+
+  it('a login shell that never gets to sh fails the command waiting for it', async () => {
+    const shell = new ShellChannel({
+      // The exec request's command line runs, not the shell asked for: as an rc that hangs.
+      open: () => connection.exec('sleep 3'),
+      lost: () => undefined,
+      name: 'loopback',
+      startTimeoutMs: 300,
+    });
+    try {
+      const error = await rejectsWith(shell.run('echo never'), 'ERR_PROCESS_PTY_BACKEND');
+      expect(error.message).toMatch(/did not start within 300 ms/);
     } finally {
       shell.close();
     }
