@@ -2,6 +2,7 @@ import { ProcmuxError } from '@procmux/core-types';
 import { Client, type ClientChannel, type ConnectConfig, type PseudoTtyOptions } from 'ssh2';
 import { checkFingerprint, checkKnownHosts, type HostKeyVerdict } from './host-key.js';
 import { type ResolvedSshOptions, resolveSshOptions, type SshBackendOptions } from './options.js';
+import { ShellChannel, type ShellResult } from './shell-channel.js';
 
 export type SshConnectionState = 'connecting' | 'running' | 'lost' | 'closed';
 
@@ -13,6 +14,7 @@ export class SshConnection {
   #state: SshConnectionState = 'connecting';
   #lostListeners = new Set<(cause: Error) => void>();
   #lostCause: Error | undefined;
+  #shell: ShellChannel | undefined;
 
   private constructor(
     readonly client: Client,
@@ -139,10 +141,26 @@ export class SshConnection {
     });
   }
 
+  /**
+   * Runs a short command to its end over the connection's one long-lived shell (opened on first
+   * use, reopened when it dies), not an exec of its own: the login shell's rc is paid once per
+   * connection. Commands run one at a time, in call order; `input` is the command's stdin.
+   */
+  async runShell(command: string, input?: Buffer): Promise<ShellResult> {
+    this.#assertRunning();
+    this.#shell ??= new ShellChannel({
+      open: (command) => this.exec(command),
+      lost: () => (this.#state === 'lost' ? this.#lostError() : undefined),
+      name: `${this.options.username}@${this.options.host}:${this.options.port}`,
+    });
+    return this.#shell.run(command, input);
+  }
+
   /** Ends the connection; the monitors on the remote side then end whatever is left there. */
   close(): void {
     if (this.#state === 'closed' || this.#state === 'lost') return;
     this.#state = 'closed';
+    this.#shell?.close();
     this.client.end();
   }
 

@@ -1,6 +1,7 @@
 // Persisted sessions over SSH: @procmux/backend-tmux's remote backend (a private tmux server on
-// the remote machine) with this connection as its host effect. Every tmux call, file read and
-// tree kill is an exec on the connection; the log is one streamed `tail -f`.
+// the remote machine) with this connection as its host effect. Every tmux call and file read
+// or write goes to the connection's one long-lived shell; a tree kill is an exec of its own (it
+// may take the kill grace), and each session's log is one streamed `tail -f`.
 import { createHash } from 'node:crypto';
 import {
   createRemoteTmuxBackend,
@@ -38,30 +39,9 @@ export function sshTmuxHost(ssh: SshBackend): RemoteTmuxHost {
   const { host, port, username, killGraceMs } = connection.options;
   return {
     name: `${username}@${host}:${port}`,
-    async run(command, input) {
-      const channel = await connection.exec(command);
-      return new Promise((resolve, reject) => {
-        let stdout = '';
-        let stderr = '';
-        let code = 1;
-        channel.setEncoding('utf8');
-        channel.stderr.setEncoding('utf8');
-        channel.on('data', (data: string) => {
-          stdout += data;
-        });
-        channel.stderr.on('data', (data: string) => {
-          stderr += data;
-        });
-        channel.on('exit', (exitCode: number | null) => {
-          code = exitCode ?? 1;
-        });
-        channel.on('close', () => {
-          if (connection.state === 'lost') reject(connection.lostCause ?? new Error('SSH connection lost'));
-          else resolve({ stdout, stderr, code });
-        });
-        channel.end(input);
-      });
-    },
+    // Every tmux call, file read and write goes to the connection's one shell (shell-channel.ts):
+    // an exec each paid the login shell's rc per call (0.7–1.1 s here) on the adoption path.
+    run: (command, input) => connection.runShell(command, input),
     async stream(command, onData): Promise<RemoteStream> {
       const channel = await connection.exec(command);
       channel.setEncoding('utf8');

@@ -140,9 +140,11 @@ describe.skipIf(skip !== undefined)('persisted sessions on a remote tmux server'
       });
       let seen = '';
       while (!seen.includes('tick')) seen += (await python.poll({ timeoutMs: 2_000 })).stdout;
+      // A goes as a crashed host does: its connection ends, the remote workspace stays (the
+      // sessions run in it; removing it is the cleanup of the end of the test).
       await a.sessions.dispose();
       await a.tmux.dispose();
-      await closeWorld(a.world);
+      a.world.backend.close();
 
       await waitFor(
         async () => {
@@ -156,7 +158,7 @@ describe.skipIf(skip !== undefined)('persisted sessions on a remote tmux server'
       const t = b.sessions.get(sized.id);
       expect([p.metadata().state, t.metadata().state]).toEqual(['running', 'running']);
 
-      // Resize through B reaches the remote pane's terminal.
+      // Resize through B reaches the remote pane's terminal before the Enter given after it.
       await t.resize!({ columns: 101, rows: 33 });
       await t.input('again\r');
       let size = '';
@@ -183,6 +185,7 @@ describe.skipIf(skip !== undefined)('persisted sessions on a remote tmux server'
       // A failed run leaves the adopted sessions in tmux there (released, not killed): end them.
       spawnSync('tmux', ['-S', b.tmux.socket, 'kill-server'], { stdio: 'ignore' });
       rmSync(dirOf, { recursive: true, force: true });
+      rmSync(a.world.workspace, { recursive: true, force: true });
     }
     expect(await settleSurvivors()).toEqual([]);
   }, 60_000);

@@ -16,6 +16,8 @@ export interface SessionFiles {
   exit: string;
   /** Created when the log writer ends (its pipe closed: session killed or server gone). */
   eof: string;
+  /** The log writer's pid: a follower on another machine ends once that process is gone. */
+  writer: string;
   /**
    * Created (empty: it needs no data block on a full disk) when the log writer could not
    * append (ENOSPC, EDQUOT, a file size limit): the log is incomplete from there on.
@@ -61,6 +63,7 @@ export function layoutOf(dir: unknown): Layout {
       log: join(sessions, `${name}.log`),
       exit: join(sessions, `${name}.exit`),
       eof: join(sessions, `${name}.eof`),
+      writer: join(sessions, `${name}.writer`),
       failed: join(sessions, `${name}.failed`),
       env: join(sessions, `${name}.env.sh`),
     }),

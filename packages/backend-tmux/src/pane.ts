@@ -5,6 +5,7 @@ import { constants } from 'node:os';
 import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
 import { namespacedProgramPid } from '@procmux/supervisor';
+import { InOrder } from './in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
 import type { TmuxServer } from './tmux-cli.js';
@@ -62,7 +63,8 @@ export class TmuxPane {
   #reject!: (error: unknown) => void;
   #ending = false;
   #released = false;
-  #writes: Promise<void> = Promise.resolve();
+  // Input and resizes, in call order (in-order.ts).
+  readonly #inOrder = new InOrder();
 
   constructor(private readonly options: PaneOptions) {
     this.pid = options.pid;
@@ -106,7 +108,7 @@ export class TmuxPane {
   write(data: string): Promise<void> {
     const bytes = Buffer.from(data, 'utf8');
     const buffer = `${this.options.name}-in`;
-    const next = this.#writes.then(async () => {
+    return this.#inOrder.run(async () => {
       if (bytes.length === 0) return;
       await this.options.server.must(
         [
@@ -126,8 +128,6 @@ export class TmuxPane {
         bytes,
       );
     });
-    this.#writes = next.catch(() => {});
-    return next;
   }
 
   async signal(name: SignalName): Promise<void> {
@@ -152,16 +152,19 @@ export class TmuxPane {
     await killProcessTree(pid, { marker: this.options.marker, graceMs: this.options.killGraceMs });
   }
 
-  async resize(columns: number, rows: number): Promise<void> {
-    await this.options.server.must([
-      'resize-window',
-      '-t',
-      this.options.name,
-      '-x',
-      String(columns),
-      '-y',
-      String(rows),
-    ]);
+  /** After the input already given, before any given later (in-order.ts). */
+  resize(columns: number, rows: number): Promise<void> {
+    return this.#inOrder.run(async () => {
+      await this.options.server.must([
+        'resize-window',
+        '-t',
+        this.options.name,
+        '-x',
+        String(columns),
+        '-y',
+        String(rows),
+      ]);
+    });
   }
 
   /** Stops following; the process keeps running in tmux for a later host. */
@@ -331,7 +334,7 @@ export class TmuxPane {
 
   #cleanup(): void {
     const { files } = this.options;
-    for (const path of [files.log, files.exit, files.eof, files.failed, files.env])
+    for (const path of [files.log, files.exit, files.eof, files.failed, files.env, files.writer])
       rmSync(path, { force: true });
     if (this.options.privateDir !== undefined)
       rmSync(this.options.privateDir, { recursive: true, force: true });

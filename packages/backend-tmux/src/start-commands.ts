@@ -44,7 +44,9 @@ export function startCommands(spec: StartSpec): string[] {
   // (it ends by itself when tmux closes the pipe, after the last byte). A cat that fails (a
   // full disk, a quota, SIGXFSZ past a file size limit) leaves the failed mark first: the host
   // then ends the session with that error rather than lose it while its program runs on.
-  const writer = `exec sh -c "cat >> ${files.log} || : > ${files.failed}; : > ${files.eof}"`;
+  // It records its pid first (the exec keeps it): a follower over SSH ends when it is gone
+  // (tail --pid) instead of polling for the end mark with a fork of sleep 20 times a second.
+  const writer = `echo $$ > ${files.writer}; exec sh -c "cat >> ${files.log} || : > ${files.failed}; : > ${files.eof}"`;
   const t = ['-t', name];
   return [
     'set-option',

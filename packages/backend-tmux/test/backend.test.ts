@@ -1,12 +1,12 @@
 // The backend on real tmux with real programs: exact input, resize, signals, tree kill with
 // an escapee, the environment, the attach command, and a person typing through tmux.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { isAlive, processTable } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
+import { createTmuxBackend, locateTmux, type TmuxBackend } from '../src/index.js';
 import { stateDir, teardown } from './helpers.js';
 
 let sessions: ProcessSessions;
@@ -59,6 +59,39 @@ describe.skipIf(process.platform === 'win32')('tmux backend', () => {
     await until(s, /columns=100, lines=30/);
     await s.input('import sys; sys.exit(4)\r');
     expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ state: 'exited', exitCode: 4 });
+  });
+
+  it('an Enter given after a resize is answered at the new size, however slow the resize client is', async () => {
+    // tmux behind a wrapper whose resize-window client is slow: it waits until the program
+    // has ended, or 500 ms. Input that overtakes it ends the program at the old size.
+    const real = locateTmux();
+    const dir = stateDir();
+    const ended = join(dir, 'ended');
+    const wrapper = join(dir, 'slow-resize-tmux');
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        'case " $* " in *" resize-window "*)',
+        `  i=0; while [ ! -e ${ended} ] && [ $i -lt 10 ]; do sleep 0.05; i=$((i+1)); done ;;`,
+        'esac',
+        `exec ${real.path} "$@"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(wrapper, 0o755);
+    tmux = createTmuxBackend({ dir: join(dir, 'tmux'), tmux: { path: wrapper, version: real.version } });
+    sessions = createProcessSessions({ cwd: process.cwd(), ptyBackend: tmux });
+    const s = await sessions.start({
+      command: 'sh',
+      args: ['-c', `stty size; read -r x; stty size; : > ${ended}`],
+      pty: true,
+    });
+    await until(s, /40 120/);
+    await s.resize!({ columns: 101, rows: 33 });
+    await s.input('again\r');
+    expect(await s.wait({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
+    expect((await s.log()).text.match(/^\d+ \d+/gm)).toEqual(['40 120', '33 101']);
   });
 
   it('runs a command string under bash, as a native session does, and says so', async () => {

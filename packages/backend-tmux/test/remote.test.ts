@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { killProcessTree } from '@procmux/kill-posix';
 import { createMemoryRecoveryStores, createProcessSessions } from '@procmux/sessions';
+import { processTable, waitFor } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRemoteTmuxBackend, type RemoteTmuxBackend, type RemoteTmuxHost } from '../src/index.js';
 import { markedBy, stateDir, teardown } from './helpers.js';
@@ -159,6 +160,83 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     for (const s of started) await b.get(s.id).kill();
     expect(markedBy(process.pid)).toEqual([]);
     await b.dispose();
+  });
+
+  it('follows a log with one tail that ends with the log writer: no process forked while it follows', async () => {
+    stores = createMemoryRecoveryStores();
+    const { tmux, sessions } = await host(stateDir());
+    const s = await sessions.start({
+      shell: true,
+      command: 'i=1; while [ $i -le 3 ]; do echo "n-$i"; i=$((i+1)); sleep 0.2; done; read x; echo "got-$x"',
+      pty: true,
+      lifetime: 'detached',
+    });
+    let seen = '';
+    while (!seen.includes('n-3')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
+    const session = (s.metadata().backendMetadata as { tmux: { session: string } }).tmux.session;
+    const log = `${tmux.socket.replace(/tmux\.sock$/, 'sessions')}/${session}.log`;
+    // What names the log, but for the tmux server (its argv is the first client's) and this
+    // effect's own `sh -c` around the follower: the writer, and one tail watching the writer's
+    // pid; no watcher loop (`sleep`) beside it.
+    const readers = () =>
+      processTable().filter(
+        (p) =>
+          p.state !== 'Z' &&
+          p.command.includes(log) &&
+          p.ppid !== process.pid &&
+          !p.command.includes('new-session'),
+      );
+    const writer = readers().find((p) => p.command.startsWith('sh -c cat >>'));
+    expect(writer).toBeDefined();
+    expect(
+      readers()
+        .map((p) => p.command)
+        .sort(),
+    ).toEqual([writer!.command, `tail -s 0.05 -c +1 --pid=${writer!.pid} -f ${log}`].sort());
+    await s.input('bye\r');
+    expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 0 });
+    expect((await s.log()).text).toMatch(/n-1[\s\S]*n-3[\s\S]*got-bye/);
+    await waitFor(() => readers().length === 0, 10_000, 'the tail and the writer to end');
+    await sessions.dispose();
+  });
+
+  it('an Enter given after a resize is answered at the new size, however slow the resize exec is', async () => {
+    stores = createMemoryRecoveryStores();
+    // A resize whose exec is slow (an SSH exec pays the login shell's rc): held until the
+    // program has ended, or 500 ms. Input that overtakes it ends the program at the old size.
+    let ended: Promise<unknown> = new Promise(() => {});
+    const slowResize: RemoteTmuxHost = {
+      ...localHost,
+      run: async (command, input) => {
+        if (command.includes("'resize-window'")) {
+          await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 500))]);
+        }
+        return localHost.run(command, input);
+      },
+    };
+    const tmux = await createRemoteTmuxBackend(slowResize, { dir: stateDir(), environment: (env) => env });
+    backends.push(tmux);
+    const sessions = createProcessSessions({
+      cwd: process.cwd(),
+      ptyBackend: tmux,
+      recoveryBackend: tmux,
+      ...stores,
+      ownerId: 'host-a',
+    });
+    const s = await sessions.start({
+      shell: true,
+      command: 'stty size; read -r x; stty size',
+      pty: true,
+      lifetime: 'detached',
+    });
+    ended = s.wait({ timeoutMs: 15_000 });
+    let seen = '';
+    while (!seen.includes('40 120')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
+    await s.resize!({ columns: 101, rows: 33 });
+    await s.input('again\r');
+    expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 0 });
+    expect((await s.log()).text.match(/^\d+ \d+/gm)).toEqual(['40 120', '33 101']);
+    await sessions.dispose();
   });
 
   it('refuses a session that would end with its host: the remote server keeps detached ones only', async () => {

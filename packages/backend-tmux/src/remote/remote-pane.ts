@@ -1,9 +1,10 @@
 // One tmux-held process on another machine: the same pane (start-commands.ts) and the same
 // files (layout.ts) as a local one, read over the connection. Its log is streamed by one
-// `tail -f` that ends once the log writer's end mark exists, so every byte is read before the
-// exit file is.
+// `tail -f` that ends once the log writer has ended, so every byte is read before the exit
+// file is.
 import { constants } from 'node:os';
 import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
+import { InOrder } from '../in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from '../layout.js';
 import type { TmuxServer } from '../tmux-cli.js';
 import { commandLine, quoteWord, type RemoteStream, type RemoteTmuxHost } from './host.js';
@@ -21,17 +22,23 @@ export interface RemotePaneOptions {
 }
 
 /**
- * `tail -c +N -f` of the log, told to end (`--pid`) once a watcher has seen the writer's end
- * mark: GNU tail reads what is left after the watched process is gone, so nothing is cut.
+ * `tail -c +N -f` of the log, told to end (`--pid`) once the log writer is gone: GNU tail
+ * reads what is left after the watched process ended, so nothing is cut. The writer's pid is
+ * in its file; tail checks it with a signal 0 between reads, no process is forked while it
+ * follows. A session whose writer already ended is read to its end and not followed.
  */
 function followCommand(files: SessionFiles, offset: number): string {
-  // The watcher is not tail's child (a command substitution forks it away): tail would see its
-  // own unreaped zombie as alive and never end. It also ends when the log is gone: the host
-  // that saw the end removes the files, and a follower left by a dead host must not wait on.
   const script =
+    'if [ -e "$2" ]; then exec tail -c "+$(($3 + 1))" "$1"; fi; ' +
+    // tmux starts the writer after the pane: at a session's start its pid may not be written yet.
+    'i=0; while [ ! -s "$4" ] && [ ! -e "$2" ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i+1)); done; ' +
+    'if read -r w < "$4" 2>/dev/null && [ -n "$w" ]; then exec tail -s 0.05 -c "+$(($3 + 1))" --pid="$w" -f "$1"; fi; ' +
+    // A session started before the writer recorded its pid: a watcher polls for the end mark
+    // (not tail's child: tail would see its own unreaped zombie as alive and never end) or
+    // for the log's removal by the host that saw the end.
     'w=$( (while [ ! -e "$2" ] && [ -e "$1" ]; do sleep 0.05; done) </dev/null >/dev/null 2>&1 & echo $!); ' +
     'exec tail -s 0.05 -c "+$(($3 + 1))" --pid="$w" -f "$1"';
-  return `sh -c ${quoteWord(script)} procmux-follow ${commandLine([files.log, files.eof, String(offset)])}`;
+  return `sh -c ${quoteWord(script)} procmux-follow ${commandLine([files.log, files.eof, String(offset), files.writer])}`;
 }
 
 function signalName(number: number): SignalName | null {
@@ -52,7 +59,8 @@ export class RemoteTmuxPane {
   #stream: RemoteStream | undefined;
   #released = false;
   #ended = false;
-  #writes: Promise<void> = Promise.resolve();
+  // Input and resizes, in call order (in-order.ts).
+  readonly #inOrder = new InOrder();
 
   constructor(private readonly options: RemotePaneOptions) {
     this.pid = options.pid;
@@ -113,7 +121,7 @@ export class RemoteTmuxPane {
       status = shown.code === 0 ? parseExitFile(`${shown.stdout.trim()}\n`) : undefined;
     }
     await server.run(['kill-session', '-t', name]);
-    await host.run(`rm -f ${commandLine([files.log, files.exit, files.eof, files.env])}`);
+    await host.run(`rm -f ${commandLine([files.log, files.exit, files.eof, files.env, files.writer])}`);
     if (!status) {
       this.#settle(() =>
         this.#reject(
@@ -143,7 +151,7 @@ export class RemoteTmuxPane {
   write(data: string): Promise<void> {
     const bytes = Buffer.from(data, 'utf8');
     const buffer = `${this.options.name}-in`;
-    const next = this.#writes.then(async () => {
+    return this.#inOrder.run(async () => {
       if (bytes.length === 0) return;
       await this.options.server.must(
         [
@@ -163,30 +171,32 @@ export class RemoteTmuxPane {
         bytes,
       );
     });
-    this.#writes = next.catch(() => {});
-    return next;
   }
 
   async signal(name: SignalName): Promise<void> {
     const pid = this.#livePid();
     const sig = name.replace(/^SIG/, '');
-    await this.options.host.run(`kill -s ${sig} -${pid} 2>/dev/null || kill -s ${sig} ${pid}`);
+    // `--` before the group: dash's kill reads `-PID` as an option (bash's does not).
+    await this.options.host.run(`kill -s ${sig} -- -${pid} 2>/dev/null || kill -s ${sig} ${pid}`);
   }
 
   async kill(): Promise<void> {
     await this.options.host.killTree(this.#livePid(), this.options.marker);
   }
 
-  async resize(columns: number, rows: number): Promise<void> {
-    await this.options.server.must([
-      'resize-window',
-      '-t',
-      this.options.name,
-      '-x',
-      String(columns),
-      '-y',
-      String(rows),
-    ]);
+  /** After the input already given, before any given later (in-order.ts). */
+  resize(columns: number, rows: number): Promise<void> {
+    return this.#inOrder.run(async () => {
+      await this.options.server.must([
+        'resize-window',
+        '-t',
+        this.options.name,
+        '-x',
+        String(columns),
+        '-y',
+        String(rows),
+      ]);
+    });
   }
 
   /** Stops reading; the process keeps running in tmux there for a later host. */
