@@ -17,6 +17,7 @@ const PACKAGES = [
   'ansi',
   'screen',
   'registry',
+  'transcript',
   'kill-posix',
   'kill-windows',
   'pty-posix',

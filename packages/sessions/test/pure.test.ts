@@ -1,18 +1,17 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resolveOwnerKey, resolveProcessSessionLimits } from '@procmux/registry';
 import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
+import { enforcePolicy } from '../src/host/policy.js';
+import { resolveTerminal } from '../src/host/terminal.js';
 import {
   commandFingerprint,
   type PolicyRequest,
   PROCESS_SESSION_LIMITS,
   resolveSessionCwd,
 } from '../src/index.js';
-import { resolveProcessSessionLimits } from '../src/limits.js';
-import { resolveOwnerKey } from '../src/owner.js';
-import { enforcePolicy } from '../src/policy.js';
-import { resolveTerminal } from '../src/terminal.js';
 
 describe('resolveProcessSessionLimits', () => {
   it('fills every default from the table', () => {

@@ -1,22 +1,19 @@
 // The state of one session, shared by the files that act on it (lifecycle, input, control,
 // reads, waiting, watching). Internal: hosts see the ProcessSession interface (handle.ts).
 import type { LeftoverProcess, ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
-import type { OutputLog } from '@procmux/registry';
+import { monoNow } from '@procmux/registry';
 import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { TerminalScreen } from '@procmux/screen';
-import type { BackendAdapter } from '../backend-adapter.js';
-import type { Contained } from '../containment.js';
-import type { SessionContext } from '../context.js';
-import { foregroundProgram } from '../foreground-program.js';
-import type { HumanControlState } from '../human-control.js';
-import type { InputWatch } from '../input/input-watch.js';
-import { LiveText } from '../live-text.js';
-import { monoNow } from '../mono-clock.js';
-import { OutputTimeline } from '../output-timeline.js';
-import type { ScreenGate } from '../screen-gate.js';
-import { SessionWatchers } from '../session-watch.js';
-import { TranscriptIndex } from '../transcript-index.js';
+import type { OutputLog, ScreenGate } from '@procmux/transcript';
+import { LiveText, OutputTimeline, TranscriptIndex } from '@procmux/transcript';
+import type { BackendAdapter } from '../backends/backend-adapter.js';
+import type { Contained } from '../backends/containment.js';
+import { foregroundProgram } from '../input-wait/foreground-program.js';
+import type { InputWatch } from '../input-wait/input-watch.js';
 import type { SessionMetadata } from '../types.js';
+import type { SessionContext } from './context.js';
+import type { HumanControlState } from './human-control.js';
+import { SessionWatchers } from './session-watch.js';
 import { PollWaiters } from './waiting.js';
 
 export interface SessionInit {

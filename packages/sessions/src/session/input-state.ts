@@ -1,7 +1,7 @@
 // Whether the program waits for input: the facts a check reads, and what a change tells
 // (an event, watchers, and an early return of a parked poll).
-import type { InputWait } from '../input/input-watch.js';
-import { promptFromTail } from '../input/session-input.js';
+import type { InputWait } from '../input-wait/input-watch.js';
+import { promptFromTail } from '../input-wait/session-input.js';
 import type { SessionCore } from './core.js';
 import { sessionEvent } from './events.js';
 

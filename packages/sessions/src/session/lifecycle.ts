@@ -11,10 +11,10 @@ import {
   type SessionState,
   type SignalName,
 } from '@procmux/core-types';
-import type { BackendAdapter } from '../backend-adapter.js';
-import type { Contained } from '../containment.js';
+import { monoNow } from '@procmux/registry';
+import type { BackendAdapter } from '../backends/backend-adapter.js';
+import type { Contained } from '../backends/containment.js';
 import type { RecordSource } from '../durable/record.js';
-import { monoNow } from '../mono-clock.js';
 import type { SessionMetadata } from '../types.js';
 import type { SessionCore } from './core.js';
 import { sessionEvent } from './events.js';

@@ -1,13 +1,13 @@
 // People watching a session: live listeners, a snapshot to start a view from, a person
 // taking the keyboard, and the asciicast recording. Input typed by a person is never kept.
 import { integerOption, invalidOption, ProcmuxError } from '@procmux/core-types';
-import { asciicast as recording } from '../asciicast.js';
-import { type HumanControlLease, holderName } from '../human-control.js';
-import type { SessionWatcher } from '../session-watch.js';
+import { asciicast as recording } from '@procmux/transcript';
 import type { SessionCore } from './core.js';
 import { sessionEvent } from './events.js';
 import { access, writable } from './guards.js';
+import { type HumanControlLease, holderName } from './human-control.js';
 import { write } from './input.js';
+import type { SessionWatcher } from './session-watch.js';
 
 /** Output a pipe session's snapshot() starts with by default: the tail a viewer scrolls back through. */
 const SNAPSHOT_BYTES = 1024 * 1024;
