@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resolveProcessSessionLimits } from '@procmux/registry';
 import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { enforcePolicy } from '../src/host/policy.js';
