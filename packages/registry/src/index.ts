@@ -14,4 +14,12 @@ export {
   type RetainedRecord,
   type RetentionRule,
 } from './retention.js';
+export {
+  type BookedSession,
+  idTaken,
+  reserveSlot,
+  type SessionBook,
+  type SweepRule,
+  sweepBook,
+} from './session-book.js';
 export { drawSessionId, newSessionId } from './session-id.js';

@@ -1,5 +1,5 @@
 import type { Logger, ProcessEvent } from '@procmux/core-types';
-import type { ResolvedProcessSessionLimits } from '@procmux/registry';
+import type { ResolvedProcessSessionLimits, SessionBook } from '@procmux/registry';
 import type { CgroupLayout, ProcessSupervisor, ResourceLimits } from '@procmux/supervisor';
 import type { ContainmentMode } from '../backends/containment.js';
 import type { ProcessPtyBackend, PtyBackendChoice } from '../backends/pty-backend.js';
@@ -9,8 +9,11 @@ import type { SessionContext } from '../session/context.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { ProcessSessionsOptions } from '../types.js';
 
-/** What one registry holds, shared by start-session.ts, sweep.ts and registry.ts. */
-export interface RegistryState {
+/**
+ * What one registry holds, shared by start-session.ts, sweep.ts and registry.ts: the book of
+ * sessions (@procmux/registry's: sessions, issued ids, reserved slots) and what runs them.
+ */
+export interface RegistryState extends SessionBook<LiveSession> {
   readonly options: ProcessSessionsOptions;
   readonly workspace: string;
   /** The workspace's path rules: this host's realpath, or a remote sandbox's own. */
@@ -23,9 +26,6 @@ export interface RegistryState {
   readonly persistentPtyBackend: ProcessPtyBackend | undefined;
   /** lifetime 'detached' sessions (started or re-attached here): dispose() leaves them running. */
   readonly detached: Set<string>;
-  readonly sessions: Map<string, LiveSession>;
-  /** Every id this registry gave out, pruned sessions' too: an old id never names a new session. */
-  readonly issued: Set<string>;
   readonly supervisor: ProcessSupervisor;
   readonly containment: ContainmentMode;
   readonly resourceLimits: ResourceLimits;
@@ -38,9 +38,4 @@ export interface RegistryState {
   emit(event: ProcessEvent): void;
   sandboxLost: boolean;
   disposed: boolean;
-  /**
-   * Starts between their limit check and their registration: counted as live, so that
-   * concurrent starts cannot all pass the check before any of them registers.
-   */
-  reserved: number;
 }

@@ -1,6 +1,6 @@
 // start(): the checks, the slot, the record, the spawn and the process_started event.
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
-import { monoNow, newSessionId } from '@procmux/registry';
+import { idTaken, monoNow, newSessionId, reserveSlot } from '@procmux/registry';
 import { TerminalScreen } from '@procmux/screen';
 import { screenGate, sessionOutputLog } from '@procmux/transcript';
 import { checkResourceLimits, containSession } from '../backends/containment.js';
@@ -44,31 +44,12 @@ export async function startSession(r: RegistryState, request: ProcessStartReques
     // the same remote machine); a local one would run the session on the wrong machine.
     r.sandbox !== undefined && lifetimeBackend !== r.persistentPtyBackend,
   );
-  const releaseSlot = reserveSlot(r);
+  const releaseSlot = reserveSlot(r, r.limits.maxSessions, monoNow());
   try {
     return await startReserved(r, request, plan, releaseSlot);
   } finally {
     releaseSlot();
   }
-}
-
-/** Reserves a live-session slot synchronously (before any await), or throws ERR_PROCESS_LIMIT. */
-function reserveSlot(r: RegistryState): () => void {
-  const now = monoNow();
-  // A session past its lifetime is expired by the sweep that follows: not counted.
-  const live = [...r.sessions.values()].filter((s) => s.live && now < s.expiresMono).length + r.reserved;
-  if (live >= r.limits.maxSessions) {
-    throw new ProcmuxError(
-      'ERR_PROCESS_LIMIT',
-      `${live} sessions are running; this registry allows at most ${r.limits.maxSessions}`,
-    );
-  }
-  r.reserved += 1;
-  let held = true;
-  return () => {
-    if (held) r.reserved -= 1;
-    held = false;
-  };
 }
 
 /** Where a start may run at all: a running sandbox with startProcess, a PTY backend for pty. */
@@ -126,7 +107,7 @@ async function startReserved(
   });
   const journal = r.journal;
   const id = await newSessionId(
-    (candidate) => r.issued.has(candidate) || r.sessions.has(candidate),
+    (candidate) => idTaken(r, candidate),
     journal ? (candidate) => journal.taken(candidate) : undefined,
   );
   const hostBackend = plan.pty && hostPtyBackend(ptyBackend) !== undefined;
