@@ -24,16 +24,16 @@ export type { DurabilityOptions, RecoveryLimits, ResolvedRecoveryLimits } from '
 export type { RecoveryOutcome, RecoveryOutcomeKind, RecoveryReport } from './durable/report.js';
 export { resolveSessionCwd } from './host/cwd.js';
 export { commandFingerprint } from './host/fingerprint.js';
-export type { ExecutionPolicy, PolicyAction, PolicyDecision, PolicyRequest } from './host/policy.js';
 export { createProcessSessions, ENDED_SESSIONS_LIMIT, type ProcessSessions } from './host/registry.js';
-export { DEFAULT_SESSION_COLUMNS, DEFAULT_SESSION_ROWS, type TerminalRequest } from './host/terminal.js';
 export type { InputConfidence } from './input-wait/detector.js';
 export type { InputWait } from './input-wait/input-watch.js';
 export { pollsStdin } from './input-wait/polls-stdin.js';
 export { kernelInputDetection } from './input-wait/session-input.js';
 export type { ProcessSession } from './process-session.js';
 export type { HumanControlLease, HumanControlState } from './session/human-control.js';
+export type { ExecutionPolicy, PolicyAction, PolicyDecision, PolicyRequest } from './session/policy.js';
 export type { SessionWatchEvent, SessionWatcher } from './session/session-watch.js';
+export { DEFAULT_SESSION_COLUMNS, DEFAULT_SESSION_ROWS, type TerminalRequest } from './session/terminal.js';
 export type {
   LogResult,
   OutputPage,

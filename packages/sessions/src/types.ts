@@ -15,9 +15,9 @@ import type { ContainmentMode } from './backends/containment.js';
 import type { ProcessPtyBackend } from './backends/pty-backend.js';
 import type { ProcessSandboxBackend } from './backends/sandbox.js';
 import type { DurabilityOptions } from './durable/options.js';
-import type { ExecutionPolicy } from './host/policy.js';
-import type { TerminalRequest } from './host/terminal.js';
 import type { InputWait } from './input-wait/input-watch.js';
+import type { ExecutionPolicy } from './session/policy.js';
+import type { TerminalRequest } from './session/terminal.js';
 
 /**
  * `checkpoints`, `leases` and `ownerId` (this replica's unique name) turn durability on, all

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { resolveProcessSessionLimits } from '@procmux/registry';
 import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { enforcePolicy } from '../src/host/policy.js';
-import { resolveTerminal } from '../src/host/terminal.js';
 import { commandFingerprint, type PolicyRequest, resolveSessionCwd } from '../src/index.js';
+import { enforcePolicy } from '../src/session/policy.js';
+import { resolveTerminal } from '../src/session/terminal.js';
 
 describe('resolveSessionCwd', () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-cwd-')));

@@ -15,7 +15,6 @@ import {
 import { type CgroupLayout, hostCgroupLayout, ProcessSupervisor } from '@procmux/supervisor';
 import { checkResourceLimits, probeLimits } from '../backends/containment.js';
 import { choosePersistentPtyBackend, choosePtyBackend } from '../backends/pty-backend.js';
-import { reattachSession } from '../backends/reattach-session.js';
 import { DurableJournal } from '../durable/journal.js';
 import { resolveDurability } from '../durable/options.js';
 import { recoverRecords, recoveryState } from '../durable/recover.js';
@@ -24,6 +23,7 @@ import type { ProcessSession } from '../process-session.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from '../types.js';
 import { resolveSessionCwd } from './cwd.js';
+import { reattachSession } from './reattach-session.js';
 import type { RegistryState } from './registry-state.js';
 import { assertOpen, startSession } from './start-session.js';
 import { sweepSessions } from './sweep.js';

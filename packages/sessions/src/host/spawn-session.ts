@@ -6,12 +6,12 @@ import { shellWrap } from '@procmux/shell-wrap';
 import type { PidNamespaceSpec, ProcessSupervisor, SessionCgroup } from '@procmux/supervisor';
 import { attachBounded } from '../backends/attach-bounded.js';
 import { BackendAdapter } from '../backends/backend-adapter.js';
-import { openSandboxedSpawn, type SandboxedSpawn, sandboxUnsupportedOn } from '../backends/os-sandbox.js';
 import { hostPtyBackend, type PtyBackendChoice, type PtyBackendHandle } from '../backends/pty-backend.js';
 import type { ProcessSandboxBackend, SandboxProcessHandle } from '../backends/sandbox.js';
 import { hangUpRun } from '../session/hang-up.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { ProcessStartRequest } from '../types.js';
+import { openSandboxedSpawn, type SandboxedSpawn, sandboxUnsupportedOn } from './os-sandbox.js';
 import { hostTarget, type StartPlan, shellLine } from './start-plan.js';
 
 export interface SpawnContext {

@@ -11,10 +11,10 @@ import { type AgentIdentity, type OwnershipScope, resolveOwnerKey } from '@procm
 import type { SandboxPolicy } from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
 import { planSandbox } from '../backends/sandbox-plan.js';
+import { resolveTerminal } from '../session/terminal.js';
 import type { ProcessSessionsOptions, ProcessStartRequest } from '../types.js';
 import { resolveSessionCwd } from './cwd.js';
 import { commandFingerprint } from './fingerprint.js';
-import { resolveTerminal } from './terminal.js';
 
 export interface StartPlan {
   command: string;

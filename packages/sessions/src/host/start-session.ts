@@ -14,8 +14,8 @@ import {
 import { sandboxRunning } from '../backends/sandbox.js';
 import type { ProcessSession } from '../process-session.js';
 import { LiveSession } from '../session/live-session.js';
+import { enforcePolicy } from '../session/policy.js';
 import type { ProcessStartRequest } from '../types.js';
-import { enforcePolicy } from './policy.js';
 import type { RegistryState } from './registry-state.js';
 import { spawnSession } from './spawn-session.js';
 import { planStart, type StartPlan } from './start-plan.js';

@@ -1,8 +1,8 @@
 import type { ProcessEvent } from '@procmux/core-types';
 import type { ResolvedProcessSessionLimits } from '@procmux/registry';
 import type { RecordSource } from '../durable/record.js';
-import type { ExecutionPolicy } from '../host/policy.js';
 import type { InputDetector } from '../input-wait/detector.js';
+import type { ExecutionPolicy } from './policy.js';
 
 /** What a session needs from its registry. */
 export interface SessionContext {

@@ -2,11 +2,11 @@
 // limited). A person holding control blocks every one of them for the model.
 import { integerOption, invalidOption, ProcmuxError } from '@procmux/core-types';
 import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
-import type { PolicyAction } from '../host/policy.js';
 import type { SessionCore } from './core.js';
 import { scheduleRecordWrite } from './delivered.js';
 import { writable } from './guards.js';
 import { humanControlError } from './human-control.js';
+import type { PolicyAction } from './policy.js';
 
 /** Writes `data` to stdin after the checks; `keys` allows a NUL typed as a key, `human` is a person. */
 export async function write(

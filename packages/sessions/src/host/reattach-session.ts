@@ -2,12 +2,12 @@ import type { ManagedRun, ProcessRecord, RecoveredProcessHandle } from '@procmux
 import { TerminalScreen } from '@procmux/screen';
 import type { ProcessSupervisor } from '@procmux/supervisor';
 import { sessionOutputLog } from '@procmux/transcript';
+import { BackendAdapter } from '../backends/backend-adapter.js';
 import type { ReattachedSession } from '../durable/reattach.js';
 import type { ReplaySink } from '../durable/replay.js';
-import { resolveTerminal } from '../host/terminal.js';
 import type { SessionContext } from '../session/context.js';
 import { LiveSession } from '../session/live-session.js';
-import { BackendAdapter } from './backend-adapter.js';
+import { resolveTerminal } from '../session/terminal.js';
 
 /**
  * A live session for a re-attached process (durable/recover.ts gets this as its

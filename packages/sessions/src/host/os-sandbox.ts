@@ -3,8 +3,8 @@
 import { ProcmuxError } from '@procmux/core-types';
 import { openSessionSandbox, type SandboxPolicy, type SessionSandbox } from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
-import { type StartPlan, shellLine } from '../host/start-plan.js';
 import type { LiveSession } from '../session/live-session.js';
+import { type StartPlan, shellLine } from './start-plan.js';
 
 /** Where a sandbox cannot go: the host's own sandbox backend or a host PTY backend (tmux). */
 export function sandboxUnsupportedOn(where: string): ProcmuxError {
