@@ -33,3 +33,4 @@ export { type EpisodeKind, type Foreground, MAX_REPAINT_LINES } from './screen/f
 export { LiveText } from './screen/live-text.js';
 export { type ScreenGate, screenGate } from './screen/screen-gate.js';
 export { ScreenScanner, type ScreenSwitch } from './screen/screen-scan.js';
+export { SessionTranscript, type SessionTranscriptInit } from './session-transcript.js';

@@ -25,7 +25,7 @@ export function inputFacts(
   if (kind === 'pipe' && (s.stdinClosed || !s.run.stdin)) return undefined;
   // Only a native process's pid names a local process the kernel can describe.
   const rootPid = s.backend === 'native' ? s.pid : undefined;
-  return { rootPid, kind, prompt: promptFromTail(s.log.tail) };
+  return { rootPid, kind, prompt: promptFromTail(s.transcript.log.tail) };
 }
 
 export function inputChanged(s: SessionCore, state: InputWait | null, previous: InputWait | null): void {

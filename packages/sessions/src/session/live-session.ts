@@ -240,8 +240,7 @@ export class LiveSession implements ProcessSession {
    * settles once the file is closed.
    */
   closeOutput(): Promise<void> {
-    this.#s.log.close();
-    return this.#s.log.flushed();
+    return this.#s.transcript.retire();
   }
   /** The run, while its process may still be alive (dispose kills those). */
   get activeRun(): ManagedRun | undefined {
