@@ -9,9 +9,11 @@ export {
   applyOutputBudget,
   bodyRoom,
   fitText,
+  logPageHint,
   type OutputBudgetRequest,
   type OutputBudgetResult,
   type OutputCut,
+  type PageHint,
 } from './excerpt/truncate.js';
 export type { LogResult } from './lines/log-result.js';
 export { logWindow, pageTranscript, transcriptChunks } from './lines/transcript.js';

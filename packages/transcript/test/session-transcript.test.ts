@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { OutputLog } from '../src/log/output-log.js';
 import { SessionTranscript } from '../src/session-transcript.js';
 
-const source = { id: 'proc_test', command: 'sh', args: [], startedAt: 1_000, columns: 80, rows: 24, pipe: true };
+const source = {
+  id: 'proc_test',
+  command: 'sh',
+  args: [],
+  startedAt: 1_000,
+  columns: 80,
+  rows: 24,
+  pipe: true,
+};
 
 describe('SessionTranscript', () => {
   it('append stores, indexes and marks each chunk: page, record and the log agree', async () => {

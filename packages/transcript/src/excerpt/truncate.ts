@@ -24,7 +24,19 @@ export interface OutputBudgetRequest {
   firstLine?: number;
   /** The session the notice tells the model to page. */
   sessionId?: string;
+  /**
+   * The notice's last sentence: how to page what was left out. The tools say it in their own
+   * words (`process action=log ...`); without it, `log({ offset, limit })`.
+   */
+  pageHint?: PageHint;
 }
+
+/** Where the cut lines can be read: the session, the 0-based `log` offset, the page size. */
+export type PageHint = (page: { sessionId: string | undefined; offset: number; limit: number }) => string;
+
+/** The words of a library host's session handle: `log({ offset, limit })`. */
+export const logPageHint: PageHint = ({ sessionId, offset, limit }) =>
+  `Read them with log({ offset: ${offset}, limit: ${limit} })${sessionId === undefined ? '' : ` on session ${sessionId}`}`;
 
 /** What was left out, for hosts; line numbers are 1-based like the notice. */
 export interface OutputCut {
@@ -48,7 +60,7 @@ export interface OutputBudgetResult {
  * Fits process output into a character budget. When the body is too long, keeps its head and
  * its tail, keeps lines from the cut middle that look like errors (error, exception,
  * traceback, fatal, failed, panic) while they fit, and puts a notice where the cut is saying
- * how many bytes were left out and how to page them with `process action=log`. The header and
+ * how many bytes were left out and how to page them (`pageHint`; `log({ offset, limit })` by default). The header and
  * the status (exit status line) are always kept whole.
  *
  * @example
@@ -79,6 +91,7 @@ export function applyBudgetToBody(
     bodyRoom(request),
     request.firstLine ?? 0,
     request.sessionId,
+    request.pageHint ?? logPageHint,
   );
   return { text: compose(request.header ?? '', cutBody, request.status ?? ''), body: cutBody, cut };
 }
@@ -115,6 +128,7 @@ function cutMiddle(
   room: number,
   firstLine: number,
   sessionId: string | undefined,
+  pageHint: PageHint,
 ): { text: string; cut: OutputCut } {
   const avail = Math.max(2, room - NOTICE_RESERVE);
   // Tails carry the verdict (the last error, the summary), so they get the larger share.
@@ -145,6 +159,7 @@ function cutMiddle(
     errors.kept.length,
     sessionId,
     pageLines,
+    pageHint,
   );
   const parts = [head, notice, ...errors.kept];
   if (errors.kept.length > 0) parts.push('[... end of the cut; the output goes on below ...]');
@@ -210,6 +225,7 @@ function cutNotice(
   errors: number,
   sessionId: string | undefined,
   pageLines: number,
+  pageHint: PageHint,
 ): string {
   const lines = first === last ? `line ${fmt(first)}` : `lines ${fmt(first)}-${fmt(last)}`;
   const kept =
@@ -218,12 +234,9 @@ function cutNotice(
       : errors === 1
         ? ' 1 line from it that looks like an error follows.'
         : ` ${errors} lines from it that look like errors follow.`;
-  const target = sessionId === undefined ? '' : ` session_id=${sessionId}`;
   const limit = Math.min(pageLines, last - first + 1, 100_000);
-  return (
-    `[... ${fmt(bytes)} bytes left out here (${lines}).${kept}` +
-    ` Read them with process action=log${target} offset=${first - 1} limit=${limit} ...]`
-  );
+  const hint = pageHint({ sessionId, offset: first - 1, limit });
+  return `[... ${fmt(bytes)} bytes left out here (${lines}).${kept} ${hint} ...]`;
 }
 
 function fmt(n: number): string {

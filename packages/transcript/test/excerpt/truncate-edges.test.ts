@@ -3,7 +3,8 @@
 // low-surrogate range, going back for a head and forward for a tail), and an error line that
 // fills the room left between head and tail to the character.
 import { describe, expect, it } from 'vitest';
-import { applyOutputBudget, fitText } from '../../src/excerpt/truncate.js';
+import { fitText } from '../../src/excerpt/truncate.js';
+import { applyOutputBudget } from './process-words.js';
 
 /** Lines of exactly 50 characters ("00001 xx…"), so a cut's arithmetic can be checked by hand. */
 const fixedWidth = (count: number) =>

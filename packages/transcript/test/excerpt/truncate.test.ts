@@ -1,7 +1,8 @@
 import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyOutputBudget, ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS } from '../../src/excerpt/truncate.js';
+import { ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS } from '../../src/excerpt/truncate.js';
+import { applyOutputBudget } from './process-words.js';
 
 const numbered = (count: number, width = 40) =>
   Array.from({ length: count }, (_, i) => `line ${i + 1} ${'x'.repeat(width)}`).join('\n');
