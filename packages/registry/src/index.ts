@@ -17,6 +17,8 @@ export {
 export {
   type BookedSession,
   idTaken,
+  lookUp,
+  ownedBy,
   reserveSlot,
   type SessionBook,
   type SweepRule,

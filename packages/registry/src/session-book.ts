@@ -10,6 +10,8 @@ export interface BookedSession {
   readonly expiresMono: number;
   /** The session's end on the monotonic clock; null while it is live. */
   readonly endedMono: number | null;
+  /** The owner key it was started for (see resolveOwnerKey); undefined: any caller may use it. */
+  readonly owner: string | undefined;
 }
 
 /**
@@ -87,4 +89,28 @@ export function sweepBook<S extends BookedSession>(
   for (const session of dropped) book.sessions.delete(session.id);
   const expiring = [...book.sessions.values()].filter((s) => s.live && rule.now >= s.expiresMono);
   return { dropped, expiring };
+}
+
+/**
+ * The session `id` names, for `owner`: ERR_PROCESS_NOT_FOUND when the book holds none (an id of
+ * another type included), ERR_PROCESS_OWNERSHIP when it belongs to another owner. An unowned
+ * session, or a caller that names no owner, passes.
+ */
+export function lookUp<S extends BookedSession>(
+  book: SessionBook<S>,
+  id: unknown,
+  owner: string | undefined,
+): S {
+  const session = typeof id === 'string' ? book.sessions.get(id) : undefined;
+  if (!session) throw new ProcmuxError('ERR_PROCESS_NOT_FOUND', `no session with id ${String(id)}`);
+  if (owner !== undefined && session.owner !== undefined && session.owner !== owner) {
+    throw new ProcmuxError('ERR_PROCESS_OWNERSHIP', `session ${session.id} belongs to another owner`);
+  }
+  return session;
+}
+
+/** Every session the book holds, or those started for `owner` when one is named. */
+export function ownedBy<S extends BookedSession>(book: SessionBook<S>, owner: string | undefined): S[] {
+  const all = [...book.sessions.values()];
+  return owner === undefined ? all : all.filter((s) => s.owner === owner);
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type BookedSession,
   idTaken,
+  lookUp,
+  ownedBy,
   reserveSlot,
   type SessionBook,
   sweepBook,
@@ -11,8 +13,9 @@ interface Fake extends BookedSession {
   readonly state: 'running' | 'exited' | 'unknown';
 }
 
-const live = (id: string, expiresMono = 1_000): Fake => ({
+const live = (id: string, expiresMono = 1_000, owner?: string): Fake => ({
   id,
+  owner,
   live: true,
   expiresMono,
   endedMono: null,
@@ -20,6 +23,7 @@ const live = (id: string, expiresMono = 1_000): Fake => ({
 });
 const ended = (id: string, endedMono: number, state: Fake['state'] = 'exited'): Fake => ({
   id,
+  owner: undefined,
   live: false,
   expiresMono: 1_000,
   endedMono,
@@ -87,5 +91,26 @@ describe('sweepBook', () => {
     const { dropped } = sweepBook(b, { now: 40, ttlMs: 1_000, maxEnded: 1 });
     expect(dropped.map((s) => s.id)).toEqual(['first', 'second']);
     expect([...b.sessions.keys()]).toEqual(['third']);
+  });
+});
+
+describe('lookUp and ownedBy', () => {
+  it("find a session by id for its owner, refusing another owner's and an unknown id", () => {
+    const b = book(live('a', 1_000, 'alice'), live('b', 1_000, 'bob'), live('c'));
+    expect(lookUp(b, 'a', 'alice').id).toBe('a');
+    expect(lookUp(b, 'a', undefined).id).toBe('a');
+    expect(lookUp(b, 'c', 'bob').id).toBe('c'); // unowned: any caller
+    expect(() => lookUp(b, 'a', 'bob')).toThrow(
+      expect.objectContaining({
+        code: 'ERR_PROCESS_OWNERSHIP',
+        message: 'session a belongs to another owner',
+      }),
+    );
+    expect(() => lookUp(b, 'zz', undefined)).toThrow(
+      expect.objectContaining({ code: 'ERR_PROCESS_NOT_FOUND', message: 'no session with id zz' }),
+    );
+    expect(() => lookUp(b, 7, undefined)).toThrow(expect.objectContaining({ code: 'ERR_PROCESS_NOT_FOUND' }));
+    expect(ownedBy(b, 'bob').map((s) => s.id)).toEqual(['b']);
+    expect(ownedBy(b, undefined).map((s) => s.id)).toEqual(['a', 'b', 'c']);
   });
 });

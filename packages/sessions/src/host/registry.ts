@@ -9,6 +9,8 @@ import {
 import {
   ENDED_SESSIONS_LIMIT,
   FINISHED_TTL_MS_LIMIT,
+  lookUp,
+  ownedBy,
   type ResolvedProcessSessionLimits,
   resolveProcessSessionLimits,
 } from '@procmux/registry';
@@ -162,12 +164,6 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const { sessions, supervisor, context } = r;
   const recovery = recoveryState();
 
-  function ownerCheck(session: LiveSession, owner: string | undefined): void {
-    if (owner !== undefined && session.owner !== undefined && session.owner !== owner) {
-      throw new ProcmuxError('ERR_PROCESS_OWNERSHIP', `session ${session.id} belongs to another owner`);
-    }
-  }
-
   return {
     cwd: workspace,
     limits,
@@ -175,15 +171,11 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
     get(id, owner) {
       assertOpen(r);
       void sweep();
-      const session = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (!session) throw new ProcmuxError('ERR_PROCESS_NOT_FOUND', `no session with id ${String(id)}`);
-      ownerCheck(session, owner);
-      return session;
+      return lookUp(r, id, owner);
     },
     list(owner) {
       void sweep();
-      const all = [...sessions.values()];
-      return owner === undefined ? all : all.filter((s) => s.owner === owner);
+      return ownedBy(r, owner);
     },
     async cancelOwned(owner) {
       await sweep();
