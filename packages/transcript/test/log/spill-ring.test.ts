@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeSpillFileSystem, SpillFile, type SpillFileSystem } from '../src/spill-file.js';
+import { nodeSpillFileSystem, SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-ring-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
