@@ -116,6 +116,7 @@ export const CI_LEGS = {
       'ansi',
       'screen',
       'registry',
+      'transcript',
       'kill-windows',
       'pty-windows-conpty',
       'pty-core',

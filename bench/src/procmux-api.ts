@@ -11,7 +11,7 @@ import type {
 } from '@procmux/core-types';
 import { loadPackage } from './load.js';
 
-/** @procmux/registry's OutputLog: appends tagged chunks; drain() returns what is new. */
+/** @procmux/transcript's OutputLog: appends tagged chunks; drain() returns what is new. */
 export interface OutputLogView {
   append(stream: 'stdout' | 'stderr', chunk: string): void;
   drain(): { stdout: string; stderr: string; droppedBytes: number };
@@ -112,7 +112,7 @@ export function quietLogger(): Logger & { warnings: string[] } {
   return { warnings, warn: (message: string) => warnings.push(message) };
 }
 
-export const loadRegistry = () => loadPackage<RegistryModule>('@procmux/registry', ['OutputLog']);
+export const loadRegistry = () => loadPackage<RegistryModule>('@procmux/transcript', ['OutputLog']);
 export const loadScreen = () => loadPackage<ScreenModule>('@procmux/screen', ['TerminalScreen']);
 export const loadSupervisor = () =>
   loadPackage<SupervisorModule>('@procmux/supervisor', [

@@ -17,6 +17,7 @@ const PACKAGES = [
   'ansi',
   'screen',
   'registry',
+  'transcript',
   'kill-posix',
   'kill-windows',
   'pty-posix',
@@ -40,8 +41,8 @@ it('importing every package and constructing a registry keeps nothing alive', as
   const workspace = mkdtempSync(join(tmpdir(), 'procmux-idle-'));
   const script = `
     ${PACKAGES.map((name, i) => `const m${i} = await import('@procmux/${name}');`).join('\n')}
-    const sessions = m11.createProcessSessions({ cwd: ${JSON.stringify(workspace)} });
-    const tools = m12.createProcessTools(sessions, {});
+    const sessions = m${PACKAGES.indexOf('sessions')}.createProcessSessions({ cwd: ${JSON.stringify(workspace)} });
+    const tools = m${PACKAGES.indexOf('tools')}.createProcessTools(sessions, {});
     if (!tools.exec || !tools.process) throw new Error('tools missing');
     // Nothing may hold the event loop open: no timer, no handle, no child.
     const handles = process._getActiveHandles().filter((h) => !(h === process.stdout || h === process.stderr || h === process.stdin));

@@ -1,7 +1,10 @@
-// Inside @procmux/sessions, durable/ is a layer below the session machinery: it imports only
-// from itself, from lower packages and from the type-only contract files listed here; what it
-// needs of a session or of the registry comes in as parameters (registry.ts wires them). And a
-// session never signals a process itself: signals and hang-ups go through the run's adapter.
+// Inside @procmux/sessions, the folders are layers by job: host/ (createProcessSessions, which
+// composes the rest) over session/ (the live session) over backends/ and input-wait/ (side by
+// side, neither importing the other) over durable/, which imports only from itself, from lower
+// packages and from the type-only contract files listed here; what it needs of a session or of
+// the registry comes in as parameters (host/registry.ts wires them). And a session never
+// signals a process itself: signals and hang-ups go through the run's adapter. Below sessions,
+// @procmux/registry and @procmux/transcript import no package above them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +103,63 @@ describe('@procmux/sessions layering', () => {
           !(ts.isExportDeclaration(statement) && statement.isTypeOnly),
       );
       expect(runtime.map((statement) => statement.getText(source).slice(0, 60))).toEqual([]);
+    }
+  });
+
+  it('each folder imports only from itself and the layers below it; top-level contract files type-only', () => {
+    const RANK: Record<string, number> = { host: 4, session: 3, backends: 2, 'input-wait': 2, durable: 1 };
+    const CONTRACTS = ['types.ts', 'process-session.ts'];
+    const folderOf = (file: string): string => relative(src, file).split('/')[0]!;
+    const files = Object.keys(RANK).flatMap((folder) => tsFiles(join(src, folder)));
+    // Every file is in a layer folder, but the entry point and the contract files.
+    expect(
+      tsFiles(src)
+        .filter((file) => !files.includes(file))
+        .map((file) => relative(src, file))
+        .sort(),
+    ).toEqual(['index.ts', ...CONTRACTS].sort());
+    const wrong = files
+      .flatMap(importsOf)
+      .filter((site) => site.specifier.startsWith('.'))
+      .map((site) => ({
+        ...site,
+        target: resolve(join(site.from, '..'), site.specifier).replace(/\.js$/, '.ts'),
+      }))
+      .filter((site) => {
+        const from = folderOf(site.from);
+        const to = folderOf(site.target);
+        if (from === to) return false;
+        if (CONTRACTS.includes(to)) return !site.typeOnly;
+        return !(to in RANK) || (RANK[to] as number) >= (RANK[from] as number);
+      })
+      .map(
+        (site) => `${relative(src, site.from)} imports ${site.specifier}${site.typeOnly ? ' (type)' : ''}`,
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it('registry and transcript, below sessions, import no package above them', () => {
+    const ALLOWED: Record<string, string[]> = {
+      registry: ['@procmux/core-types'],
+      transcript: ['@procmux/core-types', '@procmux/ansi', '@procmux/screen'],
+    };
+    for (const [name, allowed] of Object.entries(ALLOWED)) {
+      const dir = fileURLToPath(new URL(`../../packages/${name}/src`, import.meta.url));
+      const files = tsFiles(dir);
+      expect(files.length).toBeGreaterThan(0);
+      const upward = files
+        .flatMap(importsOf)
+        .filter((site) => site.specifier.startsWith('@procmux/') && !allowed.includes(site.specifier))
+        .map((site) => `${name}/${relative(dir, site.from)} imports ${site.specifier}`);
+      expect(upward).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(dir, '../package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+      };
+      expect(
+        Object.keys(manifest.dependencies ?? {})
+          .filter((dep) => dep.startsWith('@procmux/'))
+          .sort(),
+      ).toEqual([...allowed].sort());
     }
   });
 

@@ -1,10 +1,12 @@
+// The public face of @procmux/registry: every name here is listed in the README's "Exports".
 export {
-  type OutputDrain,
-  OutputLog,
-  type OutputLogOptions,
-  type OutputPage,
-  type OutputReadOptions,
-} from './output-log.js';
+  PROCESS_SESSION_LIMITS,
+  type ProcessSessionLimits,
+  type ResolvedProcessSessionLimits,
+  resolveProcessSessionLimits,
+} from './limits.js';
+export { monoNow } from './mono-clock.js';
+export { type AgentIdentity, type OwnershipScope, resolveOwnerKey } from './owner.js';
 export {
   ENDED_SESSIONS_LIMIT,
   endedToDrop,
@@ -12,5 +14,14 @@ export {
   type RetainedRecord,
   type RetentionRule,
 } from './retention.js';
-export type { SpillFileSystem } from './spill-file.js';
-export type { OutputStream } from './stream-runs.js';
+export {
+  type BookedSession,
+  idTaken,
+  lookUp,
+  ownedBy,
+  reserveSlot,
+  type SessionBook,
+  type SweepRule,
+  sweepBook,
+} from './session-book.js';
+export { drawSessionId, newSessionId } from './session-id.js';

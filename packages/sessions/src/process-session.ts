@@ -1,7 +1,7 @@
 import type { SessionState, SignalName, StdioMode } from '@procmux/core-types';
-import type { HumanControlLease, HumanControlState } from './human-control.js';
-import type { InputWait } from './input/input-watch.js';
-import type { SessionWatcher } from './session-watch.js';
+import type { InputWait } from './input-wait/input-watch.js';
+import type { HumanControlLease, HumanControlState } from './session/human-control.js';
+import type { SessionWatcher } from './session/session-watch.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from './types.js';
 
 /**

@@ -7,17 +7,17 @@ import type {
   StdinMode,
   StdioMode,
 } from '@procmux/core-types';
+import type { AgentIdentity, OwnershipScope, ProcessSessionLimits } from '@procmux/registry';
 import type { SandboxOptions, SandboxPolicy, SandboxViolation } from '@procmux/sandbox-linux';
 import type { Containment, ResourceLimits, ResourceUsage } from '@procmux/supervisor';
-import type { ContainmentMode } from './containment.js';
+import type { LogResult, OutputPage } from '@procmux/transcript';
+import type { ContainmentMode } from './backends/containment.js';
+import type { ProcessPtyBackend } from './backends/pty-backend.js';
+import type { ProcessSandboxBackend } from './backends/sandbox.js';
 import type { DurabilityOptions } from './durable/options.js';
-import type { InputWait } from './input/input-watch.js';
-import type { ProcessSessionLimits } from './limits.js';
-import type { AgentIdentity, OwnershipScope } from './owner.js';
-import type { ExecutionPolicy } from './policy.js';
-import type { ProcessPtyBackend } from './pty-backend.js';
-import type { ProcessSandboxBackend } from './sandbox.js';
-import type { TerminalRequest } from './terminal.js';
+import type { InputWait } from './input-wait/input-watch.js';
+import type { ExecutionPolicy } from './session/policy.js';
+import type { TerminalRequest } from './session/terminal.js';
 
 /**
  * `checkpoints`, `leases` and `ownerId` (this replica's unique name) turn durability on, all
@@ -128,13 +128,6 @@ export interface ProcessStartRequest {
   resourceLimits?: ResourceLimits;
 }
 
-export interface OutputPage {
-  data: string;
-  cursor: number;
-  eof: boolean;
-  droppedBytes: number;
-}
-
 export interface PollResult {
   /** Screen delta for emulated sessions, else ANSI-stripped stdout. */
   stdout: string;
@@ -152,24 +145,6 @@ export interface PollResult {
    * it is not the program's reply.
    */
   currentLine?: { stdout: string; stderr: string };
-}
-
-export interface LogResult {
-  text: string;
-  /** Index of the first returned line. */
-  offset: number;
-  /** Lines returned. */
-  lines: number;
-  totalLines: number;
-  /** True when lines before or after the returned range exist. */
-  cut: boolean;
-  /**
-   * Lines before the first one the retained history still holds whole (the history cap,
-   * maxOutputBytes, dropped them): offsets below it return from it. 0 when nothing was dropped.
-   */
-  droppedLines: number;
-  /** Bytes of output before that line: the history cap's drop, to the next line start. */
-  droppedBytes: number;
 }
 
 export interface WaitOutcome {
@@ -268,3 +243,5 @@ export interface SessionSandboxState {
   /** Every refusal seen, including those no longer kept. */
   violationCount: number;
 }
+
+export type { LogResult, OutputPage };

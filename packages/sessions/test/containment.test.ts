@@ -12,7 +12,7 @@ import {
   waitFor,
 } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { containSession } from '../src/containment.js';
+import { containSession } from '../src/backends/containment.js';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
 
 const workspace = makeWorkspace();

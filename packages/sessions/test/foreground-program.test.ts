@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foregroundProgram, type ProcRead } from '../src/foreground-program.js';
+import { foregroundProgram, type ProcRead } from '../src/input-wait/foreground-program.js';
 
 /** The /proc files given, plus the terminal leader's stat line (10's). */
 const world =

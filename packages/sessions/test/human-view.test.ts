@@ -3,6 +3,7 @@
 import type { ProcessEvent } from '@procmux/core-types';
 import { TerminalScreen } from '@procmux/screen';
 import { disposeAfterEach, makeWorkspace } from '@procmux/test-utils';
+import { OutputTimeline } from '@procmux/transcript';
 import { describe, expect, it } from 'vitest';
 import {
   createProcessSessions,
@@ -10,7 +11,6 @@ import {
   type ProcessSessions,
   type SessionWatchEvent,
 } from '../src/index.js';
-import { OutputTimeline } from '../src/output-timeline.js';
 
 const track = disposeAfterEach<ProcessSessions>();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createInputDetector } from '../src/input/detector.js';
-import { heuristicWaiting, promptLine } from '../src/input/heuristic.js';
-import { kernelWaiting, type ProcEffects } from '../src/input/kernel-detect.js';
+import { createInputDetector } from '../src/input-wait/detector.js';
+import { heuristicWaiting, promptLine } from '../src/input-wait/heuristic.js';
+import { kernelWaiting, type ProcEffects } from '../src/input-wait/kernel-detect.js';
 import {
   epollTargets,
   fdSetMembers,
@@ -10,7 +10,7 @@ import {
   pollReaders,
   ptsPath,
   sttyEcho,
-} from '../src/input/procfs.js';
+} from '../src/input-wait/procfs.js';
 
 /** A fake /proc: files, links and memory by path, as the detector reads them. */
 function fakeProc(

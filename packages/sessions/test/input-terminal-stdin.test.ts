@@ -1,7 +1,7 @@
 // A pipe session whose stdin is a terminal (stdin 'terminal', what one_shot uses on POSIX),
 // and the verdict that lets one_shot tell an event loop polling stdin from a quiet program.
 import { describe, expect, it } from 'vitest';
-import { kernelWaiting, type ProcEffects } from '../src/input/kernel-detect.js';
+import { kernelWaiting, type ProcEffects } from '../src/input-wait/kernel-detect.js';
 
 function fakeProc(files: Record<string, string>, links: Record<string, string>, echo = true) {
   const asked: string[] = [];

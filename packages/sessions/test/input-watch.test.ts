@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { InputProbe } from '../src/input/detector.js';
-import { type InputWait, InputWatch } from '../src/input/input-watch.js';
+import type { InputProbe } from '../src/input-wait/detector.js';
+import { type InputWait, InputWatch } from '../src/input-wait/input-watch.js';
 
 // Fake time: the watch's quiet delays and ticks are moved through, never waited out, so a loaded
 // machine cannot change what a test sees.

@@ -1,61 +1,12 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resolveProcessSessionLimits } from '@procmux/registry';
 import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  commandFingerprint,
-  type PolicyRequest,
-  PROCESS_SESSION_LIMITS,
-  resolveSessionCwd,
-} from '../src/index.js';
-import { resolveProcessSessionLimits } from '../src/limits.js';
-import { resolveOwnerKey } from '../src/owner.js';
-import { enforcePolicy } from '../src/policy.js';
-import { resolveTerminal } from '../src/terminal.js';
-
-describe('resolveProcessSessionLimits', () => {
-  it('fills every default from the table', () => {
-    const limits = resolveProcessSessionLimits();
-    expect(limits).toMatchObject({
-      maxSessions: 8,
-      maxInputBytes: 64 * 1024,
-      maxLifetimeMs: 4 * 3600_000,
-      maxOutputChunkBytes: 50 * 1024,
-      maxOutputBytes: 64 * 1024 * 1024,
-      maxPtyAttachTimeoutMs: 30_000,
-      maxResizesPerMinute: 60,
-      maxPtyBackendMetadataBytes: 4096,
-      maxTerminalColumns: 120,
-      maxTerminalRows: 40,
-      maxTermBytes: 64,
-    });
-  });
-
-  it('accepts each hard cap and refuses one past it, never clamping', () => {
-    for (const [key, limit] of Object.entries(PROCESS_SESSION_LIMITS)) {
-      expect(
-        resolveProcessSessionLimits({ [key]: limit.hard })[key as keyof typeof PROCESS_SESSION_LIMITS],
-      ).toBe(limit.hard);
-      throwsWith(() => resolveProcessSessionLimits({ [key]: limit.hard + 1 }), 'ERR_INVALID_OPTION');
-      throwsWith(() => resolveProcessSessionLimits({ [key]: 0 }), 'ERR_INVALID_OPTION');
-    }
-  });
-
-  it('refuses wrong types and unknown keys with a message naming what is allowed', () => {
-    throwsWith(
-      () => resolveProcessSessionLimits({ maxSessions: '8' as unknown as number }),
-      'ERR_INVALID_OPTION',
-    );
-    expect(() => resolveProcessSessionLimits({ maxSesions: 4 } as never)).toThrow(
-      /^limits\.maxSesions must be one of the known limits: maxSessions/,
-    );
-    expect(() => resolveProcessSessionLimits({ maxSessions: 33 })).toThrow(
-      'limits.maxSessions must be an integer from 1 to 32 (got 33)',
-    );
-    throwsWith(() => resolveProcessSessionLimits(null as never), 'ERR_INVALID_OPTION');
-  });
-});
+import { commandFingerprint, type PolicyRequest, resolveSessionCwd } from '../src/index.js';
+import { enforcePolicy } from '../src/session/policy.js';
+import { resolveTerminal } from '../src/session/terminal.js';
 
 describe('resolveSessionCwd', () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-cwd-')));
@@ -94,16 +45,6 @@ describe('commandFingerprint', () => {
     expect(commandFingerprint('python3', ['-i', ''])).not.toBe(a);
     // Argument boundaries matter: "a b" is not ["a", "b"].
     expect(commandFingerprint('echo', ['a b'])).not.toBe(commandFingerprint('echo', ['a', 'b']));
-  });
-});
-
-describe('resolveOwnerKey', () => {
-  it('prefers the request owner, then ownership, then identity', () => {
-    expect(resolveOwnerKey('alice', { tenantId: 't', userId: 'u' }, { agentId: 'a' })).toBe('alice');
-    expect(resolveOwnerKey(undefined, { tenantId: 't', userId: 'u' }, { agentId: 'a' })).toBe('t:u');
-    expect(resolveOwnerKey(undefined, undefined, { tenantId: 't', agentId: 'a' })).toBe('t:a');
-    expect(resolveOwnerKey(undefined, undefined, undefined)).toBeUndefined();
-    expect(resolveOwnerKey(undefined, {}, undefined)).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@
 // replay stream stops at exactly the byte an earlier host delivered until the session took note.
 import { RECOVERY_NAMESPACE, RECOVERY_SCHEMA_VERSION } from '@procmux/core-types';
 import { describe, expect, it } from 'vitest';
-import { BackendAdapter } from '../src/backend-adapter.js';
+import { BackendAdapter } from '../src/backends/backend-adapter.js';
 import { parseEntry } from '../src/durable/record.js';
 import { replaySink, splitAt } from '../src/durable/replay.js';
 

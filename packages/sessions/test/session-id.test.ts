@@ -1,8 +1,8 @@
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { drawSessionId, newSessionId } from '@procmux/registry';
 import { disposeAfterEach, makeWorkspace, rejectsWith } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRecoveryStores, createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { drawSessionId, newSessionId } from '../src/session-id.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

@@ -1,10 +1,8 @@
-import { OutputLog } from '@procmux/registry';
 import { disposeAfterEach, makeWorkspace, waitFor } from '@procmux/test-utils';
+import { OutputLog, pageTranscript, TranscriptIndex, transcriptChunks } from '@procmux/transcript';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSessions } from '../src/index.js';
-import { pageTranscript, transcriptChunks } from '../src/transcript.js';
-import { TranscriptIndex } from '../src/transcript-index.js';
 
 const workspace = makeWorkspace();
 let sessions: ProcessSessions | undefined;

@@ -1,7 +1,7 @@
 // Pure parts of a registry's wiring: which PTY backend runs, and how parked polls wake.
 import { throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { choosePtyBackend, hostPtyBackend, type ProcessPtyBackend } from '../src/pty-backend.js';
+import { choosePtyBackend, hostPtyBackend, type ProcessPtyBackend } from '../src/backends/pty-backend.js';
 import { PollWaiters } from '../src/session/waiting.js';
 
 const host: ProcessPtyBackend = {

@@ -1,4 +1,13 @@
 // The public face of @procmux/tools: every name here is listed in the README's "Exports".
+
+export {
+  ERROR_LINE_PATTERN,
+  fitText,
+  type OutputBudgetRequest,
+  type OutputBudgetResult,
+  type OutputCut,
+} from '@procmux/transcript';
+export { applyOutputBudget } from './budget.js';
 export { createProcessTools, type ProcessTools } from './create-tools.js';
 export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
 export { echo, MAX_ECHO_CHARS } from './echo.js';
@@ -13,14 +22,6 @@ export {
   type ProcessParams,
 } from './schemas.js';
 export { formatBytes, type StateFacts, stateLine, usageSuffix } from './state-line.js';
-export {
-  applyOutputBudget,
-  ERROR_LINE_PATTERN,
-  fitText,
-  type OutputBudgetRequest,
-  type OutputBudgetResult,
-  type OutputCut,
-} from './truncate.js';
 export type {
   ExecMode,
   JsonSchema,

@@ -1,8 +1,8 @@
+import { bodyRoom } from '@procmux/transcript';
 import type { ActionContext } from './action-context.js';
 import { sessionReply } from './action-context.js';
 import { sessionStateLine } from './results.js';
 import { MAX_LOG_LIMIT } from './schemas.js';
-import { bodyRoom } from './truncate.js';
 import type { ToolResult } from './types.js';
 
 /** Room kept for the footer, which is composed after the page is fitted. */

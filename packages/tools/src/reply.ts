@@ -1,9 +1,10 @@
 // The one builder of a result about a session, for the exec modes and the process actions
 // alike: output within the budget, notes, then the state line, and the same `data` shape.
+
+import type { OutputBudgetResult } from '@procmux/transcript';
+import { applyOutputBudget, budgetTranscript } from './budget.js';
 import { sessionStateLine, summarize } from './results.js';
 import { sandboxLines } from './sandbox-lines.js';
-import { budgetTranscript } from './transcript-excerpt.js';
-import { applyOutputBudget, type OutputBudgetResult } from './truncate.js';
 import type { ExecMode, ProcessAction, ToolResult, ToolResultData, ToolSession } from './types.js';
 
 /** Which call the result answers, and its character budget. */

@@ -1,6 +1,6 @@
 import { isProcmuxError, type ProcmuxErrorCode } from '@procmux/core-types';
+import { fitText } from '@procmux/transcript';
 import { stateLine, usageSuffix } from './state-line.js';
-import { fitText } from './truncate.js';
 import type {
   ExecMode,
   ProcessAction,

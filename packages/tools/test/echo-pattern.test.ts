@@ -1,7 +1,7 @@
+import { fitText } from '@procmux/transcript';
 import { describe, expect, it } from 'vitest';
 import { echo, echoBare } from '../src/echo.js';
 import { compilePattern } from '../src/pattern.js';
-import { fitText } from '../src/truncate.js';
 
 describe('echo', () => {
   it('shows a short value whole and a long one as a prefix and its length', () => {

@@ -2,10 +2,10 @@
 // release, expiry, and the ends without a process (unknown).
 import { constants } from 'node:os';
 import { invalidOption, isTerminalState, ProcmuxError, type SignalName } from '@procmux/core-types';
-import { hangUpRun } from '../hang-up.js';
 import type { WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
 import { access, mutable } from './guards.js';
+import { hangUpRun } from './hang-up.js';
 import { retireScreen, settle } from './lifecycle.js';
 
 export async function signal(s: SessionCore, name: SignalName): Promise<void> {

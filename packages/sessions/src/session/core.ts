@@ -1,22 +1,18 @@
 // The state of one session, shared by the files that act on it (lifecycle, input, control,
 // reads, waiting, watching). Internal: hosts see the ProcessSession interface (handle.ts).
 import type { LeftoverProcess, ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
-import type { OutputLog } from '@procmux/registry';
+import { monoNow } from '@procmux/registry';
 import type { SessionSandbox } from '@procmux/sandbox-linux';
 import type { TerminalScreen } from '@procmux/screen';
-import type { BackendAdapter } from '../backend-adapter.js';
-import type { Contained } from '../containment.js';
-import type { SessionContext } from '../context.js';
-import { foregroundProgram } from '../foreground-program.js';
-import type { HumanControlState } from '../human-control.js';
-import type { InputWatch } from '../input/input-watch.js';
-import { LiveText } from '../live-text.js';
-import { monoNow } from '../mono-clock.js';
-import { OutputTimeline } from '../output-timeline.js';
-import type { ScreenGate } from '../screen-gate.js';
-import { SessionWatchers } from '../session-watch.js';
-import { TranscriptIndex } from '../transcript-index.js';
+import { type OutputLog, type ScreenGate, SessionTranscript } from '@procmux/transcript';
+import type { BackendAdapter } from '../backends/backend-adapter.js';
+import type { Contained } from '../backends/containment.js';
+import { foregroundProgram } from '../input-wait/foreground-program.js';
+import type { InputWatch } from '../input-wait/input-watch.js';
 import type { SessionMetadata } from '../types.js';
+import type { SessionContext } from './context.js';
+import type { HumanControlState } from './human-control.js';
+import { SessionWatchers } from './session-watch.js';
 import { PollWaiters } from './waiting.js';
 
 export interface SessionInit {
@@ -70,8 +66,8 @@ export class SessionCore {
   readonly releaseOnCancel: boolean;
   readonly backend: SessionMetadata['backend'];
   readonly ctx: SessionContext;
-  readonly log: OutputLog;
-  readonly screenGate: ScreenGate | undefined;
+  /** The text a model reads of this session: log, line index, live text, recording. */
+  readonly transcript: SessionTranscript;
   readonly initialTerminal: { columns: number; rows: number } | undefined;
 
   state: SessionState = 'starting';
@@ -101,7 +97,6 @@ export class SessionCore {
   /** Set by kill() and expiry, so the exit that follows is recorded as what was asked. */
   forced: 'killed' | 'expired' | undefined;
   persisted: Promise<void> = Promise.resolve();
-  readonly text = { stdout: new LiveText(), stderr: new LiveText() };
   /** The live terminal emulator; disposed once the session ended and its final screen was taken. */
   screen: TerminalScreen | undefined;
   emulated: boolean;
@@ -119,8 +114,6 @@ export class SessionCore {
   /** Resolves once `replaying` is false. */
   readonly replayed: Promise<void>;
   resolveReplayed!: () => void;
-  readonly timeline = new OutputTimeline();
-  readonly index: TranscriptIndex;
   readonly watchers = new SessionWatchers();
   readonly waiters = new PollWaiters();
   readonly input: InputWatch;
@@ -153,10 +146,8 @@ export class SessionCore {
     this.releaseOnCancel = init.releaseOnCancel;
     this.stdioMode = init.pty ? 'pty' : 'pipe';
     this.stdinClosed = init.stdin === 'closed';
-    this.log = init.log;
     this.screen = init.screen;
     this.emulated = init.screen !== undefined;
-    this.screenGate = init.screenGate;
     this.backend = init.backend;
     this.ctx = ctx;
     this.terminal = init.terminal ? { ...init.terminal } : undefined;
@@ -168,9 +159,11 @@ export class SessionCore {
       this.resolveReplayed = resolve;
     });
     if (!this.replaying) this.resolveReplayed();
-    this.index = new TranscriptIndex({
+    this.transcript = new SessionTranscript({
+      log: init.log,
       terminal: init.pty ? init.terminal : undefined,
       foreground: () => (this.adapter ? undefined : foregroundProgram(this.pid)),
+      gate: init.screenGate,
     });
     this.input = watchInput(this);
     this.settled = new Promise((resolve) => {

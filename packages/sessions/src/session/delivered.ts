@@ -49,9 +49,9 @@ export function flushRecordWrite(s: SessionCore): Promise<void> {
  */
 export async function skipDelivered(s: SessionCore): Promise<void> {
   try {
-    const drained = s.log.drain();
-    s.text.stdout.read(drained.stdout, false);
-    s.text.stderr.read(drained.stderr, false);
+    const drained = s.transcript.log.drain();
+    s.transcript.live.stdout.read(drained.stdout, false);
+    s.transcript.live.stderr.read(drained.stderr, false);
     if (s.screen) await s.screen.renderNew();
   } finally {
     s.replaying = false;

@@ -1,8 +1,8 @@
 // What every call checks first: a released session answers nothing, a write needs a running
 // session the policy allows, input needs an open stdin. Each access runs the expiry sweep.
 import { ProcmuxError, type SignalName } from '@procmux/core-types';
-import { enforcePolicy, type PolicyAction } from '../policy.js';
 import type { SessionCore } from './core.js';
+import { enforcePolicy, type PolicyAction } from './policy.js';
 
 export async function access(s: SessionCore): Promise<void> {
   if (s.state === 'released') {

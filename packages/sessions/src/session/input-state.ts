@@ -1,7 +1,7 @@
 // Whether the program waits for input: the facts a check reads, and what a change tells
 // (an event, watchers, and an early return of a parked poll).
-import type { InputWait } from '../input/input-watch.js';
-import { promptFromTail } from '../input/session-input.js';
+import type { InputWait } from '../input-wait/input-watch.js';
+import { promptFromTail } from '../input-wait/session-input.js';
 import type { SessionCore } from './core.js';
 import { sessionEvent } from './events.js';
 
@@ -25,7 +25,7 @@ export function inputFacts(
   if (kind === 'pipe' && (s.stdinClosed || !s.run.stdin)) return undefined;
   // Only a native process's pid names a local process the kernel can describe.
   const rootPid = s.backend === 'native' ? s.pid : undefined;
-  return { rootPid, kind, prompt: promptFromTail(s.log.tail) };
+  return { rootPid, kind, prompt: promptFromTail(s.transcript.log.tail) };
 }
 
 export function inputChanged(s: SessionCore, state: InputWait | null, previous: InputWait | null): void {

@@ -2,11 +2,11 @@
 // limited). A person holding control blocks every one of them for the model.
 import { integerOption, invalidOption, ProcmuxError } from '@procmux/core-types';
 import { encodeKeySequence, encodePaste } from '@procmux/key-encoder';
-import { humanControlError } from '../human-control.js';
-import type { PolicyAction } from '../policy.js';
 import type { SessionCore } from './core.js';
 import { scheduleRecordWrite } from './delivered.js';
 import { writable } from './guards.js';
+import { humanControlError } from './human-control.js';
+import type { PolicyAction } from './policy.js';
 
 /** Writes `data` to stdin after the checks; `keys` allows a NUL typed as a key, `human` is a person. */
 export async function write(
@@ -35,7 +35,7 @@ export async function write(
   // What the current line holds now stood before this input; a reply to it comes after.
   s.staleChars = s.emulated
     ? { stdout: s.screen?.cursorLine?.().length ?? 0, stderr: 0 }
-    : { stdout: s.text.stdout.openLine.length, stderr: s.text.stderr.openLine.length };
+    : { stdout: s.transcript.live.stdout.openLine.length, stderr: s.transcript.live.stderr.openLine.length };
   s.input.noteInput();
 }
 
@@ -108,9 +108,8 @@ export async function resize(s: SessionCore, size: { columns: number; rows: numb
   s.resizes.push(now);
   resizeRun.call(s.run, size.columns, size.rows);
   s.screen?.resize(size.columns, size.rows);
-  s.index.resize(size.columns, size.rows);
   s.terminal = { columns: size.columns, rows: size.rows };
-  s.timeline.resized(now, size.columns, size.rows);
+  s.transcript.resize(now, size.columns, size.rows);
   s.watchers.emit({ type: 'resize', columns: size.columns, rows: size.rows });
   scheduleRecordWrite(s);
 }

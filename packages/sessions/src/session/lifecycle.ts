@@ -11,10 +11,10 @@ import {
   type SessionState,
   type SignalName,
 } from '@procmux/core-types';
-import type { BackendAdapter } from '../backend-adapter.js';
-import type { Contained } from '../containment.js';
+import { monoNow } from '@procmux/registry';
+import type { BackendAdapter } from '../backends/backend-adapter.js';
+import type { Contained } from '../backends/containment.js';
 import type { RecordSource } from '../durable/record.js';
-import { monoNow } from '../mono-clock.js';
 import type { SessionMetadata } from '../types.js';
 import type { SessionCore } from './core.js';
 import { sessionEvent } from './events.js';
@@ -28,12 +28,10 @@ type Stream = 'stdout' | 'stderr';
  */
 export function onOutput(s: SessionCore, stream: Stream, chunk: string, bytes?: Uint8Array): void {
   if (s.state === 'released') return;
-  const before = s.log.totalBytes;
-  s.timeline.mark(before, Date.now());
-  const size = s.log.append(stream, chunk, bytes);
+  s.transcript.append(stream, chunk, bytes);
   if (s.staleChars[stream] > 0 && chunk.includes('\n')) s.staleChars[stream] = 0;
-  s.index.add(chunk, before, size);
-  if (s.watchers.size > 0) s.watchers.emit({ type: 'output', data: chunk, offset: s.log.totalBytes });
+  if (s.watchers.size > 0)
+    s.watchers.emit({ type: 'output', data: chunk, offset: s.transcript.log.totalBytes });
   s.pending = true;
   s.input.noteOutput();
   // Checked here: a flood calls this per chunk, mostly with no poll waiting.
@@ -75,11 +73,10 @@ export function attach(
  */
 function fallBack(s: SessionCore): void {
   s.fellBack = true;
-  s.screenGate?.close();
   s.screen?.dispose();
   s.screen = undefined;
   s.emulated = false;
-  s.index.plain();
+  s.transcript.plain();
   s.terminal = undefined;
 }
 
@@ -130,7 +127,7 @@ export function settle(
   s.endedAt = Date.now();
   s.endedMono = monoNow();
   s.endReason = reason ?? null;
-  s.index.end(s.log.totalBytes);
+  s.transcript.end();
   const type = `process_${state === 'exited' ? 'exited' : state}` as ProcessEventType;
   s.ctx.emit(sessionEvent(s, type, { at: s.endedAt, ...(reason ? { reason } : {}) }));
   s.control?.end('the session ended');
@@ -180,14 +177,14 @@ export function metadata(s: SessionCore, ask: boolean): SessionMetadata {
     exitCode: s.exitCode,
     signal: s.signal,
     stdioMode: s.stdioMode,
-    totalBytes: s.log.totalBytes,
-    retainedBytes: s.log.retainedBytes,
-    droppedBytes: s.log.firstRetainedOffset,
-    truncated: s.log.truncated,
-    memoryBytes: s.log.memoryBytes,
-    diskBytes: s.log.diskBytes,
-    spillError: s.log.spillError?.message ?? null,
-    tail: stripAnsi(s.log.tail),
+    totalBytes: s.transcript.log.totalBytes,
+    retainedBytes: s.transcript.log.retainedBytes,
+    droppedBytes: s.transcript.log.firstRetainedOffset,
+    truncated: s.transcript.log.truncated,
+    memoryBytes: s.transcript.log.memoryBytes,
+    diskBytes: s.transcript.log.diskBytes,
+    spillError: s.transcript.log.spillError?.message ?? null,
+    tail: stripAnsi(s.transcript.log.tail),
     pty: s.pty,
     ptyFellBack: s.fellBack,
     emulated: s.emulated,

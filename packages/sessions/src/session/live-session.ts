@@ -2,24 +2,24 @@
 // output, expiry, unknown ends, durable records). Internal: hosts get the interface.
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { SessionSandbox } from '@procmux/sandbox-linux';
-import type { BackendAdapter } from '../backend-adapter.js';
-import type { Contained } from '../containment.js';
-import type { SessionContext } from '../context.js';
+import type { BackendAdapter } from '../backends/backend-adapter.js';
+import type { Contained } from '../backends/containment.js';
 import type { RecordSource } from '../durable/record.js';
-import type { HumanControlLease, HumanControlState } from '../human-control.js';
-import { type InputWait, InputWatch } from '../input/input-watch.js';
-import { defaultInputDetector } from '../input/session-input.js';
+import { type InputWait, InputWatch } from '../input-wait/input-watch.js';
+import { defaultInputDetector } from '../input-wait/session-input.js';
 import type { ProcessSession } from '../process-session.js';
-import type { SessionWatcher } from '../session-watch.js';
 import type { LogResult, OutputPage, PollResult, SessionMetadata, WaitOutcome } from '../types.js';
+import type { SessionContext } from './context.js';
 import * as control from './control.js';
 import { SessionCore, type SessionInit } from './core.js';
 import * as delivered from './delivered.js';
 import { sessionEvent } from './events.js';
+import type { HumanControlLease, HumanControlState } from './human-control.js';
 import * as input from './input.js';
 import { checkInput, inputChanged, inputFacts } from './input-state.js';
 import * as lifecycle from './lifecycle.js';
 import * as reads from './reads.js';
+import type { SessionWatcher } from './session-watch.js';
 import * as watching from './watching.js';
 
 export type { SessionInit };
@@ -240,8 +240,7 @@ export class LiveSession implements ProcessSession {
    * settles once the file is closed.
    */
   closeOutput(): Promise<void> {
-    this.#s.log.close();
-    return this.#s.log.flushed();
+    return this.#s.transcript.retire();
   }
   /** The run, while its process may still be alive (dispose kills those). */
   get activeRun(): ManagedRun | undefined {

@@ -22,7 +22,7 @@ export async function output(
     max: Number.MAX_SAFE_INTEGER,
     default: 0,
   });
-  return s.log.read({ cursor, maxBytes });
+  return s.transcript.log.read({ cursor, maxBytes });
 }
 
 export async function poll(s: SessionCore, options: { timeoutMs?: number } = {}): Promise<PollResult> {
@@ -62,9 +62,9 @@ function within(promise: Promise<void>, ms: number): Promise<void> {
  */
 async function parsedAll(s: SessionCore): Promise<void> {
   for (let round = 0; round < 3 && s.screen; round++) {
-    const before = s.log.totalBytes;
+    const before = s.transcript.log.totalBytes;
     await s.screen.flush().catch(() => {});
-    if (s.log.totalBytes === before) return;
+    if (s.transcript.log.totalBytes === before) return;
   }
 }
 
@@ -84,10 +84,10 @@ async function collect(s: SessionCore): Promise<PollResult> {
     await parsedAll(s);
   }
   s.pending = false;
-  const drained = s.log.drain();
+  const drained = s.transcript.log.drain();
   // The screen's delta below covers at least this much (it renders once all of it is parsed);
   // exactly this much when parsedAll() found the screen caught up (nothing can arrive between).
-  const deliveredTo = s.log.totalBytes;
+  const deliveredTo = s.transcript.log.totalBytes;
   const ended = !s.live;
   let stdout: string;
   let stderr: string;
@@ -105,9 +105,9 @@ async function collect(s: SessionCore): Promise<PollResult> {
     }
     stderr = '';
   } else {
-    stdout = s.text.stdout.read(drained.stdout, ended);
-    stderr = s.text.stderr.read(drained.stderr, ended);
-    line = { stdout: s.text.stdout.openLine, stderr: s.text.stderr.openLine };
+    stdout = s.transcript.live.stdout.read(drained.stdout, ended);
+    stderr = s.transcript.live.stderr.read(drained.stderr, ended);
+    line = { stdout: s.transcript.live.stdout.openLine, stderr: s.transcript.live.stderr.openLine };
   }
   noteDelivered(s, deliveredTo);
   return {
@@ -130,12 +130,12 @@ export async function log(
   options: { offset?: number; limit?: number } = {},
 ): Promise<LogResult> {
   await access(s);
-  return s.index.page(s.log, options, s.ctx.limits.maxOutputChunkBytes);
+  return s.transcript.page(options, s.ctx.limits.maxOutputChunkBytes);
 }
 
 export async function* transcript(s: SessionCore): AsyncGenerator<string> {
   await access(s);
-  yield* s.index.chunks(s.log, s.ctx.limits.maxOutputChunkBytes);
+  yield* s.transcript.chunks(s.ctx.limits.maxOutputChunkBytes);
 }
 
 export async function screen(s: SessionCore): Promise<string> {

@@ -1,13 +1,12 @@
 // People watching a session: live listeners, a snapshot to start a view from, a person
 // taking the keyboard, and the asciicast recording. Input typed by a person is never kept.
 import { integerOption, invalidOption, ProcmuxError } from '@procmux/core-types';
-import { asciicast as recording } from '../asciicast.js';
-import { type HumanControlLease, holderName } from '../human-control.js';
-import type { SessionWatcher } from '../session-watch.js';
 import type { SessionCore } from './core.js';
 import { sessionEvent } from './events.js';
 import { access, writable } from './guards.js';
+import { type HumanControlLease, holderName } from './human-control.js';
 import { write } from './input.js';
+import type { SessionWatcher } from './session-watch.js';
 
 /** Output a pipe session's snapshot() starts with by default: the tail a viewer scrolls back through. */
 const SNAPSHOT_BYTES = 1024 * 1024;
@@ -31,17 +30,17 @@ export async function snapshot(
   if (s.screen) {
     const data = await s.screen.serialize();
     // Read in the same tick the screen caught up in: no output arrived in between.
-    return { data, offset: s.log.totalBytes, emulated: true };
+    return { data, offset: s.transcript.log.totalBytes, emulated: true };
   }
   const pages: string[] = [];
-  let cursor = Math.max(s.log.firstRetainedOffset, s.log.totalBytes - maxBytes);
+  let cursor = Math.max(s.transcript.log.firstRetainedOffset, s.transcript.log.totalBytes - maxBytes);
   for (;;) {
-    const page = s.log.read({ cursor });
+    const page = s.transcript.log.read({ cursor });
     pages.push(page.data);
     if (page.eof || page.cursor === cursor) break;
     cursor = page.cursor;
   }
-  return { data: pages.join(''), offset: s.log.totalBytes, emulated: false };
+  return { data: pages.join(''), offset: s.transcript.log.totalBytes, emulated: false };
 }
 
 export async function takeControl(s: SessionCore, options: { holder: string }): Promise<HumanControlLease> {
@@ -94,7 +93,7 @@ export async function asciicast(s: SessionCore): Promise<string> {
   await access(s);
   // A pipe session has no terminal; asciinema's default size replays it.
   const initial = s.initialTerminal ?? { columns: 80, rows: 24 };
-  return recording(s.log, s.timeline, {
+  return s.transcript.record({
     id: s.id,
     command: s.command,
     args: s.args,

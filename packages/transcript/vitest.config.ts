@@ -1,0 +1,3 @@
+import { packageTestConfig } from '../../tooling/vitest.shared.ts';
+
+export default packageTestConfig({ coverageLines: 90 });
