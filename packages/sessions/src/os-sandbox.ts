@@ -3,6 +3,7 @@
 import { ProcmuxError } from '@procmux/core-types';
 import { openSessionSandbox, type SandboxPolicy, type SessionSandbox } from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
+import { assertExecutable, currentPlatform } from '@procmux/supervisor';
 import type { LiveSession } from './session/live-session.js';
 import { type StartPlan, shellLine } from './start-plan.js';
 
@@ -26,6 +27,9 @@ export async function openSandboxedSpawn(
   session: LiveSession,
   plan: StartPlan & { sandbox: SandboxPolicy },
 ): Promise<SandboxedSpawn> {
+  // The launcher is what gets spawned: a missing program would end the sandbox with 127, where
+  // unsandboxed it is ERR_PROCESS_SPAWN. Looked up as inside: the same cwd and PATH, / read-only.
+  if (!plan.shell) assertExecutable(plan.command, plan.cwd, plan.env, currentPlatform());
   const commandLine = shellLine(plan);
   // A terminal echoes what is typed, so recent output shows an interactive TIOCSTI attempt too.
   let recent = '';
