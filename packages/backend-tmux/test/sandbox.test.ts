@@ -104,6 +104,44 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
     await expect.poll(() => existsSync(box), { timeout: 10_000 }).toBe(false);
   });
 
+  it('a recovered sandboxed session gets its sandbox back: refusals after the recovery are told, signals reach the program inside', async () => {
+    const dir = stateDir();
+    const outside = join(tmp, 'outside-after-recovery');
+    const script = `trap 'echo term-caught; exit 9' TERM; echo "pid=$$"; read x; echo owned > ${outside}; echo "wrote-$x"; while :; do sleep 0.1; done`;
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [
+      dir,
+      script,
+      'detached',
+      'sandbox',
+    ]);
+    const box = await privateDir(first.pid);
+    await sigkill(child);
+
+    const { sessions } = newHost(dir);
+    const report = await sessions.recover();
+    expect(report.outcomes).toMatchObject([{ id: first.id, outcome: 'reattached' }]);
+    const session = sessions.get(first.id);
+    await expect.poll(async () => (await session.log({})).text, { timeout: 15_000 }).toContain('pid=');
+    await session.input('go\r');
+    await expect.poll(async () => (await session.log({})).text, { timeout: 15_000 }).toContain('wrote-go');
+    expect(existsSync(outside)).toBe(false);
+    // Told by this host, from the policy and private dir of the record.
+    expect(session.metadata().sandbox?.violations.map((v) => [v.kind, v.target])).toEqual([
+      ['write', outside],
+    ]);
+    expect(session.metadata().sandbox?.policy.write[0]).toBe(session.metadata().cwd);
+    // SIGTERM reaches the program (its trap runs, its own exit code), not bwrap (which would
+    // die of it and end the sandbox).
+    await session.signal('SIGTERM');
+    expect(await session.wait({ timeoutMs: 15_000 })).toMatchObject({
+      state: 'exited',
+      exitCode: 9,
+      signal: null,
+    });
+    expect((await session.log({})).text).toContain('term-caught');
+    await expect.poll(() => existsSync(box), { timeout: 10_000 }).toBe(false);
+  });
+
   it("a 'host' sandboxed session dies with its SIGKILLed host, and its private dir goes with it", async () => {
     const dir = stateDir();
     const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [
