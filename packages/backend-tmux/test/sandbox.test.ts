@@ -75,6 +75,34 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
     }
   });
 
+  it("signals the pane's program inside the sandbox, not bwrap: its trap runs, its own exit code", async () => {
+    const tmux = createTmuxBackend({ dir: join(stateDir(), 'tmux') });
+    backends.push(tmux);
+    const sessions = createProcessSessions({
+      cwd: makeWorkspace(),
+      ptyBackend: tmux,
+      sandboxPolicy: true,
+    });
+    try {
+      const s = await sessions.start({
+        command: `trap 'echo term-caught; exit 9' TERM; echo ready; while :; do sleep 0.1; done`,
+        shell: true,
+        pty: true,
+        lifetime: 'detached',
+      });
+      await expect.poll(async () => (await s.log({})).text, { timeout: 15_000 }).toContain('ready');
+      await s.signal('SIGTERM');
+      expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({
+        state: 'exited',
+        exitCode: 9,
+        signal: null,
+      });
+      expect((await s.log({})).text).toContain('term-caught');
+    } finally {
+      await sessions.dispose();
+    }
+  });
+
   it('a persisted sandboxed session outlives a SIGKILLed host: every line once, input, real exit code, its dir removed at its end', async () => {
     const dir = stateDir();
     const printer =
