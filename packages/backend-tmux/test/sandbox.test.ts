@@ -75,6 +75,34 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
     }
   });
 
+  it("signals the pane's program inside the sandbox, not bwrap: its trap runs, its own exit code", async () => {
+    const tmux = createTmuxBackend({ dir: join(stateDir(), 'tmux') });
+    backends.push(tmux);
+    const sessions = createProcessSessions({
+      cwd: makeWorkspace(),
+      ptyBackend: tmux,
+      sandboxPolicy: true,
+    });
+    try {
+      const s = await sessions.start({
+        command: `trap 'echo term-caught; exit 9' TERM; echo ready; while :; do sleep 0.1; done`,
+        shell: true,
+        pty: true,
+        lifetime: 'detached',
+      });
+      await expect.poll(async () => (await s.log({})).text, { timeout: 15_000 }).toContain('ready');
+      await s.signal('SIGTERM');
+      expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({
+        state: 'exited',
+        exitCode: 9,
+        signal: null,
+      });
+      expect((await s.log({})).text).toContain('term-caught');
+    } finally {
+      await sessions.dispose();
+    }
+  });
+
   it('a persisted sandboxed session outlives a SIGKILLed host: every line once, input, real exit code, its dir removed at its end', async () => {
     const dir = stateDir();
     const printer =
@@ -101,6 +129,44 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
     expect(lines(text)).toEqual(Array.from({ length: 30 }, (_, i) => `line-${i + 1}`));
     expect(Number(/pid=(\d+)/.exec(text)?.[1])).toBeLessThan(10);
     expect(text).toContain('got-hello');
+    await expect.poll(() => existsSync(box), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('a recovered sandboxed session gets its sandbox back: refusals after the recovery are told, signals reach the program inside', async () => {
+    const dir = stateDir();
+    const outside = join(tmp, 'outside-after-recovery');
+    const script = `trap 'echo term-caught; exit 9' TERM; echo "pid=$$"; read x; echo owned > ${outside}; echo "wrote-$x"; while :; do sleep 0.1; done`;
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [
+      dir,
+      script,
+      'detached',
+      'sandbox',
+    ]);
+    const box = await privateDir(first.pid);
+    await sigkill(child);
+
+    const { sessions } = newHost(dir);
+    const report = await sessions.recover();
+    expect(report.outcomes).toMatchObject([{ id: first.id, outcome: 'reattached' }]);
+    const session = sessions.get(first.id);
+    await expect.poll(async () => (await session.log({})).text, { timeout: 15_000 }).toContain('pid=');
+    await session.input('go\r');
+    await expect.poll(async () => (await session.log({})).text, { timeout: 15_000 }).toContain('wrote-go');
+    expect(existsSync(outside)).toBe(false);
+    // Told by this host, from the policy and private dir of the record.
+    expect(session.metadata().sandbox?.violations.map((v) => [v.kind, v.target])).toEqual([
+      ['write', outside],
+    ]);
+    expect(session.metadata().sandbox?.policy.write[0]).toBe(session.metadata().cwd);
+    // SIGTERM reaches the program (its trap runs, its own exit code), not bwrap (which would
+    // die of it and end the sandbox).
+    await session.signal('SIGTERM');
+    expect(await session.wait({ timeoutMs: 15_000 })).toMatchObject({
+      state: 'exited',
+      exitCode: 9,
+      signal: null,
+    });
+    expect((await session.log({})).text).toContain('term-caught');
     await expect.poll(() => existsSync(box), { timeout: 10_000 }).toBe(false);
   });
 

@@ -64,6 +64,7 @@ export {
   RECOVERY_RECORD_BYTES,
   RECOVERY_REF_BYTES,
   RECOVERY_SCHEMA_VERSION,
+  type RecordedSandbox,
   type RecoveredProcessExit,
   type RecoveredProcessHandle,
   type RecoveryAttachRequest,

@@ -68,6 +68,22 @@ export interface ProcessRecord {
    * through the shell exactly when they had no args.
    */
   shell?: boolean;
+  /**
+   * The OS sandbox the process runs in (a tmux-held session started with `sandbox`): what a
+   * later host needs to tell its refusals and signal the program inside. Absent or null: none.
+   */
+  sandbox?: RecordedSandbox | null;
+}
+
+/** A sandboxed session's policy and private directory, as its record keeps them. */
+export interface RecordedSandbox {
+  /** Writable paths, the workspace first. */
+  write: string[];
+  /** Hidden paths. */
+  denyRead: string[];
+  allowDomains: { host: string; port?: number }[];
+  /** The sandbox's private directory on the host (`procmux-sandbox-*`). */
+  privateDir: string;
 }
 
 /** One stored checkpoint: opaque serialized data with its compare-and-set version and fence. */

@@ -19,6 +19,8 @@ export {
 export { type SandboxProxy, startProxy } from './proxy.js';
 export { type SeccompArch, seccompProgram, TIOCLINUX, TIOCSTI } from './seccomp.js';
 export {
+  type AdoptOptions,
+  adoptSessionSandbox,
   ensureSandboxSupport,
   MAX_KEPT_VIOLATIONS,
   type OpenOptions,
@@ -28,6 +30,7 @@ export {
 export { checkSandboxSupport, type SupportEffects } from './support.js';
 export {
   LineScanner,
+  REFUSAL_WORDS,
   type SandboxViolation,
   type SandboxViolationKind,
   type ScanContext,

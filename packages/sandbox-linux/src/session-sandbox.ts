@@ -12,7 +12,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
+import { invalidOption } from '@procmux/core-types';
 import { type LaunchTarget, launchArgs, type SandboxFiles, sandboxEnv } from './launcher.js';
 import type { SandboxPolicy } from './policy.js';
 import { type SandboxProxy, startProxy } from './proxy.js';
@@ -20,9 +21,9 @@ import { seccompProgram } from './seccomp.js';
 import { exitOfSignalled, sandboxedProgramPid } from './signals.js';
 import { checkSandboxSupport } from './support.js';
 import {
-  ERROR_WORDS,
   hostRealPath,
   LineScanner,
+  REFUSAL_WORDS,
   type SandboxViolation,
   type ScanContext,
   type ScanEffects,
@@ -99,14 +100,61 @@ export interface OpenOptions {
 /** Prepares a session's sandbox; ERR_PROCESS_UNSUPPORTED when this host has none. */
 export async function openSessionSandbox(options: OpenOptions): Promise<SessionSandbox> {
   await ensureSandboxSupport();
-  const { policy } = options;
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-sandbox-')));
-  const files: SandboxFiles = {
+  const files = filesIn(dir);
+  try {
+    writeFileSync(files.filter, seccompProgram(process.arch));
+    writeFileSync(files.denied, '');
+    chmodSync(files.denied, 0o000);
+    mkdirSync(files.tmp, { mode: 0o700 });
+    return await sandboxIn(dir, options);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export interface AdoptOptions extends OpenOptions {
+  /** The private directory the sandbox was made with (`SessionSandbox.dir` of its first host). */
+  dir: string;
+}
+
+/**
+ * The sandbox of a process another host started (a tmux-held session recovered after its
+ * host died): its refusals are told again from here, its signals reach the program inside, and
+ * its proxy listens again on the socket the sandbox's forwarder connects to. The policy is the
+ * one the sandbox was made with (its record): the process is confined by the sandbox itself,
+ * which a wrong policy here could not widen, only misreport.
+ */
+export async function adoptSessionSandbox(options: AdoptOptions): Promise<SessionSandbox> {
+  const { dir } = options;
+  if (!isAbsolute(dir) || !basename(dir).startsWith('procmux-sandbox-') || dir.split('/').includes('..'))
+    throw invalidOption(
+      'dir',
+      'an absolute path whose last part starts with "procmux-sandbox-", without ".."',
+      {
+        value: dir,
+      },
+    );
+  const files = filesIn(dir);
+  // The dead host's socket: nothing listens on it, and listen() refuses an existing path.
+  rmSync(files.proxySocket, { force: true });
+  return sandboxIn(options.dir, options);
+}
+
+function filesIn(dir: string): SandboxFiles {
+  return {
     filter: join(dir, 'filter.bpf'),
     denied: join(dir, 'denied'),
     proxySocket: join(dir, 'proxy.sock'),
     tmp: join(dir, 'tmp'),
   };
+}
+
+/** The handle over a private directory that holds the sandbox's files. */
+async function sandboxIn(dir: string, options: OpenOptions): Promise<SessionSandbox> {
+  const { policy } = options;
+  const files = filesIn(dir);
   const listeners: ((v: SandboxViolation) => void)[] = [];
   const kept: SandboxViolation[] = [];
   let count = 0;
@@ -116,29 +164,19 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     if (kept.length > MAX_KEPT_VIOLATIONS) kept.shift();
     for (const listener of listeners) listener(violation);
   };
-  let proxy: SandboxProxy | undefined;
-  try {
-    writeFileSync(files.filter, seccompProgram(process.arch));
-    writeFileSync(files.denied, '');
-    chmodSync(files.denied, 0o000);
-    mkdirSync(files.tmp, { mode: 0o700 });
-    proxy = await startProxy(files.proxySocket, policy.allowDomains, (target) =>
-      record({ kind: 'network', target, at: Date.now() }),
-    );
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
+  const proxy: SandboxProxy = await startProxy(files.proxySocket, policy.allowDomains, (target) =>
+    record({ kind: 'network', target, at: Date.now() }),
+  );
   const context: ScanContext = { policy, cwd: options.cwd, commandText: options.commandText };
   const effects: ScanEffects = { hostPidExists, realPath: hostRealPath(realpathSync) };
   const scanners = {
     stdout: new LineScanner(
       (line) => scanLine(line, context, effects, Date.now()).forEach(record),
-      ERROR_WORDS,
+      REFUSAL_WORDS,
     ),
     stderr: new LineScanner(
       (line) => scanLine(line, context, effects, Date.now()).forEach(record),
-      ERROR_WORDS,
+      REFUSAL_WORDS,
     ),
   };
   let closed: Promise<void> | undefined;
@@ -147,7 +185,7 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     released ??= (async () => {
       scanners.stdout.flush();
       scanners.stderr.flush();
-      await proxy?.close();
+      await proxy.close();
     })();
     return released;
   };
@@ -166,7 +204,7 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
       return count;
     },
     signal(hostPid, name) {
-      const pid = sandboxedProgramPid(hostPid, childrenOf);
+      const pid = sandboxedProgramPid(hostPid, childrenOf, nameOf);
       if (pid === undefined) return;
       sent.add(constants.signals[name]);
       try {
@@ -208,6 +246,14 @@ function hostPidExists(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function nameOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trimEnd();
+  } catch {
+    return undefined;
   }
 }
 

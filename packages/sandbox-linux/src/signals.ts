@@ -6,9 +6,25 @@
 /** How the host's process tree is read: a pid's children (from /proc/PID/task/PID/children). */
 export type ChildrenOf = (pid: number) => readonly number[];
 
-/** The host pid of the sandboxed program under bwrap `hostPid`, or undefined once gone. */
-export function sandboxedProgramPid(hostPid: number, childrenOf: ChildrenOf): number | undefined {
-  const init = childrenOf(hostPid)[0];
+/** A process's name (from /proc/PID/comm), undefined once gone. */
+export type NameOf = (pid: number) => string | undefined;
+
+/** How far below a session's pid bwrap may be (a tmux pane: its sh, the launcher's shell). */
+const MAX_WRAPPERS = 4;
+
+/**
+ * The host pid of the sandboxed program whose bwrap is `hostPid` or a first descendant of it
+ * (a tmux pane's process is a shell that starts the launcher), or undefined once gone.
+ */
+export function sandboxedProgramPid(
+  hostPid: number,
+  childrenOf: ChildrenOf,
+  nameOf: NameOf = () => 'bwrap',
+): number | undefined {
+  let bwrap: number | undefined = hostPid;
+  for (let depth = 0; bwrap !== undefined && nameOf(bwrap) !== 'bwrap'; depth++)
+    bwrap = depth < MAX_WRAPPERS ? childrenOf(bwrap)[0] : undefined;
+  const init = bwrap === undefined ? undefined : childrenOf(bwrap)[0];
   return init === undefined ? undefined : childrenOf(init)[0];
 }
 

@@ -4,6 +4,7 @@
 // path, a pid that lives on the host. The proxy's refusals are reported directly (proxy.ts).
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { SandboxPolicy } from './policy.js';
+import { WordFinder } from './word-finder.js';
 
 export type SandboxViolationKind = 'write' | 'read' | 'network' | 'signal' | 'terminal-injection';
 
@@ -45,7 +46,20 @@ export interface ScanContext {
   commandText(): string;
 }
 
-export const ERROR_WORDS = /Read-only|denied|No such process|not permitted|EROFS|EACCES|EPERM|Errno 1\]/;
+/**
+ * Every line scanLine reports holds one of these (its first test), so output without any of
+ * them is never looked at line by line (LineScanner). Python's `[Errno 1]` comes with
+ * `Operation not permitted`; libuv's and Go's `read-only file system` end as the C one does.
+ */
+export const REFUSAL_WORDS: readonly string[] = [
+  'ead-only file system',
+  'EROFS',
+  'Permission denied',
+  'EACCES',
+  'No such process',
+  'Operation not permitted',
+  'EPERM',
+];
 const ERRORS = 'Read-only file system|Permission denied|No such process|Operation not permitted';
 const PATH_BEFORE = new RegExp(`(?:^|: |\\s)([^:\\s'‘"][^:'’"]*?): (?:${ERRORS})`);
 const QUOTED = /['‘"]([^'’"\n]+)['’"]/;
@@ -59,8 +73,8 @@ export function scanLine(
   effects: ScanEffects,
   at: number,
 ): SandboxViolation[] {
-  // Most output is no error at all: one cheap test before any regex (a flood stays a flood).
-  if (!ERROR_WORDS.test(rawLine)) return [];
+  // Most output is no error at all: cheap tests before any regex (a flood stays a flood).
+  if (!REFUSAL_WORDS.some((word) => rawLine.includes(word))) return [];
   const line = rawLine.replace(ESCAPES, '');
   const found: SandboxViolation[] = [];
   const kill = /kill: \(?(\d+)\)?\s*[-:]\s*No such process/.exec(line);
@@ -79,7 +93,7 @@ export function scanLine(
   } else if (/Permission denied|EACCES/.test(line) && path !== undefined) {
     const absolute = resolve(context.cwd, path);
     if (hidden(absolute, context.policy)) found.push({ kind: 'read', target: absolute, at });
-  } else if (/Operation not permitted|\[Errno 1\]|EPERM/.test(line)) {
+  } else if (/Operation not permitted|EPERM/.test(line)) {
     const ioctl = /TIOCSTI|TIOCLINUX|0x5412|0x541c|21522|21532/i.exec(context.commandText());
     if (ioctl) found.push({ kind: 'terminal-injection', target: ioctlName(ioctl[0]), at });
   }
@@ -90,7 +104,11 @@ function pathIn(line: string): string | undefined {
   const quoted = QUOTED.exec(line)?.[1];
   if (quoted !== undefined && (isAbsolute(quoted) || quoted.includes('/') || !quoted.includes(' ')))
     return quoted;
-  return PATH_BEFORE.exec(line)?.[1]?.trim();
+  const before = PATH_BEFORE.exec(line)?.[1]?.trim();
+  // dash says `sh: 1: cannot create /etc/x: Read-only file system`: the path is what follows
+  // the words, from its first slash after a space.
+  const words = before?.indexOf(' /') ?? -1;
+  return before !== undefined && !isAbsolute(before) && words !== -1 ? before.slice(words + 1) : before;
 }
 
 /** The path written, and where it really points when a symlink led out of a writable path. */
@@ -127,37 +145,71 @@ export function hostRealPath(realpath: (p: string) => string): (path: string) =>
 }
 
 /**
- * Splits output into lines for `scanLine`, holding a partial line until its end (at most 4 KiB
- * of it: a longer line is scanned as is).
+ * Splits output into lines for `scanLine`, handing on only those that may hold one of `words`
+ * (found by WordFinder: most output is never split into lines nor searched by a regex). A
+ * partial line is held until its end, at most 4 KiB of it: a longer line with a word in it is
+ * handed on as it is.
  */
 export class LineScanner {
+  readonly #finder: WordFinder;
+  /** The longest word less one: what of the previous text a word can start in. */
+  readonly #overlap: number;
   #partial = '';
-  /** `onLine` sees only lines `interesting` matches (default: every line). */
+  /** Whether the partial line holds a candidate (it is handed on once it ends). */
+  #partialHit = false;
+
   constructor(
     readonly onLine: (line: string) => void,
-    readonly interesting: RegExp = /[\s\S]/,
-  ) {}
+    readonly words: readonly string[],
+  ) {
+    this.#finder = new WordFinder(words);
+    this.#overlap = Math.max(0, ...words.map((w) => w.length - 1));
+  }
 
   feed(chunk: string): void {
-    // A flood with no error word anywhere costs one search, not a split and a test per line.
-    const text = this.#partial + chunk;
-    if (!this.interesting.test(text)) {
-      const end = text.lastIndexOf('\n');
-      this.#partial = end === -1 ? text : text.slice(end + 1);
-      if (this.#partial.length > 4096) this.#partial = this.#partial.slice(-4096);
+    if (chunk === '') return;
+    const hits = this.#finder.find(chunk);
+    // A word split between the previous chunk and this one.
+    if (!this.#partialHit && this.#partial !== '') {
+      const seam = this.#partial.slice(-this.#overlap) + chunk.slice(0, this.#overlap);
+      this.#partialHit = this.words.some((word) => seam.includes(word));
+    }
+    const firstEnd = chunk.indexOf('\n');
+    if (firstEnd === -1) {
+      const hit = this.#partialHit || hits.length > 0;
+      // A long run without a line end or a word: only its end can matter (a copy spared).
+      if (!hit && chunk.length >= 4096) this.#hold(chunk.slice(-4096), false);
+      else this.#hold(this.#partial + chunk, hit);
       return;
     }
-    const lines = text.split('\n');
-    this.#partial = lines.pop() ?? '';
-    if (this.#partial.length > 4096) {
-      lines.push(this.#partial);
-      this.#partial = '';
+    if (this.#partialHit || (hits.length > 0 && hits[0]! < firstEnd))
+      this.onLine(this.#partial + chunk.slice(0, firstEnd));
+    const lastEnd = chunk.lastIndexOf('\n');
+    let done = firstEnd;
+    for (const at of hits) {
+      if (at <= done) continue;
+      if (at > lastEnd) break;
+      const end = chunk.indexOf('\n', at);
+      this.onLine(chunk.slice(chunk.lastIndexOf('\n', at) + 1, end));
+      done = end;
     }
-    for (const line of lines) this.onLine(line);
+    this.#partial = '';
+    this.#hold(chunk.slice(lastEnd + 1), hits.length > 0 && hits[hits.length - 1]! > lastEnd);
   }
 
   flush(): void {
-    if (this.#partial !== '') this.onLine(this.#partial);
+    if (this.#partialHit) this.onLine(this.#partial);
     this.#partial = '';
+    this.#partialHit = false;
+  }
+
+  #hold(partial: string, hit: boolean): void {
+    this.#partialHit = hit;
+    if (partial.length <= 4096) this.#partial = partial;
+    else if (hit) {
+      this.onLine(partial);
+      this.#partial = '';
+      this.#partialHit = false;
+    } else this.#partial = partial.slice(-4096);
   }
 }

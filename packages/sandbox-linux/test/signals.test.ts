@@ -10,6 +10,16 @@ describe('sandboxedProgramPid', () => {
     expect(sandboxedProgramPid(100, childrenOf)).toBe(102);
   });
 
+  it("is found below a tmux pane's shells: the first descendant named bwrap is bwrap", () => {
+    const panes: Record<number, number[]> = { 90: [95], 95: [100], ...tree };
+    const names: Record<number, string> = { 90: 'sh', 95: 'bash', 100: 'bwrap', 101: 'bwrap', 102: 'sh' };
+    const of = (pid: number) => panes[pid] ?? [];
+    expect(sandboxedProgramPid(90, of, (pid) => names[pid])).toBe(102);
+    expect(sandboxedProgramPid(100, of, (pid) => names[pid])).toBe(102);
+    // No bwrap under it (gone, or never sandboxed): nobody, never a wrapper.
+    expect(sandboxedProgramPid(90, of, () => 'sh')).toBeUndefined();
+  });
+
   it('is undefined once bwrap or its init has no child', () => {
     expect(sandboxedProgramPid(103, childrenOf)).toBeUndefined();
     expect(sandboxedProgramPid(102, childrenOf)).toBeUndefined();

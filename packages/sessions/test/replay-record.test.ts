@@ -60,7 +60,40 @@ describe('durable records: terminal size and delivered bytes', () => {
     });
   });
 
+  it("reads a sandboxed session's policy and private dir", () => {
+    const sandbox = {
+      write: ['/work/ws'],
+      denyRead: ['/root/.ssh'],
+      allowDomains: [{ host: 'example.com', port: 443 }, { host: 'x.org' }],
+      privateDir: '/tmp/procmux-sandbox-Ab12Cd',
+    };
+    const parsed = parseEntry(entry({ ...OLD_RECORD, sandbox }), null);
+    expect(parsed.ok && parsed.record.sandbox).toEqual(sandbox);
+    expect(parseEntry(entry({ ...OLD_RECORD, sandbox: null }), null).ok).toBe(true);
+  });
+
   it.each([
+    ['sandbox', { write: [], denyRead: [], allowDomains: [], privateDir: '/tmp/other-dir' }],
+    ['sandbox', { write: [], denyRead: [], allowDomains: [], privateDir: 'procmux-sandbox-x' }],
+    ['sandbox', { write: [], denyRead: [], allowDomains: [], privateDir: '/tmp/../procmux-sandbox-x' }],
+    [
+      'sandbox',
+      { write: ['relative'], denyRead: [], allowDomains: [], privateDir: '/tmp/procmux-sandbox-x' },
+    ],
+    [
+      'sandbox',
+      {
+        write: [],
+        denyRead: [],
+        allowDomains: [{ host: 'x', port: 0 }],
+        privateDir: '/tmp/procmux-sandbox-x',
+      },
+    ],
+    [
+      'sandbox',
+      { write: [], denyRead: [], allowDomains: [], privateDir: '/tmp/procmux-sandbox-x', env: 'x' },
+    ],
+    ['sandbox', { write: [], denyRead: [], privateDir: '/tmp/procmux-sandbox-x' }],
     ['deliveredBytes', -1],
     ['deliveredBytes', 1.5],
     ['deliveredBytes', '10'],

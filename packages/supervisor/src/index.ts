@@ -26,6 +26,7 @@ export {
   type PlatformPackages,
   platformPackages,
 } from './platform.js';
+export { assertExecutable } from './spawn-errors.js';
 export { MAX_TIMEOUT_MS, type SpawnOptions } from './spawn-options.js';
 export { consoleLogger, ProcessSupervisor, type ProcessSupervisorOptions } from './supervisor.js';
 export { HostWatchdog, type HostWatchdogOptions, type WatchdogSpawner } from './watchdog/host-watchdog.js';

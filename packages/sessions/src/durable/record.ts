@@ -7,6 +7,7 @@ import {
   RECOVERY_RECORD_BYTES,
   RECOVERY_REF_BYTES,
   RECOVERY_SCHEMA_VERSION,
+  type RecordedSandbox,
   type SessionState,
 } from '@procmux/core-types';
 import type { SessionMetadata } from '../types.js';
@@ -22,6 +23,8 @@ export interface RecordSource {
   terminal: { columns: number; rows: number } | undefined;
   /** Bytes of output poll has handed to a caller, from the process's first byte. */
   deliveredBytes: number;
+  /** The OS sandbox's policy and private dir; undefined outside one. */
+  sandbox?: RecordedSandbox | undefined;
 }
 
 const STATES: readonly SessionState[] = [
@@ -70,6 +73,18 @@ export function buildRecord(source: RecordSource, ownerId: string, tenant: strin
     reason: source.reason ?? null,
     terminal: source.terminal ? { columns: source.terminal.columns, rows: source.terminal.rows } : null,
     deliveredBytes: source.deliveredBytes,
+    ...(source.sandbox ? { sandbox: recordedSandbox(source.sandbox) } : {}),
+  };
+}
+
+function recordedSandbox(s: RecordedSandbox): RecordedSandbox {
+  return {
+    write: [...s.write],
+    denyRead: [...s.denyRead],
+    allowDomains: s.allowDomains.map((d) =>
+      d.port === undefined ? { host: d.host } : { host: d.host, port: d.port },
+    ),
+    privateDir: s.privateDir,
   };
 }
 
@@ -89,7 +104,7 @@ const int: Check = (v) => typeof v === 'number' && Number.isSafeInteger(v);
 const intOrNull: Check = (v) => v === null || int(v);
 const bool: Check = (v) => typeof v === 'boolean';
 
-type Optional = 'terminal' | 'deliveredBytes' | 'shell';
+type Optional = 'terminal' | 'deliveredBytes' | 'shell' | 'sandbox';
 
 const size: Check = (v) => int(v) && (v as number) >= 1 && (v as number) <= 65_535;
 
@@ -103,7 +118,36 @@ const OPTIONAL: Record<Optional, Check> = {
   },
   deliveredBytes: (v) => int(v) && (v as number) >= 0,
   shell: bool,
+  sandbox: (v) => v === null || isRecordedSandbox(v),
 };
+
+const absolutePath: Check = (v) => typeof v === 'string' && v.startsWith('/') && !v.split('/').includes('..');
+const fieldsExactly = (v: unknown, names: readonly string[], optional: readonly string[] = []): boolean =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  names.every((n) => n in v) &&
+  Object.keys(v).every((n) => names.includes(n) || optional.includes(n));
+
+/** A sandbox's policy and private dir: absolute paths, the dir a `procmux-sandbox-*` one. */
+function isRecordedSandbox(v: unknown): boolean {
+  if (!fieldsExactly(v, ['write', 'denyRead', 'allowDomains', 'privateDir'])) return false;
+  const s = v as Record<string, unknown>;
+  const paths = (p: unknown) => Array.isArray(p) && p.length <= 256 && p.every(absolutePath);
+  const domain = (d: unknown) =>
+    fieldsExactly(d, ['host'], ['port']) &&
+    str((d as { host: unknown }).host) &&
+    ((d as { port?: unknown }).port === undefined || size((d as { port: unknown }).port));
+  return (
+    paths(s.write) &&
+    paths(s.denyRead) &&
+    Array.isArray(s.allowDomains) &&
+    s.allowDomains.length <= 256 &&
+    s.allowDomains.every(domain) &&
+    absolutePath(s.privateDir) &&
+    /^procmux-sandbox-[^/]+$/.test((s.privateDir as string).split('/').pop() ?? '')
+  );
+}
 
 const SHAPE: Record<Exclude<keyof ProcessRecord, Optional>, Check> = {
   schemaVersion: (v) => v === RECOVERY_SCHEMA_VERSION,

@@ -1,8 +1,14 @@
 // A session's OS sandbox, kept apart from the spawn paths: the
 // wrapped target, environment and output scanning its native spawn uses.
-import { ProcmuxError } from '@procmux/core-types';
-import { openSessionSandbox, type SandboxPolicy, type SessionSandbox } from '@procmux/sandbox-linux';
+import { type ManagedRun, type ProcessRecord, ProcmuxError } from '@procmux/core-types';
+import {
+  adoptSessionSandbox,
+  openSessionSandbox,
+  type SandboxPolicy,
+  type SessionSandbox,
+} from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
+import { assertExecutable, currentPlatform } from '@procmux/supervisor';
 import type { LiveSession } from '../session/live-session.js';
 import { type StartPlan, shellLine } from './start-plan.js';
 
@@ -26,17 +32,25 @@ export async function openSandboxedSpawn(
   session: LiveSession,
   plan: StartPlan & { sandbox: SandboxPolicy },
 ): Promise<SandboxedSpawn> {
+  // The launcher is what gets spawned: a missing program would end the sandbox with 127, where
+  // unsandboxed it is ERR_PROCESS_SPAWN. Looked up as inside: the same cwd and PATH, / read-only.
+  if (!plan.shell) assertExecutable(plan.command, plan.cwd, plan.env, currentPlatform());
   const commandLine = shellLine(plan);
   // A terminal echoes what is typed, so recent output shows an interactive TIOCSTI attempt too.
-  let recent = '';
+  // Kept as the chunks themselves: joined only when a refusal line asks (copying 4 KiB per
+  // chunk cost more than the refusal scan itself on a flood).
+  const recent: string[] = [];
+  let recentLength = 0;
   const box = await openSessionSandbox({
     policy: plan.sandbox,
     cwd: plan.cwd,
-    commandText: () => `${commandLine}\n${recent}`,
+    commandText: () => `${commandLine}\n${recent.join('').slice(-4096)}`,
   });
   const scan = box.scan.bind(box);
   box.scan = (stream, chunk) => {
-    recent = chunk.length >= 4096 ? chunk.slice(-4096) : (recent + chunk).slice(-4096);
+    recent.push(chunk);
+    recentLength += chunk.length;
+    while (recentLength - recent[0]!.length >= 4096) recentLength -= recent.shift()!.length;
     scan(stream, chunk);
   };
   session.attachSandbox(box);
@@ -45,4 +59,68 @@ export async function openSandboxedSpawn(
     : { file: plan.command, args: plan.args };
   const wrapped = box.wrap({ file: target.file, args: [...target.args] }, plan.cwd);
   return { box, file: wrapped.file, args: [...wrapped.args], env: { ...plan.env, ...box.env } };
+}
+
+/**
+ * The proxy and the private directory live as long as the process does; signals aim at the
+ * program inside, not bwrap.
+ */
+export function closeWithRun(run: ManagedRun, box: SessionSandbox): void {
+  aimSignalsInside(run, box);
+  void run.wait().then(
+    () => box.close(),
+    () => box.close(),
+  );
+}
+
+/** A released session goes on without this host: its proxy stops, its directory stays. */
+export function releaseWithSandbox(handle: { release?(): void | Promise<void> }, box: SessionSandbox): void {
+  const release = handle.release?.bind(handle);
+  handle.release = async () => {
+    await release?.();
+    await box.release();
+  };
+}
+
+/**
+ * A sandboxed run's pid is bwrap's: a signal goes to the program inside instead, as it would
+ * to the program unsandboxed, and an exit bwrap reports as 128 + that signal is the signal.
+ */
+function aimSignalsInside(run: ManagedRun, box: SessionSandbox): void {
+  const wait = run.wait.bind(run);
+  const exit = wait().then((result) => ({ ...result, ...box.exitOf(result.exitCode) }));
+  exit.catch(() => {});
+  run.wait = () => exit;
+  run.signal = async (name) => {
+    if (run.pid !== undefined) box.signal(run.pid, name);
+  };
+}
+
+/**
+ * The sandbox of a session recovered from its record (a tmux-held one whose host died): its
+ * refusals are told again and signals reach the program inside. Undefined when it cannot be
+ * had (its private dir is gone: the process ended with it); the process stays confined anyway.
+ */
+export async function adoptRecordedSandbox(
+  session: LiveSession,
+  record: ProcessRecord,
+): Promise<SessionSandbox | undefined> {
+  const recorded = record.sandbox;
+  if (!recorded) return undefined;
+  const commandLine = record.shell ? [record.command, ...record.args].join(' ') : record.command;
+  const box = await adoptSessionSandbox({
+    dir: recorded.privateDir,
+    cwd: record.cwd,
+    policy: {
+      write: [...recorded.write],
+      denyRead: [...recorded.denyRead],
+      allowDomains: recorded.allowDomains.map((d) => ({ ...d })),
+      tempDir: 'private',
+      network: 'allow-list-proxy',
+      pidNamespace: true,
+    },
+    commandText: () => commandLine,
+  }).catch(() => undefined);
+  if (box) session.attachSandbox(box);
+  return box;
 }

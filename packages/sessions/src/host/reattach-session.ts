@@ -8,6 +8,7 @@ import type { ReplaySink } from '../durable/replay.js';
 import type { SessionContext } from '../session/context.js';
 import { LiveSession } from '../session/live-session.js';
 import { resolveTerminal } from '../session/terminal.js';
+import { adoptRecordedSandbox, closeWithRun, releaseWithSandbox } from './os-sandbox.js';
 
 /**
  * A live session for a re-attached process (durable/recover.ts gets this as its
@@ -62,6 +63,25 @@ export async function reattachSession(
     },
     deps.context,
   );
+  // A sandboxed process: refusals are told from here on, signals aim at the program inside.
+  const box = await adoptRecordedSandbox(session, record);
+  // Replayed output a caller was already given was scanned (and its refusals told) by the host
+  // that gave it: only what comes after is scanned here.
+  let unscanned = floor;
+  const scan = (stream: 'stdout' | 'stderr', chunk: string) => {
+    if (!box) return;
+    if (unscanned > 0) {
+      const bytes = Buffer.from(chunk);
+      if (bytes.length <= unscanned) {
+        unscanned -= bytes.length;
+        return;
+      }
+      chunk = bytes.subarray(unscanned).toString();
+      unscanned = 0;
+    }
+    box.scan(stream, chunk);
+  };
+  if (box) releaseWithSandbox(handle, box);
   const adapter = new BackendAdapter(handle, record.stdioMode, deps.canResize);
   let run: ManagedRun;
   try {
@@ -81,14 +101,20 @@ export async function reattachSession(
       onStdout: (chunk) => {
         feed(chunk);
         session.onOutput('stdout', chunk);
+        scan('stdout', chunk);
       },
-      onStderr: (chunk) => session.onOutput('stderr', chunk),
+      onStderr: (chunk) => {
+        session.onOutput('stderr', chunk);
+        scan('stderr', chunk);
+      },
       adapterFactory: async () => adapter,
     });
   } catch (error) {
     screen?.dispose();
+    await box?.release();
     throw error;
   }
+  if (box) closeWithRun(run, box);
   deps.replay.connect(adapter, floor, () => session.skipDelivered());
   // A process that ends before the replay reached the floor: the rest was all delivered.
   void run.wait().then(

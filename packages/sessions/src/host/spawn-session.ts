@@ -11,7 +11,13 @@ import type { ProcessSandboxBackend, SandboxProcessHandle } from '../backends/sa
 import { hangUpRun } from '../session/hang-up.js';
 import type { LiveSession } from '../session/live-session.js';
 import type { ProcessStartRequest } from '../types.js';
-import { openSandboxedSpawn, type SandboxedSpawn, sandboxUnsupportedOn } from './os-sandbox.js';
+import {
+  closeWithRun,
+  openSandboxedSpawn,
+  releaseWithSandbox,
+  type SandboxedSpawn,
+  sandboxUnsupportedOn,
+} from './os-sandbox.js';
 import { hostTarget, type StartPlan, shellLine } from './start-plan.js';
 
 export interface SpawnContext {
@@ -193,44 +199,9 @@ function checkSandboxOnBackend(
   }
 }
 
-/**
- * The proxy and the private directory live as long as the process does; signals aim at the
- * program inside, not bwrap.
- */
-function closeWithRun(run: ManagedRun, box: SandboxedSpawn['box']): void {
-  aimSignalsInside(run, box);
-  void run.wait().then(
-    () => box.close(),
-    () => box.close(),
-  );
-}
-
-/** A released session goes on without this host: its proxy stops, its directory stays. */
-function releaseWithSandbox(handle: PtyBackendHandle, box: SandboxedSpawn['box']): void {
-  const release = handle.release.bind(handle);
-  handle.release = async () => {
-    await release();
-    await box.release();
-  };
-}
-
 /** The shell this host wraps a command string in (what the supervisor and hostTarget run). */
 function localShell(plan: StartPlan): string | null {
   return plan.shell ? shellWrap(shellLine(plan), { env: plan.env }).shell : null;
-}
-
-/**
- * A sandboxed run's pid is bwrap's: a signal goes to the program inside instead, as it would
- * to the program unsandboxed, and an exit bwrap reports as 128 + that signal is the signal.
- */
-function aimSignalsInside(run: ManagedRun, box: SandboxedSpawn['box']): void {
-  const wait = run.wait.bind(run);
-  const exit = wait().then((result) => ({ ...result, ...box.exitOf(result.exitCode) }));
-  exit.catch(() => {});
-  run.wait = () => exit;
-  run.signal = async (name) => {
-    if (run.pid !== undefined) box.signal(run.pid, name);
-  };
 }
 
 /** The sandbox's launcher instead of the command, and output scanned for its refusals. */

@@ -157,6 +157,13 @@ export function recordSource(s: SessionCore, reason?: string): RecordSource {
     reason,
     terminal: s.stdioMode === 'pty' && s.emulated ? s.terminal : undefined,
     deliveredBytes: s.delivered.bytes,
+    // A later host tells the refusals of a process it recovers, and signals inside, from this.
+    sandbox: s.sandbox && {
+      write: s.sandbox.policy.write,
+      denyRead: s.sandbox.policy.denyRead,
+      allowDomains: s.sandbox.policy.allowDomains,
+      privateDir: s.sandbox.dir,
+    },
   };
 }
 
