@@ -69,7 +69,6 @@ async function orphaned(n: string): Promise<void> {
   await waitFor(() => sleeping(n).length === 1, 15_000, 'the escapee to run');
 }
 
-
 describe.skipIf(cannot !== undefined)("tmux panes with containment 'auto' where a cgroup can be made", () => {
   it('kill() leaves no escapee that cleared its environment; metadata says cgroup; the cgroup goes', async () => {
     tmux = createTmuxBackend({ dir: stateDir() });
@@ -137,7 +136,11 @@ describe.skipIf(cannot !== undefined)("tmux panes with containment 'auto' where 
   it("a 'host' pane's escapee ends within 3 s of its host's SIGKILL (the watchdog, the pane-died hook)", async () => {
     const dir = stateDir();
     const n = tag();
-    const { child } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, escapee(n, 'sleep 60'), 'host']);
+    const { child } = await startHost<{ id: string; pid: number }>('host.mjs', [
+      dir,
+      escapee(n, 'sleep 60'),
+      'host',
+    ]);
     children.push(child.pid!);
     await orphaned(n);
     await sigkill(child);
@@ -161,7 +164,10 @@ describe.skipIf(cannot !== undefined)("tmux panes with containment 'auto' where 
     await orphaned(n);
     await sigkill(child);
     // The recovering host runs in a cgroup of its own, a sibling of the pane's.
-    const elsewhere = SessionCgroup.create({ layout: layout!, id: `other-${randomBytes(3).toString('hex')}` });
+    const elsewhere = SessionCgroup.create({
+      layout: layout!,
+      id: `other-${randomBytes(3).toString('hex')}`,
+    });
     try {
       const enter = elsewhere.procsFiles.map((f) => `echo $$ > ${f}`).join('; ');
       const host = spawn(
@@ -174,7 +180,10 @@ describe.skipIf(cannot !== undefined)("tmux panes with containment 'auto' where 
       host.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const code = await new Promise<number | null>((resolve) => host.once('exit', resolve));
       expect(`${code} ${out}`).toBe(`0 ${out}`);
-      const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, string>);
       expect(lines).toEqual([
         { cgroup: expect.stringMatching(/\/procmux-\d+-other-[0-9a-f]+$/) },
         { id: first.id, containment: 'cgroup' },

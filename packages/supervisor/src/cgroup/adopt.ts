@@ -1,7 +1,7 @@
 // A cgroup a previous host made for a session (a tmux pane that outlived it): which of the
 // paths a record names a recovering host may end and remove. Only a procmux cgroup made for
 // that very session, on a cgroup mount of this machine, and never one holding this host.
-import { parseCgroupMounts, type CgroupLayout, isBeneath } from './layout.js';
+import { type CgroupLayout, isBeneath, parseCgroupMounts } from './layout.js';
 import { CGROUP_PREFIX } from './plan.js';
 
 export interface AdoptCheck {

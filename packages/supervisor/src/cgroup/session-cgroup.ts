@@ -120,7 +120,8 @@ export class SessionCgroup {
    */
   static adopt(dirs: readonly string[], effects: CgroupEffects = nodeCgroupEffects): SessionCgroup {
     const membership = dirs[0];
-    if (membership === undefined) throw new ProcmuxError('ERR_INVALID_OPTION', 'an adopted cgroup needs a directory');
+    if (membership === undefined)
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'an adopted cgroup needs a directory');
     const plan: CgroupPlan = {
       dirs: [...dirs],
       membership,

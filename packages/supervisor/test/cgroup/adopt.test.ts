@@ -44,6 +44,8 @@ describe('adoptRefusal (a recovering host ends and removes only the cgroup made 
     expect(adoptRefusal({ ...pane(dir), layout: { unified: `${dir}/inner`, v1: {} } })).toMatch(
       /holds this host itself/,
     );
-    expect(adoptRefusal({ ...pane(dir), layout: { unified: dir, v1: {} } })).toMatch(/holds this host itself/);
+    expect(adoptRefusal({ ...pane(dir), layout: { unified: dir, v1: {} } })).toMatch(
+      /holds this host itself/,
+    );
   });
 });
