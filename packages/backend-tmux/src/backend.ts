@@ -13,7 +13,8 @@ import {
 import { killProcessTree } from '@procmux/kill-posix';
 import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
-import { HostWatchdog, hostPidNamespaceSupport, pidNamespaceTarget } from '@procmux/supervisor';
+import { HostWatchdog, type SessionCgroup } from '@procmux/supervisor';
+import { adoptPane, holdPane, type PaneContainment } from './containment.js';
 import {
   decodeRef,
   envScript,
@@ -111,9 +112,14 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
   let watchdog: HostWatchdog | undefined;
   const live = new Map<string, TmuxPane>();
 
-  const watch = (marker: string, pid: number, privateDir: string | undefined) => {
+  const watch = (
+    marker: string,
+    pid: number,
+    privateDir: string | undefined,
+    cgroup: SessionCgroup | undefined,
+  ) => {
     watchdog ??= new HostWatchdog({ platform: process.platform, graceMs, logger: { warn: () => {} } });
-    watchdog.watch(marker, pid, undefined, privateDir === undefined ? undefined : [privateDir]);
+    watchdog.watch(marker, pid, cgroup?.dirs, privateDir === undefined ? undefined : [privateDir]);
   };
 
   const pane = (
@@ -125,6 +131,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
     host: boolean,
     panePid?: number,
     privateDir?: string,
+    held: { containment: PaneContainment; cgroup?: SessionCgroup } = { containment: 'marker' },
   ) => {
     const handle = new TmuxPane({
       server,
@@ -137,6 +144,8 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       onData,
       ...(privateDir === undefined ? {} : { privateDir }),
       killGraceMs: graceMs,
+      containment: held.containment,
+      ...(held.cgroup ? { cgroup: held.cgroup } : {}),
       onSettled: () => {
         live.delete(name);
         if (host) watchdog?.unwatch(marker);
@@ -158,30 +167,44 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const files = layout.files(name);
       // The same descriptor-closing prologue as a native session's (shell-wrap), so a command
       // string means the same here: bash with BASH_ENV, or the exec wrapper for a program.
-      const program = await containedTarget(request, resolved.containment);
+      const held = await holdPane(resolved.containment, name, request);
+      const { program, cgroup } = held;
       const spec = closeInheritedDescriptors({
         file: program.file,
         args: [...program.args],
         env: { ...request.env, TERM: request.term, [TREE_MARKER_ENV]: marker },
       });
-      writeSessionFiles(layout, files, envScript(files.env, spec.env));
+      try {
+        writeSessionFiles(layout, files, envScript(files.env, spec.env, cgroup?.procsFiles));
+      } catch (error) {
+        await cgroup?.close().catch(() => {});
+        throw error;
+      }
       const host = request.lifetime !== 'detached';
       const target = { ...request, file: spec.file, args: spec.args };
       const out = await server.run(
-        startCommands({ binary, layout, name, marker, host, request: target, files }),
+        startCommands({
+          binary,
+          layout,
+          name,
+          marker,
+          host,
+          request: target,
+          files,
+          ...(cgroup ? { cgroup: cgroup.dirs } : {}),
+        }),
       );
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
       if (out.code !== 0 || !Number.isSafeInteger(pid)) {
         await server.run(['kill-session', '-t', name]);
+        await cgroup?.close().catch(() => {});
         throw new ProcmuxError(
           'ERR_PROCESS_PTY_BACKEND',
           `tmux could not start the session: ${out.stderr.trim() || `exit code ${out.code}`}`,
         );
       }
-      if (host) watch(marker, pid, request.privateDir);
-      const started = pane(name, marker, pid, 0, request.onData, host, undefined, request.privateDir);
-      if (resolved.containment === 'pid-namespace') started.containment = 'pid-namespace';
-      return started;
+      if (host) watch(marker, pid, request.privateDir, cgroup);
+      return pane(name, marker, pid, 0, request.onData, host, undefined, request.privateDir, held);
     },
     async attach(request) {
       const ref = decodeRef(request.ref, layout);
@@ -199,16 +222,23 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       if (shown.code !== 0) {
         // No session: only an exit status written before it went makes this a real end.
         const ended = existsSync(files.exit) && parseExitFile(readFileSync(files.exit, 'utf8'));
-        return ended ? pane(ref.session, ref.marker, undefined, ref.offset, sink, false) : null;
+        const held = adoptPane(ref.session, ref.cgroup, undefined);
+        if (!ended) {
+          await held.cgroup?.close().catch(() => {});
+          return null;
+        }
+        return pane(ref.session, ref.marker, undefined, ref.offset, sink, false, undefined, undefined, held);
       }
       if (marker !== ref.marker) return null;
       const pid = dead === '1' ? undefined : Number(pidText);
+      const held = adoptPane(ref.session, ref.cgroup, pid);
       // A 'host' session whose host is gone must die, not be adopted.
       if (lifetime === 'host' && pid !== undefined) {
         await killProcessTree(pid, { marker: ref.marker, graceMs }).catch(() => {});
+        await held.cgroup?.kill().catch(() => {});
       }
       // A dead pane keeps its pid for the reaper nudge: it may have died unreaped (unreaped.ts).
-      return pane(ref.session, ref.marker, pid, ref.offset, sink, false, Number(pidText));
+      return pane(ref.session, ref.marker, pid, ref.offset, sink, false, Number(pidText), undefined, held);
     },
     async listSessions() {
       const out = await server.run(['list-sessions', '-F', '#{session_name}']);
@@ -225,18 +255,25 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
         'list-panes',
         '-a',
         '-F',
-        '#{session_name} #{pane_dead} #{pane_pid} #{@procmux_marker}',
+        '#{session_name} #{pane_dead} #{pane_pid} #{@procmux_marker} #{@procmux_cgroup}',
       ]);
       const panes = out.stdout
         .split('\n')
         .map((line) => line.split(' '))
         .filter(([name]) => name !== undefined && name !== '');
       const trees = panes.filter(([, dead, pid]) => dead === '0' && Number(pid) > 0);
+      // Each pane's cgroup (the one procmux made for it, nothing else), whoever made it.
+      const cgroups = panes.flatMap(([name, , , , ...words]) => {
+        const dirs = words.filter((dir) => dir !== '');
+        const { cgroup } = adoptPane(name!, dirs.length > 0 ? dirs : undefined, undefined);
+        return cgroup ? [cgroup] : [];
+      });
       await Promise.all(
         trees.map(([, , pid, marker]) =>
           killProcessTree(Number(pid), { graceMs, ...(marker ? { marker } : {}) }).catch(() => {}),
         ),
       );
+      await Promise.all(cgroups.map((cgroup) => cgroup.close().catch(() => {})));
       // Their pane-died hooks write the exit files; let them (bounded) before the server goes.
       await waitFor(
         trees.map(([name]) => layout.files(name!).exit),
@@ -284,20 +321,4 @@ function writeSessionFiles(layout: Layout, files: SessionFiles, script: string):
       `the tmux backend could not write a session's files under ${layout.sessions} (${code}${code === 'ENOSPC' ? ': the file system is full' : ''}); no program was started`,
     );
   }
-}
-
-// A pane in a pid namespace of its own: the namespace dies with the pane's process (its init
-// is tied to it), so nothing the program started outlives the pane, host or no host.
-async function containedTarget(
-  request: { file: string; args: readonly string[] },
-  containment: 'marker' | 'pid-namespace',
-): Promise<{ file: string; args: readonly string[] }> {
-  if (containment === 'marker') return request;
-  const support = await hostPidNamespaceSupport();
-  if (!support.ok)
-    throw new ProcmuxError(
-      'ERR_PROCESS_UNSUPPORTED',
-      `a tmux pane cannot run in a pid namespace: ${support.reason}`,
-    );
-  return pidNamespaceTarget({ file: request.file, args: [...request.args] }, support.spec);
 }

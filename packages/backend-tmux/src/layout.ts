@@ -86,6 +86,8 @@ export interface TmuxRef {
   /** Bytes of the log a host had when the ref was written; replay starts here. */
   offset: number;
   marker: string;
+  /** The pane's cgroup directories (membership first), when it was started in one. */
+  cgroup?: string[];
 }
 
 export function encodeRef(ref: TmuxRef): string {
@@ -106,6 +108,13 @@ export function decodeRef(text: string, layout: Layout): TmuxRef | undefined {
   if (ref.socket !== layout.socket || ref.log !== layout.files(ref.session).log) return undefined;
   if (typeof ref.offset !== 'number' || !Number.isSafeInteger(ref.offset) || ref.offset < 0) return undefined;
   if (typeof ref.marker !== 'string' || ref.marker === '') return undefined;
+  if (
+    ref.cgroup !== undefined &&
+    (!Array.isArray(ref.cgroup) ||
+      ref.cgroup.length === 0 ||
+      !ref.cgroup.every((dir) => typeof dir === 'string' && isSafePath(dir)))
+  )
+    return undefined;
   return ref as TmuxRef;
 }
 
@@ -129,10 +138,19 @@ export function parseExitFile(text: string): { exitCode: number | null; signal: 
  * only to wait for the command (which gets them with default handling), then dies of
  * the command's signal, so #{pane_dead_signal} still tells it.
  */
-export function envScript(path: string, env: Readonly<Record<string, string>>): string {
+export function envScript(
+  path: string,
+  env: Readonly<Record<string, string>>,
+  cgroupProcs: readonly string[] = [],
+): string {
   const words = Object.entries(env).map(([key, value]) => quote(`${key}=${value}`));
   return [
     `rm -f -- ${quote(path)}`,
+    // The pane's process joins its cgroup before anything runs, so nothing can fork outside it.
+    ...cgroupProcs.map(
+      (file) =>
+        `echo $$ 2>/dev/null >${quote(file)} || { echo "procmux: could not join the pane's cgroup (${file})" >&2; exit 125; }`,
+    ),
     'trap : INT QUIT TERM',
     `env -i ${words.join(' ')} "$@"`,
     'st=$?',

@@ -11,6 +11,7 @@ import {
   oneOf,
   optionsObject,
 } from '@procmux/core-types';
+import type { TmuxContainmentMode } from './containment.js';
 import type { TmuxBinary } from './tmux-cli.js';
 
 export interface TmuxBackendOptions {
@@ -21,19 +22,23 @@ export interface TmuxBackendOptions {
   /** A tmux already located (tests); found on PATH and version-checked by default. */
   tmux?: TmuxBinary;
   /**
-   * 'marker' (default): a pane's tree is found by process group, descendants and marker.
-   * 'pid-namespace': each pane's program runs in a pid namespace of its own (Linux), which
-   * dies with the pane's process, escapees included, also for a pane that outlived its host;
-   * a host that cannot make one fails the start with ERR_PROCESS_UNSUPPORTED naming why.
+   * 'auto' (default): a cgroup per pane where this host can make one, else a pid namespace,
+   * else the marker sweep. 'cgroup': each pane's process joins a cgroup of its own beneath
+   * this host's cgroup (Linux) before it runs the program; kill() ends every member, the
+   * cgroup is removed when the pane ends. 'pid-namespace': each pane's program runs in a pid
+   * namespace of its own (Linux), which dies with the pane's process. Both hold escapees
+   * (a setsid daemon that cleared its environment), also for a pane that outlived its host;
+   * a host that cannot make the one asked for fails the start with ERR_PROCESS_UNSUPPORTED
+   * naming why. 'marker': a pane's tree is found by process group, descendants and marker.
    */
-  containment?: 'marker' | 'pid-namespace';
+  containment?: TmuxContainmentMode;
 }
 
 export interface ResolvedTmuxOptions {
   dir: string;
   killGraceMs: number;
   tmux: TmuxBinary | undefined;
-  containment: 'marker' | 'pid-namespace';
+  containment: TmuxContainmentMode;
 }
 
 const KEYS = ['dir', 'killGraceMs', 'tmux', 'containment'] as const;
@@ -48,7 +53,8 @@ export function resolveTmuxOptions(value: unknown): ResolvedTmuxOptions {
     default: DEFAULT_KILL_GRACE_MS,
   });
   const containment =
-    oneOf('containment', options.containment, ['marker', 'pid-namespace'] as const) ?? 'marker';
+    oneOf('containment', options.containment, ['auto', 'cgroup', 'pid-namespace', 'marker'] as const) ??
+    'auto';
   return { dir, killGraceMs, tmux: tmuxOption(options.tmux), containment };
 }
 

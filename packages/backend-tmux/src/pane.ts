@@ -4,7 +4,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
-import { namespacedProgramPid } from '@procmux/supervisor';
+import { namespacedProgramPid, type SessionCgroup } from '@procmux/supervisor';
+import type { PaneContainment } from './containment.js';
 import { InOrder } from './in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
@@ -30,6 +31,9 @@ export interface PaneOptions {
   killGraceMs: number;
   /** An OS sandbox's private directory, removed with the session's files (the hook does too). */
   privateDir?: string;
+  /** What holds the pane's tree (containment.ts); with a cgroup, the cgroup itself. */
+  containment?: PaneContainment;
+  cgroup?: SessionCgroup;
 }
 
 function signalName(number: number): SignalName | undefined {
@@ -55,8 +59,8 @@ export class TmuxPane {
   /** The stream starts at this byte of the log (0: the whole history is replayed). */
   readonly replayFrom: number;
   readonly metadata: Record<string, unknown>;
-  /** 'pid-namespace' for a pane started in one (the backend's `containment`); else the marker sweep. */
-  containment: 'marker' | 'pid-namespace' = 'marker';
+  /** What holds the pane's tree: its cgroup, its pid namespace, or the marker sweep. */
+  readonly containment: PaneContainment;
   readonly #follower: LogFollower;
   readonly #exit: Promise<RecoveredProcessExit>;
   #resolve!: (exit: RecoveredProcessExit) => void;
@@ -76,7 +80,9 @@ export class TmuxPane {
       log: options.files.log,
       offset: options.offset,
       marker: options.marker,
+      ...(options.cgroup ? { cgroup: [...options.cgroup.dirs] } : {}),
     });
+    this.containment = options.containment ?? 'marker';
     this.metadata = {
       tmux: {
         socket: options.server.socket,
@@ -146,10 +152,14 @@ export class TmuxPane {
     }
   }
 
-  /** Tree kill of the pane's process (escapees by marker); the end path then closes the session. */
+  /**
+   * Tree kill of the pane's process (escapees by marker), then every member of its cgroup (an
+   * escapee that cleared its environment); the end path then closes the session.
+   */
   async kill(): Promise<void> {
     const pid = this.#livePid();
     await killProcessTree(pid, { marker: this.options.marker, graceMs: this.options.killGraceMs });
+    await this.options.cgroup?.kill();
   }
 
   /** After the input already given, before any given later (in-order.ts). */
@@ -278,6 +288,7 @@ export class TmuxPane {
     while (!existsSync(files.eof) && Date.now() < deadline) await sleep(5);
     await killed;
     this.#follower.finish();
+    await this.#closeCgroup();
     this.#cleanup();
     const signal = status.signal === null ? null : (signalName(status.signal) ?? null);
     this.options.onSettled?.();
@@ -295,6 +306,7 @@ export class TmuxPane {
     await server.run(['kill-session', '-t', name]);
     this.#follower.finish();
     const kept = this.#follower.offset;
+    await this.#closeCgroup();
     this.#cleanup();
     this.options.onSettled?.();
     this.#reject(
@@ -322,6 +334,7 @@ export class TmuxPane {
       await this.#killTree();
       await this.options.server.run(['kill-session', '-t', this.options.name]);
     }
+    await this.#closeCgroup();
     this.#cleanup();
     this.options.onSettled?.();
     this.#reject(
@@ -330,6 +343,11 @@ export class TmuxPane {
         `tmux session ${this.options.name} vanished (killed outside procmux, or its tmux server ended); its exit status is unknown`,
       ),
     );
+  }
+
+  /** What the pane left in its cgroup is killed and the cgroup removed (the hook may have already). */
+  async #closeCgroup(): Promise<void> {
+    await this.options.cgroup?.close().catch(() => {});
   }
 
   #cleanup(): void {

@@ -16,6 +16,8 @@ export interface StartSpec {
   host: boolean;
   request: Pick<PtyStartRequest, 'file' | 'args' | 'cwd' | 'columns' | 'rows' | 'privateDir'>;
   files: SessionFiles;
+  /** The pane's cgroup directories (membership first): ended and removed by the pane-died hook. */
+  cgroup?: readonly string[];
 }
 
 // $1 is the start script; the rest is the command. The script runs the command under
@@ -25,6 +27,7 @@ const WRAPPER = 'e=$1; shift; . "$e"';
 /** argv for TmuxServer.run: new-session, options, hook, log writer, pid. */
 export function startCommands(spec: StartSpec): string[] {
   const { binary, layout, name, marker, host, request, files } = spec;
+  const cgroup = spec.cgroup ?? [];
   // Paths are checked to need no quoting (layoutOf); the hook is parsed by tmux, then sh.
   // The hook writes the status, then ends the tmux session itself: that closes the log
   // writer's pipe at once (tmux refuses pipe-pane on a dead pane), so the writer's .eof mark
@@ -39,7 +42,13 @@ export function startCommands(spec: StartSpec): string[] {
   // An OS sandbox's private directory goes with the pane, whether or not a host is there to
   // see it end; before the exit file, so a host that saw the exit finds it gone.
   const remove = request.privateDir === undefined ? '' : `rm -rf ${request.privateDir}; `;
-  const hook = `${remove}s=#{pane_dead_status}:#{pane_dead_signal}; echo $s > ${files.exit}; ${ending}`;
+  // A pane in a cgroup: once its process ended, what it left there (an escapee) is killed and
+  // the cgroup removed here too, so no host need be there (rmdir waits out the teardown).
+  const release =
+    cgroup.length === 0
+      ? ''
+      : `[ $s = : ] || { echo 1 2>/dev/null > ${cgroup[0]}/cgroup.kill; for d in ${[...cgroup].reverse().join(' ')}; do i=0; until rmdir $d 2>/dev/null || [ ! -d $d ] || [ $i -ge 50 ]; do i=$((i+1)); sleep 0.1; done; done; }; `;
+  const hook = `${remove}s=#{pane_dead_status}:#{pane_dead_signal}; echo $s > ${files.exit}; ${release}${ending}`;
   // The writer carries no marker: a tree kill of the session must not take its log with it
   // (it ends by itself when tmux closes the pipe, after the last byte). A cat that fails (a
   // full disk, a quota, SIGXFSZ past a file size limit) leaves the failed mark first: the host
@@ -93,6 +102,7 @@ export function startCommands(spec: StartSpec): string[] {
     '@procmux_marker',
     marker,
     ';',
+    ...(cgroup.length === 0 ? [] : ['set-option', ...t, '@procmux_cgroup', cgroup.join(' '), ';']),
     'set-option',
     ...t,
     '@procmux_lifetime',

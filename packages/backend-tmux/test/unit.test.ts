@@ -56,18 +56,20 @@ describe('createTmuxBackend options (the core-types toolkit: ERR_INVALID_OPTION,
     );
     expect(() => resolveTmuxOptions(options)).toThrow(message);
   };
-  it("takes dir, killGraceMs, tmux and containment, with the 3000 ms default grace and 'marker'", () => {
+  it("takes dir, killGraceMs, tmux and containment, with the 3000 ms default grace and 'auto'", () => {
     expect(resolveTmuxOptions({ dir: '/tmp/pm', tmux })).toEqual({
       dir: '/tmp/pm',
       killGraceMs: 3_000,
       tmux,
-      containment: 'marker',
+      containment: 'auto',
     });
     expect(resolveTmuxOptions({ dir: '/tmp/pm', killGraceMs: 0 }).killGraceMs).toBe(0);
     expect(resolveTmuxOptions({ dir: '/tmp/pm', containment: 'pid-namespace' }).containment).toBe(
       'pid-namespace',
     );
-    refused({ dir: '/tmp/pm', containment: 'cgroup' }, 'containment', /containment must be one of/);
+    for (const containment of ['cgroup', 'marker'] as const)
+      expect(resolveTmuxOptions({ dir: '/tmp/pm', containment }).containment).toBe(containment);
+    refused({ dir: '/tmp/pm', containment: 'namespace' }, 'containment', /containment must be one of/);
   });
   it('refuses what it cannot use, saying what is allowed', () => {
     refused(undefined, 'dir', /dir must be a non-empty string/);
@@ -125,6 +127,11 @@ describe('layout and refs', () => {
     expect(decodeRef(encodeRef({ ...ref, offset: -1 }), layout)).toBeUndefined();
     expect(decodeRef('not json', layout)).toBeUndefined();
     expect(Buffer.byteLength(encodeRef(ref))).toBeLessThan(1024);
+    // A pane's cgroup: kept when every path is one the pane-died hook can take unquoted.
+    const cgroup = ['/sys/fs/cgroup/app/procmux-42-pm-0123456789ab'];
+    expect(decodeRef(encodeRef({ ...ref, cgroup }), layout)).toEqual({ ...ref, cgroup });
+    for (const bad of [[], ['relative/procmux-1-x'], ['/sys/fs/cgroup/a b'], ['/sys/fs/cgroup/../etc'], [7]])
+      expect(decodeRef(JSON.stringify({ ...ref, cgroup: bad }), layout)).toBeUndefined();
   });
   it('reads exit files only when complete', () => {
     expect(parseExitFile('3:\n')).toEqual({ exitCode: 3, signal: null });

@@ -174,6 +174,11 @@ export interface RecoveredProcessHandle {
   replayFrom?: number;
   /** Small, non-secret facts (e.g. how a person attaches), as a host PTY handle's metadata. */
   metadata?: Record<string, unknown>;
+  /**
+   * What really holds the re-attached process's tree ('cgroup', 'pid-namespace'); absent:
+   * the marker sweep. The recovered session's `metadata().containment` says it.
+   */
+  containment?: 'cgroup' | 'pid-namespace' | 'marker';
   write(data: string): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;

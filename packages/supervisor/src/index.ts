@@ -1,3 +1,4 @@
+export { type AdoptCheck, adoptRefusal } from './cgroup/adopt.js';
 export { type CgroupEffects, killAndRemove, killCgroup } from './cgroup/kill.js';
 export { type CgroupLayout, discoverLayout, type V1Controller } from './cgroup/layout.js';
 export { CGROUP_PREFIX, type CgroupPlan, planCgroup } from './cgroup/plan.js';

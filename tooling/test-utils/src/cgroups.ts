@@ -5,7 +5,7 @@
 // else would be a bug this check must see too.
 import { readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive } from './process-table.js';
+import { isAlive, type ProcessInfo, processTable } from './process-table.js';
 
 const NAME = /^procmux-(\d+)-/;
 const MAX_DEPTH = 8;
@@ -67,9 +67,33 @@ export function leakedCgroups(hosts: Iterable<number> = []): ProcmuxCgroup[] {
   return procmuxCgroups().filter((c) => ours.has(c.hostPid));
 }
 
-/** procmux cgroups whose host is no longer alive, whoever made it (the end-of-run check). */
+/**
+ * procmux cgroups whose host is no longer alive, whoever made it (the end-of-run check). A tmux
+ * pane's whose pane still runs is not one: a detached pane outlives the host that made its
+ * cgroup on purpose (another package's recovery test, running beside this run's teardown).
+ */
 export function orphanedCgroups(): ProcmuxCgroup[] {
-  return procmuxCgroups().filter((c) => c.hostPid !== process.pid && !isAlive(c.hostPid));
+  const table = processTable();
+  return procmuxCgroups().filter(
+    (c) => c.hostPid !== process.pid && !isAlive(c.hostPid) && !paneRuns(c.dir, table),
+  );
+}
+
+/** A tmux pane's cgroup (`procmux-<host pid>-pm-<12 hex>`, @procmux/backend-tmux). */
+const PANE = /\/procmux-\d+-pm-[0-9a-f]{12}$/;
+
+// The pane's own process (a child of its tmux server) is still a member: the pane runs. What
+// a dead pane left behind (an escapee) has no tmux parent, and stays a leak.
+function paneRuns(dir: string, table: ProcessInfo[]): boolean {
+  if (!PANE.test(dir)) return false;
+  let members: number[];
+  try {
+    members = readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return false;
+  }
+  const byPid = new Map(table.map((p) => [p.pid, p]));
+  return members.some((pid) => /^(\S*\/)?tmux\b/.test(byPid.get(byPid.get(pid)?.ppid ?? 0)?.command ?? ''));
 }
 
 /** Kills every member of a leaked cgroup and removes it, so one leak cannot poison the next test. */

@@ -40,10 +40,11 @@ export interface PtyBackendHandle {
   /** The shell that ran a command string, when the backend chose it (e.g. the remote host's). */
   shell?: string | null;
   /**
-   * What holds the process's tree where the backend runs it ('pid-namespace': a namespace of
-   * its own that dies with it); absent: the marker sweep. `metadata().containment` says it.
+   * What holds the process's tree where the backend runs it ('cgroup': a cgroup of its own;
+   * 'pid-namespace': a namespace of its own that dies with it); absent: the marker sweep.
+   * `metadata().containment` says it.
    */
-  containment?: 'marker' | 'pid-namespace';
+  containment?: 'cgroup' | 'pid-namespace' | 'marker';
   write(data: string): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
   kill(): void | Promise<void>;

@@ -126,7 +126,15 @@ export async function reattachSession(
     start() {
       deps.sessions.set(record.id, session);
       const metadata = backendMetadata(handle, limits.maxPtyBackendMetadataBytes);
-      session.attach(run, adapter, metadata, typeof metadata?.shell === 'string' ? metadata.shell : null);
+      // The backend says what really holds the re-attached tree (a tmux pane's own cgroup).
+      const held = handle.containment;
+      session.attach(
+        run,
+        adapter,
+        metadata,
+        typeof metadata?.shell === 'string' ? metadata.shell : null,
+        held ? { containment: held, cgroup: undefined, limits: {} } : undefined,
+      );
     },
   };
 }

@@ -113,6 +113,25 @@ export class SessionCgroup {
     return new SessionCgroup(plan, effects);
   }
 
+  /**
+   * A cgroup an earlier host made for a session this host recovered (a tmux pane that
+   * outlived it): killed and removed like one of its own; nothing is written but the kill.
+   * Check the directories with adoptRefusal() first. Usage is the CPU time only (v2 cpu.stat).
+   */
+  static adopt(dirs: readonly string[], effects: CgroupEffects = nodeCgroupEffects): SessionCgroup {
+    const membership = dirs[0];
+    if (membership === undefined)
+      throw new ProcmuxError('ERR_INVALID_OPTION', 'an adopted cgroup needs a directory');
+    const plan: CgroupPlan = {
+      dirs: [...dirs],
+      membership,
+      procsFiles: dirs.map((dir) => `${dir}/cgroup.procs`),
+      writes: [],
+      usage: { cpu: { file: `${membership}/cpu.stat`, kind: 'cpu.stat' } },
+    };
+    return new SessionCgroup(plan, effects);
+  }
+
   /** Every directory of this cgroup (one per hierarchy used). */
   get dirs(): readonly string[] {
     return this.plan.dirs;
