@@ -14,6 +14,7 @@ import * as control from './control.js';
 import { SessionCore, type SessionInit } from './core.js';
 import * as delivered from './delivered.js';
 import { sessionEvent } from './events.js';
+import { heldOpen } from './held-open.js';
 import type { HumanControlLease, HumanControlState } from './human-control.js';
 import * as input from './input.js';
 import { checkInput, inputChanged, inputFacts } from './input-state.js';
@@ -130,7 +131,7 @@ export class LiveSession implements ProcessSession {
     return reads.screen(this.#s);
   }
   wait(options?: { timeoutMs?: number }): Promise<WaitOutcome> {
-    return reads.wait(this.#s, options);
+    return heldOpen(reads.wait(this.#s, options));
   }
   metadata(): SessionMetadata {
     return lifecycle.metadata(this.#s, true);
@@ -161,7 +162,7 @@ export class LiveSession implements ProcessSession {
     return control.signal(this.#s, name);
   }
   kill(): Promise<WaitOutcome> {
-    return control.kill(this.#s);
+    return heldOpen(control.kill(this.#s));
   }
   release(): Promise<void> {
     return control.release(this.#s);
