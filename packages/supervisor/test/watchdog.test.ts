@@ -407,14 +407,23 @@ describe('runWatchdogLoop', () => {
   it('kills what is still watched when the link closes', async () => {
     const input = new PassThrough();
     const kill = recordingKill();
+    let loads = 0;
     const done = runWatchdogLoop({
       input,
       platform: 'linux',
       graceMs: 100,
-      loadEffects: async () => ({ killTree: kill.killTree, carriers: async () => [] }),
+      loadEffects: async () => {
+        loads += 1;
+        return { killTree: kill.killTree, carriers: async () => [] };
+      },
     });
+    // readline closes on the input's end, before this listener hears it.
+    const ended = new Promise<void>((resolve) => input.once('end', resolve));
     input.write('+ a 0\n+ a 7\n+ b 8\n- b\ngarbage\n');
     input.end();
+    await ended;
+    // The kill begins as the link closes.
+    expect(loads).toBe(1);
     expect(await done).toEqual([]);
     expect(kill.calls).toEqual([{ pid: 7, graceMs: 100, marker: 'a' }]);
   });
@@ -470,6 +479,8 @@ describe('runWatchdogLoop: an imperfect link', () => {
     input.write('+ a 7\n');
     await new Promise<void>((resolve) => setImmediate(resolve));
     input.emit('error', new Error('EPIPE'));
+    // The kill begins on the failure, whether or not an end follows.
+    expect(loads).toBe(1);
     input.end();
     expect(await done).toEqual([]);
     await ended;
