@@ -114,3 +114,15 @@ describe('CaptureBuffer: memory and the flag', () => {
     expect(Buffer.byteLength(text)).toBeGreaterThan(97);
   });
 });
+
+describe('CaptureBuffer: after a cut', () => {
+  it('keeps counting right after a read cut whole chunks, so later appends drop nothing that fits', () => {
+    const capture = new CaptureBuffer(10);
+    capture.append('€€€'); // 9 bytes in 3 units
+    capture.append('x');
+    capture.append('€€€');
+    expect(capture.text()).toBe('x€€€');
+    capture.append('yyyyyy');
+    expect(capture.text()).toBe('€yyyyyy');
+  });
+});

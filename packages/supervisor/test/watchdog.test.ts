@@ -421,7 +421,7 @@ describe('runWatchdogLoop', () => {
     const ended = new Promise<void>((resolve) => input.once('end', resolve));
     input.write('+ a 0\n+ a 7\n+ b 8\n- b\ngarbage\n');
     input.end();
-    await ended;
+    await Promise.race([ended, done]);
     // The kill begins as the link closes.
     expect(loads).toBe(1);
     expect(await done).toEqual([]);
