@@ -30,7 +30,7 @@ export default mutationConfig('supervisor', {
 // quotes its source line.
 const ONE_CHUNK =
   'with one chunk held, units minus its length is 0, never at or over the cap (a cap of 0 returns before)';
-const EMPTY_ENCODING = "Buffer reads an empty encoding name as UTF-8, the default";
+const EMPTY_ENCODING = 'Buffer reads an empty encoding name as UTF-8, the default';
 const PAST_THE_END =
   'head[head.length] is undefined, and undefined & 0xc0 is 0, no continuation byte: the loop stops at the end either way';
 export const equivalent = [

@@ -92,7 +92,12 @@ describe('CaptureBuffer: memory and the flag', () => {
         expect(capture.heldUnits).toBe(Math.min(100, 10 * (i + 1)));
       }
       expect(measure).not.toHaveBeenCalled();
-      expect(capture.text()).toBe('0123456789'.split('').map((d) => d.repeat(10)).join(''));
+      expect(capture.text()).toBe(
+        '0123456789'
+          .split('')
+          .map((d) => d.repeat(10))
+          .join(''),
+      );
       measure.mockClear();
       expect(capture.truncated).toBe(true);
       expect(measure).not.toHaveBeenCalled();

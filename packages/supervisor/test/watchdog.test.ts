@@ -102,7 +102,12 @@ describe('watchdog protocol', () => {
   it('reads a private dir line whole: nothing before it, no path past 4,000 characters', () => {
     const kept = `/tmp/procmux-${'x'.repeat(3988)}`; // a slash and 4,000 more
     expect(decodeMessage(`d a ${kept}`)).toEqual({ kind: 'dir', marker: 'a', dir: kept });
-    for (const line of ['xd a /tmp/procmux-x', ' d a /tmp/procmux-x', `d a ${kept}x`, 'd a /tmp/procmux-x/']) {
+    for (const line of [
+      'xd a /tmp/procmux-x',
+      ' d a /tmp/procmux-x',
+      `d a ${kept}x`,
+      'd a /tmp/procmux-x/',
+    ]) {
       expect(decodeMessage(line), line.slice(0, 40)).toBeUndefined();
     }
   });
