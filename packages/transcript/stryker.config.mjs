@@ -1340,4 +1340,70 @@ export const equivalent = [
     replacement: 'kept.length >= count',
     why: 'at exactly count lines the slice starts at 0 and keeps them all',
   },
+  // excerpt/truncate.ts (kept from the list @procmux/tools had)
+  // if (this.start(high) <= offset) return high;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: a shortcut before a search or loop that reaches the same answer without it)
+  // log/utf8.ts
+  // code >= 0xdc00 && code <= 0xdfff && index >= 2 && isHighSurrogate(text.charCodeAt(index - 2));: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'at index 1 the unit before is charCodeAt(-1), NaN, never a high surrogate')
+  // return index === 0 ? text : text.slice(index);: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'text.slice(0) is the text')
+  // excerpt/truncate.ts (from @procmux/tools)
+  // if (tailStart < headEnd) tailStart = headEnd;
+  {
+    file: 'src/excerpt/truncate.ts',
+    line: 166,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'never binds: the tail is searched from max(headEnd, ...) - 1, so it starts at headEnd at the earliest (and at equality the assignment changes nothing)',
+  },
+  {
+    file: 'src/excerpt/truncate.ts',
+    line: 166,
+    column: 7,
+    mutator: 'EqualityOperator',
+    replacement: 'tailStart <= headEnd',
+    why: 'never binds: the tail is searched from max(headEnd, ...) - 1, so it starts at headEnd at the earliest (and at equality the assignment changes nothing)',
+  },
+  // if (i > 0 && i < text.length && code >= 0xdc00 && code <= 0xdfff) return forward ? i + 1 : i - 1;
+  {
+    file: 'src/excerpt/truncate.ts',
+    line: 174,
+    column: 16,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'i < text.length: at the end charCodeAt gives NaN, which is no low surrogate either',
+  },
+  {
+    file: 'src/excerpt/truncate.ts',
+    line: 174,
+    column: 16,
+    mutator: 'EqualityOperator',
+    replacement: 'i <= text.length',
+    why: 'i < text.length: at the end charCodeAt gives NaN, which is no low surrogate either',
+  },
+  // candidates += 1;
+  {
+    file: 'src/excerpt/truncate.ts',
+    line: 191,
+    column: 5,
+    mutator: 'AssignmentOperator',
+    replacement: 'candidates -= 1',
+    why: 'the count is only compared with 0, and -n is 0 exactly when n is',
+  },
+  // line.text.length > MAX_ERROR_LINE_CHARS
+  {
+    file: 'src/excerpt/truncate.ts',
+    line: 193,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'a line of at most 400 characters cut at 400 is the whole line (and gets no marker)',
+  },
+  {
+    file: 'src/excerpt/truncate.ts',
+    line: 193,
+    column: 7,
+    mutator: 'EqualityOperator',
+    replacement: 'line.text.length >= MAX_ERROR_LINE_CHARS',
+    why: 'a line of at most 400 characters cut at 400 is the whole line (and gets no marker)',
+  },
 ];
