@@ -1341,11 +1341,6 @@ export const equivalent = [
     why: 'at exactly count lines the slice starts at 0 and keeps them all',
   },
   // excerpt/truncate.ts (kept from the list @procmux/tools had)
-  // if (this.start(high) <= offset) return high;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: a shortcut before a search or loop that reaches the same answer without it)
-  // log/utf8.ts
-  // code >= 0xdc00 && code <= 0xdfff && index >= 2 && isHighSurrogate(text.charCodeAt(index - 2));: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'at index 1 the unit before is charCodeAt(-1), NaN, never a high surrogate')
-  // return index === 0 ? text : text.slice(index);: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'text.slice(0) is the text')
-  // excerpt/truncate.ts (from @procmux/tools)
   // if (tailStart < headEnd) tailStart = headEnd;
   {
     file: 'src/excerpt/truncate.ts',
