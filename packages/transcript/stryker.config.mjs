@@ -3,7 +3,7 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 // The pure part of the transcript: the output log and the byte store under it, the line index
 // and its walk, and the output budget.
 export default mutationConfig('transcript', {
-  breakAt: 95,
+  breakAt: 90,
   mutate: [
     'src/log/output-log.ts',
     'src/log/byte-store.ts',
@@ -24,6 +24,9 @@ export default mutationConfig('transcript', {
     'test/log/stream-runs.test.ts',
     'test/lines/transcript.test.ts',
     'test/lines/transcript-render.test.ts',
+    'test/lines/transcript-mutants.test.ts',
+    'test/log/output-log-bytes.test.ts',
+    'test/log/output-log-spill.test.ts',
     'test/excerpt/truncate.test.ts',
     'test/excerpt/truncate-edges.test.ts',
   ],
@@ -37,161 +40,23 @@ export default mutationConfig('transcript', {
 const SAME_BLOCKS = 'block sizes and reuse: where bytes sit in memory, never which bytes are held';
 const FAST_PATH = 'chooses between a fast path and the general one, which give the same result';
 const CACHE = 'the newest chunk kept for drain(): without it drain() decodes the same text from storage';
+const ONE_MORE_READ =
+  'a page at eof that moved is read once more: that read gives nothing and the same cursor, so the loop ends with the same text';
+const TAIL_MEMORY =
+  "the tail's window slides while lines stream only to bound memory: the slice after the loop keeps the same last lines";
+// The log's list was rebuilt on 2026-12-03 from a fresh full report (608 mutants, in
+// @procmux/registry then) and an incremental run with the spill suites; each reason carried over
+// from the old list by its source line, or new. The lines' entries follow it.
 export const equivalent = [
-  // log/output-log.ts
-  // const FIRST_BLOCK_BYTES = 16 * 1024;
+  // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));
   {
-    file: 'src/log/output-log.ts',
-    line: 55,
-    column: 27,
-    mutator: 'ArithmeticOperator',
-    replacement: '16 / 1024',
-    why: SAME_BLOCKS,
-  },
-  // const LAST_CHUNK_UNITS = 1024 * 1024;
-  {
-    file: 'src/log/output-log.ts',
-    line: 63,
-    column: 26,
-    mutator: 'ArithmeticOperator',
-    replacement: '1024 / 1024',
-    why: CACHE,
-  },
-  // private lastStream: OutputStream = 'stdout';
-  {
-    file: 'src/log/output-log.ts',
-    line: 100,
-    column: 38,
-    mutator: 'StringLiteral',
-    replacement: '""',
-    why: 'an initial value every append overwrites before drain() reads it',
-  },
-  // const maxBlockBytes = Math.min(MAX_BLOCK_BYTES, this.maxRetainedBytes);
-  {
-    file: 'src/log/output-log.ts',
-    line: 120,
-    column: 27,
+    file: 'src/log/byte-store.ts',
+    line: 54,
+    column: 21,
     mutator: 'MethodExpression',
-    replacement: 'Math.max(MAX_BLOCK_BYTES, this.maxRetainedBytes)',
+    replacement: 'Math.max(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes))',
     why: SAME_BLOCKS,
   },
-  // if (this.tailAt !== this.total) {: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'recomputing the tail every time instead of caching it gives the same tail')
-  // if (chunk.length === 0) return;: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'an empty chunk stored adds 0 bytes and a run of length 0, which no read or drain visits')
-  // if (text.length > cap || (text.length * MAX_BYTES_PER_UNIT > cap && Buffer.byteLength(text) > cap)) {: NOT RE-KEYED yet (its line holds more mutants than the 11 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`)
-  // if (text.length <= LAST_CHUNK_UNITS || text.length <= this.undrainedCap) {
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 11,
-    mutator: 'ConditionalExpression',
-    replacement: 'true',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 11,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    end: '177:78',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 11,
-    mutator: 'LogicalOperator',
-    replacement: 'text.length <= LAST_CHUNK_UNITS && text.length <= this.undrainedCap',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 11,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    end: '177:42',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 11,
-    mutator: 'EqualityOperator',
-    replacement: 'text.length < LAST_CHUNK_UNITS',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 11,
-    mutator: 'EqualityOperator',
-    replacement: 'text.length > LAST_CHUNK_UNITS',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 46,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 46,
-    mutator: 'EqualityOperator',
-    replacement: 'text.length < this.undrainedCap',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 46,
-    mutator: 'EqualityOperator',
-    replacement: 'text.length > this.undrainedCap',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 177,
-    column: 80,
-    mutator: 'BlockStatement',
-    replacement: '{}',
-    why: CACHE,
-  },
-  // if (this.total - this.first > cap) this.evict();: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'evicting again when within the cap rounds to the same first boundary (truncated is already set)')
-  // let i = position < this.total ? this.runs.indexOf(position) : this.runs.length;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `a shortcut before a search or loop that reaches the same answer without it: at the end the newest run is visited and yields nothing`)
-  // i < this.runs.length;: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'one step past the last run decodes nothing from the end')
-  // if (budget === 0) break;: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `a shortcut before a search or loop that reaches the same answer without it: a full page cut at the next run takes no bytes and stops there`)
-  // if (from < floor) {: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'at from == floor nothing is dropped')
-  // const last = this.lastText !== undefined && from >= this.lastStart ? this.lastEnd(from) : undefined;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: CACHE)
-  // if (last !== undefined) {: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: CACHE)
-  // } else if (from < this.total) {: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `a shortcut before a search or loop that reaches the same answer without it: from the end there is nothing to decode`)
-  // private lastEnd(from: number): string | undefined {
-  {
-    file: 'src/log/output-log.ts',
-    line: 275,
-    column: 53,
-    mutator: 'BlockStatement',
-    replacement: '{}',
-    why: CACHE,
-  },
-  // if (from === this.lastStart) return text;: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: CACHE)
-  // return this.lastSize === text.length ? text.slice(from - this.lastStart) : undefined;: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: CACHE)
-  // const bytes = Buffer.from(text, 'utf8');
-  {
-    file: 'src/log/output-log.ts',
-    line: 284,
-    column: 37,
-    mutator: 'StringLiteral',
-    replacement: '""',
-    why: "Node reads the encoding '' as its default, UTF-8",
-  },
-  // while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;: NOT RE-KEYED yet (its line holds more mutants than the 5 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'the eviction that always follows rounds the first retained byte to the same boundary')
-  // log/byte-store.ts
-  // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: SAME_BLOCKS)
   // if (text.length >= MEASURE_FIRST_UNITS) {
   {
     file: 'src/log/byte-store.ts',
@@ -233,45 +98,493 @@ export const equivalent = [
     replacement: '{}',
     why: `${FAST_PATH} (a chunk measured or not is stored as the same bytes)`,
   },
-  // if (size === text.length) this.appendAscii(text);: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `${FAST_PATH} (ASCII encoded as UTF-8 instead of copied)`)
-  // else if (size <= room) this.write(block, text, room);: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `${FAST_PATH} (encoded whole and copied in whole characters instead)`)
-  // else this.appendBytes(Buffer.from(text, 'utf8'));: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: "Node reads the encoding '' as its default, UTF-8")
-  // if (text.length * MAX_BYTES_PER_UNIT <= room) return this.write(block, text, room);: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: FAST_PATH)
-  // if (size <= room) return this.write(block, text, room);: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: FAST_PATH)
-  // if (size === text.length) this.appendAscii(text);: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `${FAST_PATH} (ASCII copied in whole characters)`)
-  // else this.appendBytes(Buffer.from(text, 'utf8'));: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: "Node reads the encoding '' as its default, UTF-8")
-  // if (at + count < bytes.length) while (count > 0 && isContinuation(bytes[at + count]!)) count -= 1;: NOT RE-KEYED yet (its line holds more mutants than the 5 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'guards that never bind: past the end the byte is undefined (no continuation), and a copy starts on a character, so count never reaches 0')
-  // if (this.head > 16 && this.head * 2 >= this.blocks.length) {: NOT RE-KEYED yet (its line holds more mutants than the 8 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'when the dropped slots are compacted away: memory only')
-  // for (let i = this.find(from); i < this.blocks.length; i++) {: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'the loop always stops at `to`, inside the blocks held')
-  // if (stop === to) break;: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'blocks after `to` decode an empty range')
+  // if (size === text.length) this.appendAscii(text);
+  {
+    file: 'src/log/byte-store.ts',
+    line: 79,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: `${FAST_PATH} (ASCII encoded as UTF-8 instead of copied)`,
+  },
+  // else if (size <= room) this.write(block, text, room);
+  {
+    file: 'src/log/byte-store.ts',
+    line: 80,
+    column: 16,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: `${FAST_PATH} (encoded whole and copied in whole characters instead)`,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 80,
+    column: 16,
+    mutator: 'EqualityOperator',
+    replacement: 'size < room',
+    why: `${FAST_PATH} (encoded whole and copied in whole characters instead)`,
+  },
+  // else this.appendBytes(Buffer.from(text, 'utf8'));
+  {
+    file: 'src/log/byte-store.ts',
+    line: 81,
+    column: 47,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: "Node reads the encoding '' as its default, UTF-8",
+  },
+  // if (text.length * MAX_BYTES_PER_UNIT <= room) return this.write(block, text, room);
+  {
+    file: 'src/log/byte-store.ts',
+    line: 85,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: FAST_PATH,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 85,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'text.length * MAX_BYTES_PER_UNIT < room',
+    why: FAST_PATH,
+  },
+  // if (size <= room) return this.write(block, text, room);
+  {
+    file: 'src/log/byte-store.ts',
+    line: 87,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: FAST_PATH,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 87,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'size < room',
+    why: FAST_PATH,
+  },
+  // if (size === text.length) this.appendAscii(text);
+  {
+    file: 'src/log/byte-store.ts',
+    line: 90,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: `${FAST_PATH} (ASCII encoded as UTF-8 instead of copied)`,
+  },
+  // else this.appendBytes(Buffer.from(text, 'utf8'));
+  {
+    file: 'src/log/byte-store.ts',
+    line: 91,
+    column: 45,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: "Node reads the encoding '' as its default, UTF-8",
+  },
+  // if (at + count < bytes.length) while (count > 0 && isContinuation(bytes[at + count]!)) count -= 1;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 104,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'guards that never bind: past the end the byte is undefined (no continuation), and a copy starts on a character, so count never reaches 0',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 104,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'at + count <= bytes.length',
+    why: 'guards that never bind: past the end the byte is undefined (no continuation), and a copy starts on a character, so count never reaches 0',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 104,
+    column: 11,
+    mutator: 'ArithmeticOperator',
+    replacement: 'at - count',
+    why: 'guards that never bind: past the end the byte is undefined (no continuation), and a copy starts on a character, so count never reaches 0',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 104,
+    column: 45,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'guards that never bind: past the end the byte is undefined (no continuation), and a copy starts on a character, so count never reaches 0',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 104,
+    column: 45,
+    mutator: 'EqualityOperator',
+    replacement: 'count >= 0',
+    why: 'guards that never bind: past the end the byte is undefined (no continuation), and a copy starts on a character, so count never reaches 0',
+  },
+  // if (this.head > 16 && this.head * 2 >= this.blocks.length) {
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '141:62',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'this.head > 16 || this.head * 2 >= this.blocks.length',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '141:23',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head >= 16',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head <= 16',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 27,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 141,
+    column: 27,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head * 2 > this.blocks.length',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  // let kept = false;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 158,
+    column: 16,
+    mutator: 'BooleanLiteral',
+    replacement: 'true',
+    why: SAME_BLOCKS,
+  },
+  // } finally {
+  {
+    file: 'src/log/byte-store.ts',
+    line: 161,
+    column: 15,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: SAME_BLOCKS,
+  },
+  // if (!kept) this.recycle(block.bytes);
+  {
+    file: 'src/log/byte-store.ts',
+    line: 162,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: SAME_BLOCKS,
+  },
+  // if (this.head > 16 && this.head * 2 >= this.blocks.length) {
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '163:64',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement: 'this.head > 16 || this.head * 2 >= this.blocks.length',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '163:25',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head <= 16',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 29,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 29,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head * 2 > this.blocks.length',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 29,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head * 2 < this.blocks.length',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 29,
+    mutator: 'ArithmeticOperator',
+    replacement: 'this.head / 2',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 163,
+    column: 66,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  // for (let i = this.find(from); i < this.blocks.length; i++) {
+  {
+    file: 'src/log/byte-store.ts',
+    line: 195,
+    column: 35,
+    mutator: 'EqualityOperator',
+    replacement: 'i <= this.blocks.length',
+    why: 'the loop always stops at `to`, inside the blocks held',
+  },
+  // if (stop === to) break;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 200,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'blocks after `to` decode an empty range',
+  },
   // const size = block.bytes.write(text, block.used, room, 'utf8');
   {
     file: 'src/log/byte-store.ts',
-    line: 180,
+    line: 206,
     column: 60,
     mutator: 'StringLiteral',
     replacement: '""',
     why: "Node reads the encoding '' as its default, UTF-8",
   },
-  // block.bytes.write(text.slice(at, at + count), block.used, count, 'latin1');: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: "only ASCII comes here, the same bytes in UTF-8 (Node's default for '')")
-  // return block === undefined || block.used === block.limit ? this.addBlock() : block;: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: `${SAME_BLOCKS} (a new block for every append)`)
-  // return this.blocks.length > this.head ? this.blocks[this.blocks.length - 1] : undefined;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'with no block held the array is empty, and its last slot is undefined either way')
-  // if (this.blocks[high]!.start <= offset) return high;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: a shortcut before a search or loop that reaches the same answer without it)
-  // if (high > low && this.blocks[low + 1]!.start > offset) return low;: NOT RE-KEYED yet (its line holds more mutants than the 4 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: a shortcut before a search or loop that reaches the same answer without it)
+  // block.bytes.write(text.slice(at, at + count), block.used, count, 'latin1');
+  {
+    file: 'src/log/byte-store.ts',
+    line: 216,
+    column: 72,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: "only ASCII comes here, the same bytes in UTF-8 (Node's default for '')",
+  },
+  // return this.blocks.length > this.head ? this.blocks[this.blocks.length - 1] : undefined;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 230,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'with no block held the array is empty, and its last slot is undefined either way',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 230,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'this.blocks.length >= this.head',
+    why: 'with no block held the array is empty, and its last slot is undefined either way',
+  },
+  // if (this.blocks[high]!.start <= offset) return high;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 238,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 238,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.blocks[high]!.start < offset',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
+  // if (high > low && this.blocks[low + 1]!.start > offset) return low;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 239,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 239,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '239:19',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 239,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'high >= low',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 239,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'high <= low',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
   // const held = this.written - this.start;
   {
     file: 'src/log/byte-store.ts',
-    line: 225,
+    line: 251,
     column: 18,
     mutator: 'ArithmeticOperator',
     replacement: 'this.written + this.start',
     why: SAME_BLOCKS,
   },
-  // while (size < held && size < this.maxBlock) size *= 2;: NOT RE-KEYED yet (its line holds more mutants than the 8 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: SAME_BLOCKS)
+  // while (size < held && size < this.maxBlock) size *= 2;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 12,
+    mutator: 'LogicalOperator',
+    replacement: 'size < held || size < this.maxBlock',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'size <= held',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'size >= held',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 27,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 27,
+    mutator: 'EqualityOperator',
+    replacement: 'size <= this.maxBlock',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 253,
+    column: 27,
+    mutator: 'EqualityOperator',
+    replacement: 'size >= this.maxBlock',
+    why: SAME_BLOCKS,
+  },
   // size = Math.min(size, this.maxBlock);
   {
     file: 'src/log/byte-store.ts',
-    line: 228,
+    line: 254,
     column: 12,
     mutator: 'MethodExpression',
     replacement: 'Math.max(size, this.maxBlock)',
@@ -280,7 +593,7 @@ export const equivalent = [
   // size === this.maxBlock
   {
     file: 'src/log/byte-store.ts',
-    line: 231,
+    line: 257,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -288,7 +601,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 231,
+    line: 257,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -296,26 +609,604 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 231,
+    line: 257,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'size !== this.maxBlock',
     why: SAME_BLOCKS,
   },
+  // reuse(bytes: Buffer): void {
+  {
+    file: 'src/log/byte-store.ts',
+    line: 266,
+    column: 30,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: `${SAME_BLOCKS} (a block handed back is not reused: a new one is allocated)`,
+  },
+  // if (bytes.byteOffset === 0 && whole.byteLength === this.maxBlock) this.recycle(Buffer.from(whole));
+  {
+    file: 'src/log/byte-store.ts',
+    line: 268,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '268:69',
+    why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 268,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 268,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'bytes.byteOffset === 0 || whole.byteLength === this.maxBlock',
+    why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 268,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '268:31',
+    why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 268,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'bytes.byteOffset !== 0',
+    why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 268,
+    column: 35,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 268,
+    column: 35,
+    mutator: 'EqualityOperator',
+    replacement: 'whole.byteLength !== this.maxBlock',
+    why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
+  },
   // private recycle(bytes: Buffer): void {
   {
     file: 'src/log/byte-store.ts',
-    line: 239,
+    line: 271,
     column: 40,
     mutator: 'BlockStatement',
     replacement: '{}',
     why: SAME_BLOCKS,
   },
-  // if (bytes.length === this.maxBlock && this.spares.length < MAX_SPARES) this.spares.push(bytes);: NOT RE-KEYED yet (its line holds more mutants than the 4 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: SAME_BLOCKS)
-  // log/stream-runs.ts
-  // if (this.length > 0 && this.streams[this.streams.length - 1] === stream) return;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'with no run held the last stream is undefined, so the length check never decides')
-  // while (this.length > 1 && this.starts[this.head + 1]! <= offset) this.head += 1;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'with one run held the next start is undefined, so the length check never decides')
-  // if (this.head >= COMPACT_AFTER && this.head * 2 >= this.starts.length) {: NOT RE-KEYED yet (its line holds more mutants than the 8 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'when the dropped slots are compacted away: memory only')
+  // if (bytes.length === this.maxBlock && this.spares.length < MAX_SPARES) this.spares.push(bytes);
+  {
+    file: 'src/log/byte-store.ts',
+    line: 275,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 275,
+    column: 43,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 275,
+    column: 43,
+    mutator: 'EqualityOperator',
+    replacement: 'this.spares.length <= MAX_SPARES',
+    why: SAME_BLOCKS,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 275,
+    column: 43,
+    mutator: 'EqualityOperator',
+    replacement: 'this.spares.length >= MAX_SPARES',
+    why: SAME_BLOCKS,
+  },
+  // private lastStream: OutputStream = 'stdout';
+  {
+    file: 'src/log/output-log.ts',
+    line: 113,
+    column: 38,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: 'an initial value every append overwrites before drain() reads it',
+  },
+  // if (this.tailAt !== this.total) {
+  {
+    file: 'src/log/output-log.ts',
+    line: 213,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'recomputing the tail every time instead of caching it gives the same tail',
+  },
+  // if (chunk.length === 0) return 0;
+  {
+    file: 'src/log/output-log.ts',
+    line: 235,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'an empty chunk stored adds 0 bytes and a run of length 0, which no read or drain visits',
+  },
+  // const text = bytes === undefined ? wellFormed(chunk) : chunk;
+  {
+    file: 'src/log/output-log.ts',
+    line: 236,
+    column: 18,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'a chunk given with its bytes comes from a decoder, already well formed: wellFormed() returns it as it is',
+  },
+  // bytes !== undefined
+  {
+    file: 'src/log/output-log.ts',
+    line: 241,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '243:105',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 241,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '241:26',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  // ? bytes.length > cap
+  {
+    file: 'src/log/output-log.ts',
+    line: 242,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 242,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'bytes.length >= cap',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  // : text.length > cap || (text.length * MAX_BYTES_PER_UNIT > cap && Buffer.byteLength(text) > cap)
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '243:105',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement:
+      'text.length > cap && text.length * MAX_BYTES_PER_UNIT > cap && Buffer.byteLength(text) > cap',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '243:28',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'text.length >= cap',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 33,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 33,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 33,
+    mutator: 'EqualityOperator',
+    replacement: 'text.length * MAX_BYTES_PER_UNIT >= cap',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 33,
+    mutator: 'EqualityOperator',
+    replacement: 'text.length * MAX_BYTES_PER_UNIT <= cap',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 33,
+    mutator: 'ArithmeticOperator',
+    replacement: 'text.length / MAX_BYTES_PER_UNIT',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 243,
+    column: 75,
+    mutator: 'EqualityOperator',
+    replacement: 'Buffer.byteLength(text) >= cap',
+    why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
+  },
+  // this.total += this.appendBeyondCap(bytes ?? Buffer.from(text, 'utf8'));
+  {
+    file: 'src/log/output-log.ts',
+    line: 245,
+    column: 69,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: "Node reads the encoding '' as its default, UTF-8",
+  },
+  // if (text.length <= LAST_CHUNK_UNITS || text.length <= this.undrainedCap) {
+  {
+    file: 'src/log/output-log.ts',
+    line: 254,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: CACHE,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 254,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '254:78',
+    why: CACHE,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 254,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement: 'text.length <= LAST_CHUNK_UNITS && text.length <= this.undrainedCap',
+    why: CACHE,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 254,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '254:42',
+    why: CACHE,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 254,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'text.length < LAST_CHUNK_UNITS',
+    why: CACHE,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 254,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'text.length > LAST_CHUNK_UNITS',
+    why: CACHE,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 254,
+    column: 80,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: CACHE,
+  },
+  // if (this.total - this.first > cap) this.evict();
+  {
+    file: 'src/log/output-log.ts',
+    line: 262,
+    column: 9,
+    mutator: 'ArithmeticOperator',
+    replacement: 'this.total + this.first',
+    why: 'evicting again when within the cap rounds to the same first boundary (truncated is already set)',
+  },
+  // let i = position < this.total ? this.runs.indexOf(position) : this.runs.length;
+  {
+    file: 'src/log/output-log.ts',
+    line: 292,
+    column: 15,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: `a shortcut before a search or loop that reaches the same answer without it: at the end the newest run is visited and yields nothing`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 292,
+    column: 15,
+    mutator: 'EqualityOperator',
+    replacement: 'position <= this.total',
+    why: `a shortcut before a search or loop that reaches the same answer without it: at the end the newest run is visited and yields nothing`,
+  },
+  // i < this.runs.length;
+  {
+    file: 'src/log/output-log.ts',
+    line: 293,
+    column: 7,
+    mutator: 'EqualityOperator',
+    replacement: 'i <= this.runs.length',
+    why: 'one step past the last run decodes nothing from the end',
+  },
+  // if (budget === 0) break;
+  {
+    file: 'src/log/output-log.ts',
+    line: 302,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: `a shortcut before a search or loop that reaches the same answer without it: a full page cut at the next run takes no bytes and stops there`,
+  },
+  // if (from < floor) {
+  {
+    file: 'src/log/output-log.ts',
+    line: 326,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'from <= floor',
+    why: 'at from == floor nothing is dropped',
+  },
+  // const last = this.lastText !== undefined && from >= this.lastStart ? this.lastEnd(from) : undefined;
+  {
+    file: 'src/log/output-log.ts',
+    line: 333,
+    column: 18,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: CACHE,
+  },
+  // if (last !== undefined) {
+  {
+    file: 'src/log/output-log.ts',
+    line: 334,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: CACHE,
+  },
+  // } else if (from < this.total) {
+  {
+    file: 'src/log/output-log.ts',
+    line: 337,
+    column: 16,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: `a shortcut before a search or loop that reaches the same answer without it: from the end there is nothing to decode`,
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 337,
+    column: 16,
+    mutator: 'EqualityOperator',
+    replacement: 'from <= this.total',
+    why: `a shortcut before a search or loop that reaches the same answer without it: from the end there is nothing to decode`,
+  },
+  // private lastEnd(from: number): string | undefined {
+  {
+    file: 'src/log/output-log.ts',
+    line: 368,
+    column: 53,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: CACHE,
+  },
+  // if (from === this.lastStart) return text;
+  {
+    file: 'src/log/output-log.ts',
+    line: 370,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: CACHE,
+  },
+  // return this.lastSize === text.length ? text.slice(from - this.lastStart) : undefined;
+  {
+    file: 'src/log/output-log.ts',
+    line: 371,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: CACHE,
+  },
+  // while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
+  {
+    file: 'src/log/output-log.ts',
+    line: 378,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'the eviction that always follows rounds the first retained byte to the same boundary',
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 378,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'the eviction that always follows rounds the first retained byte to the same boundary',
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 378,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'cut <= bytes.length',
+    why: 'the eviction that always follows rounds the first retained byte to the same boundary',
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 378,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'cut >= bytes.length',
+    why: 'the eviction that always follows rounds the first retained byte to the same boundary',
+  },
+  {
+    file: 'src/log/output-log.ts',
+    line: 378,
+    column: 63,
+    mutator: 'AssignmentOperator',
+    replacement: 'cut -= 1',
+    why: 'the eviction that always follows rounds the first retained byte to the same boundary',
+  },
+  // if (this.length > 0 && this.streams[this.streams.length - 1] === stream) return;
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 23,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '23:24',
+    why: 'with no run held the last stream is undefined, so the length check never decides',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 23,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.length >= 0',
+    why: 'with no run held the last stream is undefined, so the length check never decides',
+  },
+  // while (this.length > 1 && this.starts[this.head + 1]! <= offset) this.head += 1;
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 30,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'with one run held the next start is undefined, so the length check never decides',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 30,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'this.length >= 1',
+    why: 'with one run held the next start is undefined, so the length check never decides',
+  },
+  // if (this.head >= COMPACT_AFTER && this.head * 2 >= this.starts.length) {
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '31:74',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'this.head >= COMPACT_AFTER || this.head * 2 >= this.starts.length',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '31:35',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head > COMPACT_AFTER',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head < COMPACT_AFTER',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 39,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 31,
+    column: 39,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head * 2 > this.starts.length',
+    why: 'when the dropped slots are compacted away: memory only',
+  },
   // let high = this.length - 1;
   {
     file: 'src/log/stream-runs.ts',
@@ -325,11 +1216,131 @@ export const equivalent = [
     replacement: 'this.length + 1',
     why: 'starting the search two slots past the end: their starts are undefined, so it narrows to the same run',
   },
-  // if (this.start(high) <= offset) return high;: NOT RE-KEYED yet (its line holds more mutants than the 2 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: a shortcut before a search or loop that reaches the same answer without it)
-  // log/utf8.ts
-  // code >= 0xdc00 && code <= 0xdfff && index >= 2 && isHighSurrogate(text.charCodeAt(index - 2));: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'at index 1 the unit before is charCodeAt(-1), NaN, never a high surrogate')
-  // return index === 0 ? text : text.slice(index);: NOT RE-KEYED yet (its line holds more mutants than the 1 listed, and the run to tell which survive did not fit on 2026-12-03): all its survivors are counted; the reason was: 'text.slice(0) is the text')
-  // excerpt/truncate.ts (from @procmux/tools)
+  // if (this.start(high) <= offset) return high;
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 60,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
+  {
+    file: 'src/log/stream-runs.ts',
+    line: 60,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.start(high) < offset',
+    why: 'a shortcut before a search or loop that reaches the same answer without it',
+  },
+  // code >= 0xdc00 && code <= 0xdfff && index >= 2 && isHighSurrogate(text.charCodeAt(index - 2));
+  {
+    file: 'src/log/utf8.ts',
+    line: 24,
+    column: 43,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'at index 1 the unit before is charCodeAt(-1), NaN, never a high surrogate',
+  },
+  // return index === 0 ? text : text.slice(index);
+  {
+    file: 'src/log/utf8.ts',
+    line: 28,
+    column: 10,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'text.slice(0) is the text',
+  },
+
+  // transcript.ts
+  // if (page.eof || page.cursor === cursor) break;
+  {
+    file: 'src/lines/transcript.ts',
+    line: 55,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'page.eof && page.cursor === cursor',
+    why: ONE_MORE_READ,
+  },
+  {
+    file: 'src/lines/transcript.ts',
+    line: 55,
+    column: 21,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: ONE_MORE_READ,
+  },
+  // if (offset === undefined && kept.length > 2 * count) {
+  {
+    file: 'src/lines/transcript.ts',
+    line: 79,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: TAIL_MEMORY,
+  },
+  {
+    file: 'src/lines/transcript.ts',
+    line: 79,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: `${TAIL_MEMORY}; with an offset only the window's lines are kept, never twice its count`,
+  },
+  {
+    file: 'src/lines/transcript.ts',
+    line: 79,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'offset !== undefined',
+    why: `${TAIL_MEMORY}; with an offset only the window's lines are kept, never twice its count`,
+  },
+  {
+    file: 'src/lines/transcript.ts',
+    line: 79,
+    column: 35,
+    mutator: 'EqualityOperator',
+    replacement: 'kept.length >= 2 * count',
+    why: TAIL_MEMORY,
+  },
+  // if (wanted(total)) current.push(chunk.slice(at, end));
+  {
+    file: 'src/lines/transcript.ts',
+    line: 93,
+    column: 13,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: "a line outside the window is gathered, then dropped at its end: endLine() keeps only the window's lines",
+  },
+  // transcript-walk.ts
+  // if (moved > stop) {
+  {
+    file: 'src/lines/transcript-walk.ts',
+    line: 42,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'moved >= stop',
+    why: 'a page ending exactly at the episode is cut at its own length: the same whole characters',
+  },
+  // if (episode.end === undefined) return;
+  {
+    file: 'src/lines/transcript-walk.ts',
+    line: 64,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'walking on makes the cursor undefined, and undefined < stop is false: nothing more is read, and the end flushes nothing',
+  },
+  // if (offset === undefined && kept.length > count) {
+  {
+    file: 'src/lines/transcript.ts',
+    line: 103,
+    column: 31,
+    mutator: 'EqualityOperator',
+    replacement: 'kept.length >= count',
+    why: 'at exactly count lines the slice starts at 0 and keeps them all',
+  },
+  // excerpt/truncate.ts (kept from the list @procmux/tools had)
   // if (tailStart < headEnd) tailStart = headEnd;
   {
     file: 'src/excerpt/truncate.ts',

@@ -37,6 +37,11 @@ export class CaptureBuffer {
     if (this.units > 2 * this.maxBytes) this.trim();
   }
 
+  /** UTF-16 units held in memory now: what the bound above is about. */
+  get heldUnits(): number {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  }
+
   text(): string {
     this.trim();
     return this.chunks.join('');

@@ -1,6 +1,7 @@
 import { isProcmuxError } from '@procmux/core-types';
 import { describe, expect, it } from 'vitest';
 import { currentPlatform, loadPlatform, platformPackages } from '../src/index.js';
+import { resolvePlatform } from '../src/platform.js';
 import { rejection } from './helpers.js';
 
 const notFound = async (specifier: string): Promise<never> => {
@@ -19,6 +20,41 @@ describe('platform selection', () => {
     ['freebsd', '@procmux/pty-posix', '@procmux/kill-posix'],
   ] as const)('serves %s with %s and %s', (platform, pty, kill) => {
     expect(platformPackages(platform)).toEqual({ pty, kill });
+  });
+
+  it.each([
+    'aix',
+    'android',
+    'cygwin',
+    'darwin',
+    'freebsd',
+    'haiku',
+    'linux',
+    'netbsd',
+    'openbsd',
+    'sunos',
+    'win32',
+  ])('takes %s as an injected platform', (platform) => {
+    let resolved: unknown;
+    try {
+      resolved = resolvePlatform(platform);
+    } catch (error) {
+      resolved = error;
+    }
+    expect(resolved).toBe(platform);
+  });
+
+  it('defaults to the current platform and refuses one Node does not know, by name', () => {
+    expect(resolvePlatform(undefined)).toBe(process.platform);
+    let error: unknown;
+    try {
+      resolvePlatform('linx');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isProcmuxError(error, 'ERR_INVALID_OPTION')).toBe(true);
+    expect((error as Error).message).toMatch(/^platform /);
+    expect((error as Error).message).toContain('win32');
   });
 
   it('imports nothing until a module is asked for, and each package once', async () => {
@@ -59,6 +95,17 @@ describe('platform selection', () => {
     const error = await rejection(loadPlatform('linux', async () => ({ other: 1 })).loadPty());
     expect(isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND')).toBe(true);
     expect((error as Error).message).toContain('does not export createPtyAdapter()');
+    expect((error as { details?: unknown }).details).toEqual({
+      package: '@procmux/pty-posix',
+      platform: 'linux',
+      arch: process.arch,
+    });
+  });
+
+  it('refuses a package that loads as nothing', async () => {
+    const error = await rejection(loadPlatform('linux', async () => null).loadKill());
+    expect(isProcmuxError(error, 'ERR_PROCESS_UNSUPPORTED')).toBe(true);
+    expect((error as Error).message).toContain('does not export killProcessTree()');
   });
 
   it('finds the entry points it expects in the real Windows packages (imported, not run)', async () => {

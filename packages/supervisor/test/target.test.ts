@@ -28,6 +28,13 @@ describe('resolveTarget', () => {
     });
   });
 
+  it('runs a file without arguments with none, and an empty file when neither is given', () => {
+    expect(resolveTarget({ file: 'ls' }, 'linux', {}).args).toEqual([]);
+    expect(resolveTarget({} as { file: string }, 'linux', {}).file).toBe('');
+    expect(describeTarget({ file: 'ls' })).toBe('ls');
+    expect(describeTarget({ args: ['-l'] } as unknown as { file: string })).toBe(' -l');
+  });
+
   it('labels a command or a file for logs', () => {
     expect(describeTarget({ command: 'make test' })).toBe('make test');
     expect(describeTarget({ file: 'make', args: ['-j', '4'] })).toBe('make -j 4');

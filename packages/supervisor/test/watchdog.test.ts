@@ -99,10 +99,30 @@ describe('watchdog protocol', () => {
     }
   });
 
+  it('reads a private dir line whole: nothing before it, no path past 4,000 characters', () => {
+    const kept = `/tmp/procmux-${'x'.repeat(3988)}`; // a slash and 4,000 more
+    expect(decodeMessage(`d a ${kept}`)).toEqual({ kind: 'dir', marker: 'a', dir: kept });
+    for (const line of [
+      'xd a /tmp/procmux-x',
+      ' d a /tmp/procmux-x',
+      `d a ${kept}x`,
+      'd a /tmp/procmux-x/',
+    ]) {
+      expect(decodeMessage(line), line.slice(0, 40)).toBeUndefined();
+    }
+  });
+
+  it('forgets a private dir line for a tree it does not watch', () => {
+    const set = new WatchedSet();
+    set.apply({ kind: 'dir', marker: 'ghost', dir: '/tmp/procmux-g' });
+    expect(set.trees()).toEqual([]);
+  });
+
   it('encodes each message as one line', () => {
     expect(encodeMessage({ kind: 'add', tree: { marker: 'm', pid: 5 } })).toBe('+ m 5\n');
     expect(encodeMessage({ kind: 'remove', marker: 'm' })).toBe('- m\n');
     expect(encodeMessage({ kind: 'cgroup', marker: 'm', dir: '/c' })).toBe('c m /c\n');
+    expect(encodeMessage({ kind: 'dir', marker: 'm', dir: '/tmp/procmux-d' })).toBe('d m /tmp/procmux-d\n');
     expect(encodeMessage({ kind: 'bye' })).toBe('bye\n');
   });
 
@@ -266,6 +286,59 @@ describe('killAtHostDeath', () => {
   });
 });
 
+describe('killAtHostDeath: what a tree lacks', () => {
+  it('asks no cgroup kill for a tree whose cgroup list is empty', async () => {
+    const asked: (readonly string[])[] = [];
+    await killAtHostDeath([{ marker: 'm', pid: 100, cgroups: [] }], 'linux', 0, {
+      killTree: recordingKill().killTree,
+      carriers: async () => [],
+      killCgroup: async (dirs) => {
+        asked.push(dirs);
+        return [];
+      },
+    });
+    expect(asked).toEqual([]);
+  });
+
+  it('still reports the tree kill when the cgroup kill fails', async () => {
+    const survivors = await killAtHostDeath(
+      [{ marker: 'm', pid: 100, cgroups: ['/cg/procmux-1-m'] }],
+      'linux',
+      0,
+      {
+        killTree: recordingKill([100]).killTree,
+        carriers: async () => [],
+        killCgroup: async () => {
+          throw new Error('EBUSY');
+        },
+      },
+    );
+    expect(survivors).toEqual([100]);
+  });
+
+  it('leaves private dirs where no removal is given, and still kills', async () => {
+    const kill = recordingKill();
+    const survivors = await killAtHostDeath(
+      [{ marker: 'm', pid: 100, dirs: ['/tmp/procmux-sandbox-1'] }],
+      'linux',
+      0,
+      { killTree: kill.killTree, carriers: async () => [] },
+    );
+    expect(survivors).toEqual([]);
+    expect(kill.calls.map((c) => c.pid)).toEqual([100]);
+  });
+
+  it('writes no cgroup.kill for a tree without a cgroup', () => {
+    const done: string[] = [];
+    killOnExit([{ marker: 'a', pid: 10 }], 'linux', {
+      signal: (target) => void done.push(`signal ${target}`),
+      runSync: () => {},
+      killCgroupSync: (dir) => void done.push(`kill ${dir}`),
+    });
+    expect(done).toEqual(['signal -10']);
+  });
+});
+
 describe('killOnExit (the synchronous second line)', () => {
   it("writes each tree's cgroup.kill first, and still SIGKILLs its group when that fails", () => {
     const done: string[] = [];
@@ -339,14 +412,23 @@ describe('runWatchdogLoop', () => {
   it('kills what is still watched when the link closes', async () => {
     const input = new PassThrough();
     const kill = recordingKill();
+    let loads = 0;
     const done = runWatchdogLoop({
       input,
       platform: 'linux',
       graceMs: 100,
-      loadEffects: async () => ({ killTree: kill.killTree, carriers: async () => [] }),
+      loadEffects: async () => {
+        loads += 1;
+        return { killTree: kill.killTree, carriers: async () => [] };
+      },
     });
+    // readline closes on the input's end, before this listener hears it.
+    const ended = new Promise<void>((resolve) => input.once('end', resolve));
     input.write('+ a 0\n+ a 7\n+ b 8\n- b\ngarbage\n');
     input.end();
+    await Promise.race([ended, done]);
+    // The kill begins as the link closes.
+    expect(loads).toBe(1);
     expect(await done).toEqual([]);
     expect(kill.calls).toEqual([{ pid: 7, graceMs: 100, marker: 'a' }]);
   });
@@ -366,6 +448,49 @@ describe('runWatchdogLoop', () => {
     input.end('+ a 7\nbye\n');
     expect(await done).toEqual([]);
     expect(loaded).toBe(false);
+  });
+});
+
+describe('runWatchdogLoop: an imperfect link', () => {
+  it('reads lines with spaces around them', async () => {
+    const input = new PassThrough();
+    const kill = recordingKill();
+    const done = runWatchdogLoop({
+      input,
+      platform: 'linux',
+      graceMs: 0,
+      loadEffects: async () => ({ killTree: kill.killTree, carriers: async () => [] }),
+    });
+    input.end('  + a 7 \r\n');
+    expect(await done).toEqual([]);
+    expect(kill.calls.map((c) => c.pid)).toEqual([7]);
+  });
+
+  it('kills once when the link fails and then closes', async () => {
+    const input = new PassThrough();
+    const kill = recordingKill();
+    let loads = 0;
+    const done = runWatchdogLoop({
+      input,
+      platform: 'linux',
+      graceMs: 0,
+      loadEffects: async () => {
+        loads += 1;
+        return { killTree: kill.killTree, carriers: async () => [] };
+      },
+    });
+    // readline closes on the input's end, before this listener hears it.
+    const ended = new Promise<void>((resolve) => input.once('end', resolve));
+    input.write('+ a 7\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    input.emit('error', new Error('EPIPE'));
+    // The kill begins on the failure, whether or not an end follows.
+    expect(loads).toBe(1);
+    input.end();
+    expect(await done).toEqual([]);
+    await ended;
+    expect(loads).toBe(1);
+    expect(kill.calls.map((c) => c.pid)).toEqual([7]);
   });
 });
 

@@ -34,6 +34,7 @@ export function runWatchdogLoop(options: WatchdogLoopOptions): Promise<number[]>
       if (message !== undefined) watched.apply(message);
     });
     lines.on('close', () => void onClosed());
-    options.input.on('error', () => void onClosed());
+    // readline re-emits its input's error: unheard, it would end the watchdog without a kill.
+    lines.on('error', () => void onClosed());
   });
 }

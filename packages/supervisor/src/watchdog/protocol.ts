@@ -19,13 +19,12 @@ export interface WatchedTree {
 
 /** What the watchdog may remove: absolute, no `..`, its last part named by procmux. */
 export function isPrivateDir(path: string): boolean {
-  const parts = path.split('/');
   return (
     path.startsWith('/') &&
     !path.includes('\0') &&
     !path.includes('\n') &&
-    !parts.includes('..') &&
-    (parts.at(-1) ?? '').startsWith('procmux-')
+    !path.split('/').includes('..') &&
+    path.slice(path.lastIndexOf('/') + 1).startsWith('procmux-')
   );
 }
 
