@@ -28,6 +28,7 @@ import {
 import { resolveTmuxOptions, type TmuxBackendOptions } from './options.js';
 import { TmuxPane } from './pane.js';
 import { startCommands } from './start-commands.js';
+import { runStart } from './start-retry.js';
 import { locateTmux, type TmuxBinary, TmuxServer } from './tmux-cli.js';
 
 export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
@@ -182,17 +183,19 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       }
       const host = request.lifetime !== 'detached';
       const target = { ...request, file: spec.file, args: spec.args };
-      const out = await server.run(
-        startCommands({
-          binary,
-          layout,
-          name,
-          marker,
-          host,
-          request: target,
-          files,
-          ...(cgroup ? { cgroup: cgroup.dirs } : {}),
-        }),
+      const out = await runStart(() =>
+        server.run(
+          startCommands({
+            binary,
+            layout,
+            name,
+            marker,
+            host,
+            request: target,
+            files,
+            ...(cgroup ? { cgroup: cgroup.dirs } : {}),
+          }),
+        ),
       );
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
       if (out.code !== 0 || !Number.isSafeInteger(pid)) {

@@ -12,6 +12,7 @@ import {
 import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
 import { decodeRef, envScript, layoutOf, newSessionName, parseExitFile } from '../layout.js';
 import { startCommands } from '../start-commands.js';
+import { runStart } from '../start-retry.js';
 import { parseTmuxVersion, type TmuxBinary, TmuxServer, versionSupported } from '../tmux-cli.js';
 import { commandLine, quoteWord, type RemoteTmuxHost } from './host.js';
 import { paneProbe } from './pane-probe.js';
@@ -148,16 +149,18 @@ export async function createRemoteTmuxBackend(
           `could not write the session files on ${host.name}: ${wrote.stderr.trim() || `exit code ${wrote.code}`}`,
         );
       }
-      const out = await server.run(
-        startCommands({
-          binary,
-          layout,
-          name,
-          marker,
-          host: false,
-          request: { ...request, ...target },
-          files,
-        }),
+      const out = await runStart(() =>
+        server.run(
+          startCommands({
+            binary,
+            layout,
+            name,
+            marker,
+            host: false,
+            request: { ...request, ...target },
+            files,
+          }),
+        ),
       );
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
       if (out.code !== 0 || !Number.isSafeInteger(pid)) {
