@@ -48,7 +48,7 @@ kill_tree() {
  * `cgroup.kill`; v1: freeze, SIGKILL each member, thaw), waits until none is left and removes
  * DIR. Nothing above the shell's own cgroup is ever written, no process is moved out of it.
  */
-const CGROUP = `cg_parent() {
+export const REMOTE_CGROUP = `cg_parent() {
   [ -r /proc/self/cgroup ] && [ -r /proc/self/mountinfo ] || return 0
   p=$(sed -n 's/^0:://p' /proc/self/cgroup) t=cgroup2
   [ -n "$p" ] || { p=$(awk -F: '$2 ~ /(^|,)freezer(,|$)/ { print substr($0, length($1 $2) + 3) }' /proc/self/cgroup) t=freezer; }
@@ -93,7 +93,7 @@ cg_kill() {
  * and a lost connection kills every member of it (escapees the marker misses).
  */
 const MONITOR = `${TREE}
-${CGROUP}
+${REMOTE_CGROUP}
 ended() {
   if kill -s 0 -- "-$1" 2>/dev/null; then [ -z "$(tree "$1" "$2")" ]; return; fi
   if [ -r /proc/self/environ ]; then
@@ -135,7 +135,7 @@ const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "e
  * it before the monitor starts (so the monitor stays outside it) and the wrapper joins it
  * before the exec, so nothing the program starts is outside it; else the marker sweep.
  */
-const WRAPPER = `${CGROUP}
+const WRAPPER = `${REMOTE_CGROUP}
 n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7
 shift 7
 cd -P -- "$r" 2>/dev/null || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
@@ -176,7 +176,7 @@ exec "$@"`;
  * (what the marker cannot find) is killed with it and the cgroup removed.
  */
 const KILLER = `${TREE}
-${CGROUP}
+${REMOTE_CGROUP}
 kill_tree "$1" "$2" "$3"
 cg_kill "$4"
 p="$(tree "$1" "$2") $(cat "$4/cgroup.procs" 2>/dev/null)"
@@ -222,7 +222,8 @@ export function wrapperCommand(command: WrapperCommand): string {
 
 /** The remote tree kill for the wrapper whose process (and group) is `pid`. */
 export function killerCommand(pid: number, marker: string, graceMs: number, cgroup = ''): string {
-  const words = ['procmux-ssh-kill', String(pid), marker, String(graceTicks(graceMs)), cgroup];
+  const words = ['procmux-ssh-kill', String(pid), marker, String(graceTicks(graceMs))];
+  if (cgroup !== '') words.push(cgroup);
   return `exec sh -c ${shQuote(KILLER)} ${words.map(shQuote).join(' ')}`;
 }
 
