@@ -3,7 +3,10 @@ import {
   assertNoLeakedProcesses,
   leakedCgroups,
   removeCgroup,
-  requireTool, type TestSshd, waitFor } from '@procmux/test-utils';
+  requireTool,
+  type TestSshd,
+  waitFor,
+} from '@procmux/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeWorld, openWorld, type SshWorld, startTestSshd } from './helpers.js';
 
@@ -17,7 +20,8 @@ function escapees(): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === 'sleep\u0000301.4\u0000') found.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === 'sleep\u0000301.4\u0000')
+        found.push(Number(entry));
     } catch {}
   }
   return found;
@@ -28,7 +32,7 @@ function parentOf(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
-describe.skipIf(skip !== undefined || process.platform !== 'linux')('the remote wrapper\'s cgroup', () => {
+describe.skipIf(skip !== undefined || process.platform !== 'linux')("the remote wrapper's cgroup", () => {
   let sshd: TestSshd;
   let world: SshWorld | undefined;
   beforeAll(async () => {
