@@ -89,8 +89,9 @@ cg_kill() {
  * the tree; once the program's group is empty and no marked process remains, it exits. That
  * last check runs once per session on a busy host, so its usual case costs one grep, not the
  * six processes of tree(): an empty group is one `kill -s 0` (builtin), the marker one grep.
- * With a CGROUP (still there), the session has ended once that is empty too; then it is removed,
- * and a lost connection kills every member of it (escapees the marker misses).
+ * With a CGROUP (still there): once the program's own process is gone, every member left is
+ * killed and the cgroup removed (a local session's cgroup ends with its process too), and a
+ * lost connection does the same (escapees the marker misses).
  */
 const MONITOR = `${TREE}
 ${REMOTE_CGROUP}
@@ -106,7 +107,7 @@ while :; do
   sleep 1
   if ! kill -0 "$4" 2>/dev/null && [ ! -d "/proc/$4" ]; then kill_tree "$1" "$2" "$3"; cg_kill "$5"; exit 0; fi
   if [ -n "$5" ] && [ -d "$5" ]; then
-    [ -z "$(cat "$5/cgroup.procs" 2>/dev/null)" ] && ended "$1" "$2" && { rmdir "$5" 2>/dev/null; exit 0; }
+    kill -0 "$1" 2>/dev/null || { cg_kill "$5"; ended "$1" "$2" && exit 0; }
   elif ended "$1" "$2"; then exit 0; fi
 done`;
 

@@ -82,6 +82,22 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')("the remote 
     await waitFor(() => leakedCgroups().length === 0, 10_000, 'the monitor to remove the cgroup');
   });
 
+  it("the program's own end: the monitor kills what it left in the cgroup and removes it", async () => {
+    world = await openWorld(sshd);
+    const s = await world.sessions.start({
+      shell: true,
+      command: "(setsid sh -c 'exec env -i sleep 301.4' &); sleep 0.5",
+    });
+    expect(s.metadata().containment).toBe('cgroup');
+    await waitFor(() => escapees().length === 1, 10_000, 'the escapee to be up');
+    expect((await s.wait()).exitCode).toBe(0);
+    await waitFor(
+      () => escapees().length === 0 && leakedCgroups().length === 0,
+      10_000,
+      'the monitor to end the cgroup',
+    );
+  });
+
   it('a lost connection (sshd killed) ends the escapee and removes the cgroup', async () => {
     world = await openWorld(sshd);
     const s = await world.sessions.start({ shell: true, command: ESCAPEE });
