@@ -65,6 +65,15 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')("the remote 
     expect(leakedCgroups()).toEqual([]);
   });
 
+  it('a terminal session (PTY) is held the same way: kill() leaves 0', async () => {
+    world = await openWorld(sshd);
+    const s = await world.sessions.start({ shell: true, command: ESCAPEE, pty: true });
+    expect(s.metadata().containment).toBe('cgroup');
+    await waitFor(() => escapees().length === 1, 10_000, 'the escapee to be up');
+    await s.kill();
+    expect({ left: escapees(), cgroups: leakedCgroups() }).toEqual({ left: [], cgroups: [] });
+  });
+
   it('dispose() ends the escapee of a running session and removes its cgroup', async () => {
     world = await openWorld(sshd);
     await world.sessions.start({ shell: true, command: ESCAPEE });
