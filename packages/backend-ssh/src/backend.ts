@@ -126,6 +126,7 @@ function handleOf(remote: RemoteProcess): SandboxProcessHandle {
   return {
     pid: remote.pid,
     shell: remote.shell,
+    containment: remote.containment,
     ref: remote.ref,
     write: (data) => remote.write(data),
     closeStdin: () => remote.closeStdin(),

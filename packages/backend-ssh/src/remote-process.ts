@@ -40,6 +40,10 @@ export class RemoteProcess {
   monitorPid = 0;
   /** The remote shell that ran a command string (`bash`, or `sh` where there is no bash); null for a program. */
   shell: string | null = null;
+  /** What holds the remote tree: a cgroup the wrapper made and joined, else the marker sweep. */
+  containment: 'cgroup' | 'marker' = 'marker';
+  /** The remote session's cgroup directory (containment 'cgroup'), removed when it ends. */
+  cgroup = '';
   #exit: { exitCode: number | null; signal: SignalName | null } | undefined;
   #settled = false;
   #done: Promise<BackendExit>;
@@ -105,11 +109,13 @@ export class RemoteProcess {
         const line = pending.slice(at, end).replace(/\r$/, '');
         const rest = pending.slice(end + 1);
         pending = '';
-        const [, kind, a, b, shell] = line.split(':');
+        const [, kind, a, b, shell, held, ...dir] = line.split(':');
         if (kind === 'pid') {
           this.pid = Number(a);
           this.monitorPid = Number(b);
           this.shell = shell === undefined || shell === '' ? null : shell;
+          this.cgroup = dir.join(':');
+          this.containment = held === 'cgroup' && this.cgroup !== '' ? 'cgroup' : 'marker';
           started = true;
           resolve();
         } else {
@@ -210,7 +216,7 @@ export class RemoteProcess {
   kill(): Promise<void> {
     this.#killing ??= (async () => {
       const { stdout } = await this.connection.run(
-        killerCommand(this.pid, this.marker, this.connection.options.killGraceMs),
+        killerCommand(this.pid, this.marker, this.connection.options.killGraceMs, this.cgroup),
       );
       this.lastKill = stdout.trim();
     })();

@@ -42,14 +42,59 @@ kill_tree() {
 }`;
 
 /**
- * The monitor: `sh -c MONITOR procmux-ssh-monitor PID MARKER GRACE_TICKS SSHD_PID`, in its own
+ * The session's cgroup on the remote host (Linux): `cg_parent` prints the remote shell's
+ * own v2 cgroup directory (`0::/path` of /proc/self/cgroup under a cgroup2 mount whose root
+ * is a prefix of it), else its v1 freezer one; `cg_kill DIR` ends every member (v2
+ * `cgroup.kill`; v1: freeze, SIGKILL each member, thaw), waits until none is left and removes
+ * DIR. Nothing above the shell's own cgroup is ever written, no process is moved out of it.
+ */
+export const REMOTE_CGROUP = `cg_parent() {
+  [ -r /proc/self/cgroup ] && [ -r /proc/self/mountinfo ] || return 0
+  p=$(sed -n 's/^0:://p' /proc/self/cgroup) t=cgroup2
+  [ -n "$p" ] || { p=$(awk -F: '$2 ~ /(^|,)freezer(,|$)/ { print substr($0, length($1 $2) + 3) }' /proc/self/cgroup) t=freezer; }
+  [ -n "$p" ] || return 0
+  awk -v p="$p" -v t="$t" '{
+    for (i = 7; i < NF; i++) if ($i == "-") {
+      if (t == "cgroup2" ? $(i + 1) == "cgroup2" : $(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)freezer(,|$)/) {
+        r = $4; if (r == "/") r = ""
+        if (p == r || index(p, r "/") == 1) { print $5 substr(p, length(r) + 1); exit }
+      }
+      break
+    }
+  }' /proc/self/mountinfo
+}
+cg_kill() {
+  [ -n "$1" ] && [ -d "$1" ] || return 0
+  if [ -e "$1/cgroup.kill" ]; then
+    echo 1 > "$1/cgroup.kill"
+  else
+    echo FROZEN > "$1/freezer.state"
+    kill -KILL $(cat "$1/cgroup.procs") 2>/dev/null
+    echo THAWED > "$1/freezer.state"
+  fi 2>/dev/null
+  i=0
+  while [ -n "$(cat "$1/cgroup.procs" 2>/dev/null)" ] && [ "$i" -lt 100 ]; do
+    [ -e "$1/cgroup.kill" ] || kill -KILL $(cat "$1/cgroup.procs" 2>/dev/null) 2>/dev/null
+    sleep 0.05
+    i=$((i + 1))
+  done
+  rmdir "$1" 2>/dev/null
+  [ ! -d "$1" ]
+}`;
+
+/**
+ * The monitor: `sh -c MONITOR procmux-ssh-monitor PID MARKER GRACE_TICKS SSHD_PID CGROUP`, in its own
  * session (outside the program's group and terminal, so neither a tree kill nor a hangup
  * reaches it). Once a second: when the sshd process serving the connection is gone, it kills
  * the tree; once the program's group is empty and no marked process remains, it exits. That
  * last check runs once per session on a busy host, so its usual case costs one grep, not the
  * six processes of tree(): an empty group is one `kill -s 0` (builtin), the marker one grep.
+ * With a CGROUP (still there): once the program's own process is gone, every member left is
+ * killed and the cgroup removed (a local session's cgroup ends with its process too), and a
+ * lost connection does the same (escapees the marker misses).
  */
 const MONITOR = `${TREE}
+${REMOTE_CGROUP}
 ended() {
   if kill -s 0 -- "-$1" 2>/dev/null; then [ -z "$(tree "$1" "$2")" ]; return; fi
   if [ -r /proc/self/environ ]; then
@@ -60,8 +105,10 @@ ended() {
 }
 while :; do
   sleep 1
-  if ! kill -0 "$4" 2>/dev/null && [ ! -d "/proc/$4" ]; then kill_tree "$1" "$2" "$3"; exit 0; fi
-  if ended "$1" "$2"; then exit 0; fi
+  if ! kill -0 "$4" 2>/dev/null && [ ! -d "/proc/$4" ]; then kill_tree "$1" "$2" "$3"; cg_kill "$5"; exit 0; fi
+  if [ -n "$5" ] && [ -d "$5" ]; then
+    kill -0 "$1" 2>/dev/null || { cg_kill "$5"; ended "$1" "$2" && exit 0; }
+  elif ended "$1" "$2"; then exit 0; fi
 done`;
 
 /**
@@ -77,27 +124,38 @@ const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "e
  * session and group (sshd calls setsid). It checks the cwd stays inside ROOT (`cd -P` sets
  * $PWD to the physical path, so no `$(pwd -P)` subshell forks on the start path), starts the
  * monitor (setsid(1), else perl's setpgrp, else in the group), prints one header line
- * (`NONCE:pid:PID:MONITOR:SHELL`) on stderr, then execs the program with the tree marker: the
+ * (`NONCE:pid:PID:MONITOR:SHELL:CONTAINMENT:CGROUP`) on stderr, then execs the program with the tree marker: the
  * program keeps the wrapper's pid, so sshd's own waitpid reports its exact end (exit-status
  * or exit-signal), which sh's $? could not (128+n is ambiguous).
  *
  * KIND `shell`: PROGRAM is a command string, run as a local one is: `bash --norc -c` where the
  * remote host has bash, else `sh -c` (SHELL in the header says which). Either way, descriptors
  * above stderr are closed first (bash: all of them; sh can name only 3-9).
+ *
+ * Containment: where the remote shell's own cgroup has room, `procmux-MARKER` is made beneath
+ * it before the monitor starts (so the monitor stays outside it) and the wrapper joins it
+ * before the exec, so nothing the program starts is outside it; else the marker sweep.
  */
-const WRAPPER = `n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7
+const WRAPPER = `${REMOTE_CGROUP}
+n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7
 shift 7
 cd -P -- "$r" 2>/dev/null || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
 r=$PWD
 cd -P -- "$d" 2>/dev/null || { printf '%s:error:cwd\\n' "$n" >&2; exit 126; }
 case "$PWD/" in "\${r%/}"/*) ;; *) printf '%s:error:outside\\n' "$n" >&2; exit 126 ;; esac
 w=$$ s=$PPID
+c=$(cg_parent 2>/dev/null)
+case "$c" in /*) c="\${c%/}/procmux-$m"; mkdir "$c" 2>/dev/null || c= ;; *) c= ;; esac
 if command -v setsid >/dev/null 2>&1; then
-  setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" </dev/null >/dev/null 2>&1 &
+  setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" </dev/null >/dev/null 2>&1 &
 elif command -v perl >/dev/null 2>&1; then
-  perl -e 'setpgrp(0, 0); exec @ARGV' sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" </dev/null >/dev/null 2>&1 &
+  perl -e 'setpgrp(0, 0); exec @ARGV' sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" </dev/null >/dev/null 2>&1 &
 else
-  (trap '' HUP INT QUIT; exec sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s") </dev/null >/dev/null 2>&1 &
+  (trap '' HUP INT QUIT; exec sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c") </dev/null >/dev/null 2>&1 &
+fi
+h=marker
+if [ -n "$c" ]; then
+  if { echo "$w" > "$c/cgroup.procs"; } 2>/dev/null; then h=cgroup; else rmdir "$c" 2>/dev/null; c=; fi
 fi
 b=
 command -v bash >/dev/null 2>&1 && b=bash
@@ -106,16 +164,25 @@ if [ "$k" = shell ]; then
   sh=\${b:-sh}
   if [ -n "$b" ]; then set -- bash --norc -c "$1"; else set -- sh -c "$1"; fi
 fi
-printf '%s:pid:%s:%s:%s\\n' "$n" "$w" "$!" "$sh" >&2
+printf '%s:pid:%s:%s:%s:%s:%s\\n' "$n" "$w" "$!" "$sh" "$h" "$c" >&2
 PROCMUX_TREE=$m
 export PROCMUX_TREE
 [ -n "$b" ] && exec bash --norc -c '${BASH_CLOSE_FDS}' "$@"
 exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
 exec "$@"`;
 
-/** The killer, run over its own exec: `sh -c KILLER procmux-ssh-kill PGID MARKER GRACE_TICKS`. */
+/**
+ * The killer, run over its own exec: `sh -c KILLER procmux-ssh-kill PGID MARKER GRACE_TICKS
+ * [CGROUP]`. The group and marked processes get the grace; then every member of the cgroup
+ * (what the marker cannot find) is killed with it and the cgroup removed.
+ */
 const KILLER = `${TREE}
-if kill_tree "$1" "$2" "$3"; then echo killed; else echo "survivors: $(tree "$1" "$2" | tr '\\n' ' ')"; fi`;
+${REMOTE_CGROUP}
+kill_tree "$1" "$2" "$3"
+cg_kill "$4"
+p="$(tree "$1" "$2") $(cat "$4/cgroup.procs" 2>/dev/null)"
+p=$(echo $p)
+if [ -z "$p" ]; then echo killed; else echo "survivors: $p"; fi`;
 
 export interface WrapperCommand {
   nonce: string;
@@ -155,8 +222,9 @@ export function wrapperCommand(command: WrapperCommand): string {
 }
 
 /** The remote tree kill for the wrapper whose process (and group) is `pid`. */
-export function killerCommand(pid: number, marker: string, graceMs: number): string {
+export function killerCommand(pid: number, marker: string, graceMs: number, cgroup = ''): string {
   const words = ['procmux-ssh-kill', String(pid), marker, String(graceTicks(graceMs))];
+  if (cgroup !== '') words.push(cgroup);
   return `exec sh -c ${shQuote(KILLER)} ${words.map(shQuote).join(' ')}`;
 }
 

@@ -34,6 +34,9 @@ describe('remote command lines', () => {
     expect(line).toContain("'procmux-ssh' 'n' 'm' '3' '/w' '/w/sub' ");
     expect(line.endsWith("'exec' 'printf' '%s' 'a b'")).toBe(true);
     expect(killerCommand(42, 'm', 500)).toMatch(/'procmux-ssh-kill' '42' 'm' '10'$/);
+    expect(killerCommand(42, 'm', 500, '/cg/procmux-m')).toMatch(
+      /'procmux-ssh-kill' '42' 'm' '10' '\/cg\/procmux-m'$/,
+    );
     expect(signalCommand(42, 'SIGINT')).toBe("kill -s 'INT' 42");
   });
 

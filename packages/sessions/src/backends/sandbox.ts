@@ -18,6 +18,8 @@ export interface SandboxProcessHandle {
   ref?: string;
   /** The shell that ran a command string (`bash`, `sh`, ...); undefined when the sandbox does not say. */
   shell?: string | null;
+  /** What holds the process's tree where the sandbox runs it (as PtyBackendHandle.containment). */
+  containment?: 'cgroup' | 'pid-namespace' | 'marker';
   write(data: string): void | Promise<void>;
   closeStdin?(): void | Promise<void>;
   signal(name: SignalName): void | Promise<void>;
