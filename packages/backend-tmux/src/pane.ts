@@ -9,6 +9,7 @@ import type { PaneContainment } from './containment.js';
 import { InOrder } from './in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
+import { resizeCommand } from './start-commands.js';
 import type { TmuxServer } from './tmux-cli.js';
 import { nudgeReaper, zombieParent } from './unreaped.js';
 
@@ -165,15 +166,7 @@ export class TmuxPane {
   /** After the input already given, before any given later (in-order.ts). */
   resize(columns: number, rows: number): Promise<void> {
     return this.#inOrder.run(async () => {
-      await this.options.server.must([
-        'resize-window',
-        '-t',
-        this.options.name,
-        '-x',
-        String(columns),
-        '-y',
-        String(rows),
-      ]);
+      await this.options.server.must(resizeCommand(this.options.name, columns, rows));
     });
   }
 

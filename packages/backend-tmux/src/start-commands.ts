@@ -126,6 +126,11 @@ export function startCommands(spec: StartSpec): string[] {
 }
 
 /** tmux splits its argv at a word ending in ';' unless escaped as '\\;'. */
+/** argv for TmuxServer.run: the session's window (and so its pane) to `columns` x `rows`. */
+export function resizeCommand(name: string, columns: number, rows: number): string[] {
+  return ['resize-window', '-t', name, '-x', String(columns), '-y', String(rows)];
+}
+
 export function escapeSeparator(word: string): string {
   return word.endsWith(';') ? `${word.slice(0, -1)}\\;` : word;
 }

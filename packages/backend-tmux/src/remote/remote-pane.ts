@@ -6,6 +6,7 @@ import { constants } from 'node:os';
 import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
 import { InOrder } from '../in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from '../layout.js';
+import { resizeCommand } from '../start-commands.js';
 import type { TmuxServer } from '../tmux-cli.js';
 import { commandLine, quoteWord, type RemoteStream, type RemoteTmuxHost } from './host.js';
 
@@ -187,15 +188,7 @@ export class RemoteTmuxPane {
   /** After the input already given, before any given later (in-order.ts). */
   resize(columns: number, rows: number): Promise<void> {
     return this.#inOrder.run(async () => {
-      await this.options.server.must([
-        'resize-window',
-        '-t',
-        this.options.name,
-        '-x',
-        String(columns),
-        '-y',
-        String(rows),
-      ]);
+      await this.options.server.must(resizeCommand(this.options.name, columns, rows));
     });
   }
 

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { OutputLog } from '../../src/log/output-log.js';
 import { nodeSpillFileSystem, type SpillFileSystem } from '../../src/log/spill-file.js';
 import type { OutputStream } from '../../src/log/stream-runs.js';
+import { heldDisk } from './held-disk.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -110,24 +111,7 @@ describe('OutputLog spill', () => {
   );
 
   it('pages blocks whose write is still in flight exactly, from memory, and the file once written', async () => {
-    // Writes are held (nothing reaches the file) until released: what they carry is readable only from memory.
-    // Releasing one resolves once the log has heard that write complete (and queued the next).
-    const held: (() => Promise<void>)[] = [];
-    const slowDisk: SpillFileSystem = {
-      ...nodeSpillFileSystem,
-      writeAsync(fd, buffers, position, done) {
-        const copies = buffers.map((b) => Buffer.from(b));
-        held.push(
-          () =>
-            new Promise<void>((resolve) =>
-              nodeSpillFileSystem.writeAsync(fd, copies, position, (error, written) => {
-                done(error, written);
-                resolve();
-              }),
-            ),
-        );
-      },
-    };
+    const { fs: slowDisk, held } = heldDisk();
     const { spilled, reference } = pair({
       memoryBytes: 64 * KiB,
       maxRetainedBytes: 1024 * KiB,

@@ -6,31 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeSpillFileSystem, SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
+import { SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
+import { heldDisk } from './held-disk.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-ring-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A disk whose asynchronous writes wait until the test releases them, one by one. */
-function heldDisk() {
-  const held: (() => Promise<void>)[] = [];
-  const fs: SpillFileSystem = {
-    ...nodeSpillFileSystem,
-    writeAsync(fd, buffers, position, done) {
-      const copies = buffers.map((b) => Buffer.from(b));
-      held.push(
-        () =>
-          new Promise<void>((resolve) =>
-            nodeSpillFileSystem.writeAsync(fd, copies, position, (error, written) => {
-              done(error, written);
-              resolve();
-            }),
-          ),
-      );
-    },
-  };
-  return { fs, held };
-}
 
 function ring(capacity: number, fs: SpillFileSystem) {
   return new SpillFile({
