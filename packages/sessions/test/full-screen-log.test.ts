@@ -52,7 +52,18 @@ describe.skipIf(process.platform === 'win32')('log renders full-screen programs'
     writeFileSync(join(workspace, 'notes.txt'), 'first line\nsecond line\n');
     const s = await shell();
     await s.input('echo before; vim -u NONE -N notes.txt; echo after\r');
-    await waitFor(async () => (await s.screen()).includes('"notes.txt" 2L'), 20_000, 'vim');
+    // vim prints its file message before it draws the buffer: wait for both on screen.
+    await waitFor(
+      async () => {
+        const screen = await s.screen();
+        const tildes = screen.split('\n').filter((line) => line.trimEnd() === '~').length;
+        return (
+          screen.includes('"notes.txt" 2L') && screen.includes('second line') && tildes === TILDES.length
+        );
+      },
+      20_000,
+      'vim',
+    );
     const head = (await s.log({ offset: 0, limit: 2 })).text;
     expect(head).toBe('$ echo before; vim -u NONE -N notes.txt; echo after\nbefore');
     expect((await lines(s)).slice(2)).toEqual([
