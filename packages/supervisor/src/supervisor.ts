@@ -24,6 +24,11 @@ import { ChildAdapter } from './child-adapter.js';
 import { listLeftovers, readProcFile, sleep, startsBackgroundJob } from './leftovers.js';
 import { aimSignalsAtProgram } from './pid-namespace/aim-signals.js';
 import { isNamespaceHold } from './pid-namespace/hold.js';
+import {
+  nodeWaiterStatusEffects,
+  reportProgramExit,
+  waiterStatusFile,
+} from './pid-namespace/waiter-status.js';
 import { pidNamespaceTarget } from './pid-namespace/wrap.js';
 import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
 import { SupervisedRun } from './run.js';
@@ -110,24 +115,29 @@ export class ProcessSupervisor {
     // Minted here, so the watchdog knows the tree (by marker) before its process exists.
     const marker = spec.adapterFactory === undefined ? createTreeMarker() : undefined;
     const cgroupDirs = spec.cgroup?.dirs;
-    const privateDirs = spec.privateDir === undefined ? undefined : [spec.privateDir];
+    // A pid-namespace run's waiter writes its own complaints here (see waiter-status.ts).
+    const statusDir = spec.pidNamespace === undefined ? undefined : nodeWaiterStatusEffects.makeDir();
+    const ownDirs = [spec.privateDir, statusDir].filter((dir): dir is string => dir !== undefined);
+    const privateDirs = ownDirs.length === 0 ? undefined : ownDirs;
     if (marker !== undefined) this.watchdog?.watch(marker, 0, cgroupDirs, privateDirs);
     let created: Awaited<ReturnType<ProcessSupervisor['createAdapter']>>;
     try {
-      created = await this.createAdapter(spec, marker);
+      created = await this.createAdapter(spec, marker, statusDir);
     } catch (error) {
+      if (statusDir !== undefined) nodeWaiterStatusEffects.removeDir(statusDir);
       await this.closeCgroup(spec);
       if (marker !== undefined) this.watchdog?.unwatch(marker);
       throw error;
     }
     const { adapter, applyStdin, leftovers } = created;
-    if (spec.pidNamespace !== undefined) aimSignalsAtProgram(adapter);
+    if (statusDir !== undefined) reportProgramExit(aimSignalsAtProgram(adapter), statusDir);
     if (marker !== undefined && adapter.pid !== undefined)
       this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs);
     const refuse = (error: Error): never => {
       void discard(adapter, (e) => this.warnOrphan(e))
         .then(() => this.closeCgroup(spec))
         .finally(() => {
+          if (statusDir !== undefined) nodeWaiterStatusEffects.removeDir(statusDir);
           if (marker !== undefined) this.watchdog?.unwatch(marker);
         });
       throw error;
@@ -199,6 +209,7 @@ export class ProcessSupervisor {
   private async createAdapter(
     spec: NormalizedSpawn,
     treeMarker: string | undefined,
+    statusDir: string | undefined,
   ): Promise<{
     adapter: ProcessAdapter;
     applyStdin: boolean;
@@ -214,7 +225,7 @@ export class ProcessSupervisor {
     if (spec.mode === 'pty') {
       try {
         const adapter = await createCancellable(
-          () => this.createPty(spec, treeMarker),
+          () => this.createPty(spec, treeMarker, statusDir),
           spec.signal,
           onOrphanError,
         );
@@ -231,7 +242,7 @@ export class ProcessSupervisor {
     let listed: LeftoverProcess[] | undefined;
     const adapter = await createCancellable(
       () =>
-        this.createChild(spec, treeMarker, (found) => {
+        this.createChild(spec, treeMarker, statusDir, (found) => {
           listed = found;
         }),
       spec.signal,
@@ -240,12 +251,16 @@ export class ProcessSupervisor {
     return { adapter, applyStdin: false, leftovers: () => listed };
   }
 
-  private async createPty(spec: NormalizedSpawn, treeMarker: string | undefined): Promise<ProcessAdapter> {
+  private async createPty(
+    spec: NormalizedSpawn,
+    treeMarker: string | undefined,
+    statusDir: string | undefined,
+  ): Promise<ProcessAdapter> {
     // Checked here so a missing cwd reads as such, not as a PTY failure.
     if (spec.cwd !== undefined) await assertDirectory(spec.cwd);
     const create = this.ptyFactory ?? (await this.modules.loadPty()).createPtyAdapter;
     return create({
-      ...namespacedTarget(spec, this.modules.platform),
+      ...namespacedTarget(spec, this.modules.platform, statusDir),
       cwd: spec.cwd,
       env: withCgroupJoin(spec),
       cols: spec.cols,
@@ -259,6 +274,7 @@ export class ProcessSupervisor {
   private async createChild(
     spec: NormalizedSpawn,
     treeMarker: string | undefined,
+    statusDir: string | undefined,
     onLeftovers: (found: LeftoverProcess[]) => void,
   ): Promise<ProcessAdapter> {
     const { killProcessTree, snapshotProcessTree } = await this.modules.loadKill();
@@ -286,7 +302,7 @@ export class ProcessSupervisor {
       await cgroup?.kill();
     };
     return ChildAdapter.create({
-      ...namespacedTarget(spec, this.modules.platform),
+      ...namespacedTarget(spec, this.modules.platform, statusDir),
       cwd: spec.cwd,
       env: withJobControl(spec, withCgroupJoin(spec)),
       stdin: spec.stdin,
@@ -321,12 +337,17 @@ function withCgroupJoin(spec: NormalizedSpawn): NormalizedSpawn['env'] {
 
 // A pid-namespace run starts `unshare`, which execs the program: a missing program is
 // checked here, so it is a spawn error as without the namespace, not unshare's exit 127.
-function namespacedTarget(spec: NormalizedSpawn, platform: NodeJS.Platform): NormalizedSpawn['target'] {
+function namespacedTarget(
+  spec: NormalizedSpawn,
+  platform: NodeJS.Platform,
+  statusDir: string | undefined,
+): NormalizedSpawn['target'] {
   if (spec.pidNamespace === undefined) return spec.target;
   const env = spec.env ?? process.env;
   const resolved = resolveTarget(spec.target, platform, env);
   assertExecutable(resolved.file, spec.cwd ?? process.cwd(), env, platform);
-  return pidNamespaceTarget(resolved, spec.pidNamespace);
+  const status = statusDir === undefined ? undefined : waiterStatusFile(statusDir);
+  return pidNamespaceTarget(resolved, spec.pidNamespace, status);
 }
 
 // Errors that pipes would hit just the same: falling back cannot help.
