@@ -34,6 +34,9 @@ import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatfor
 import { SupervisedRun } from './run.js';
 import { assertDirectory, assertExecutable } from './spawn-errors.js';
 import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
+import { endScopeAfterExit } from './systemd-scope/end-scope.js';
+import { runProbe } from './systemd-scope/node-support.js';
+import { systemdScopeTarget } from './systemd-scope/support.js';
 import { describeTarget, resolveTarget } from './target.js';
 import { HostWatchdog, type WatchdogSpawner } from './watchdog/host-watchdog.js';
 
@@ -131,6 +134,8 @@ export class ProcessSupervisor {
     }
     const { adapter, applyStdin, leftovers } = created;
     if (statusDir !== undefined) reportProgramExit(aimSignalsAtProgram(adapter), statusDir);
+    if (spec.systemdScope !== undefined)
+      endScopeAfterExit(adapter, spec.systemdScope.unit, runProbe, (message) => this.logger.warn(message));
     if (marker !== undefined && adapter.pid !== undefined)
       this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs);
     const refuse = (error: Error): never => {
@@ -335,19 +340,20 @@ function withCgroupJoin(spec: NormalizedSpawn): NormalizedSpawn['env'] {
   return { ...(spec.env ?? process.env), [CGROUP_JOIN_ENV]: spec.cgroup.procsFiles.join(':') };
 }
 
-// A pid-namespace run starts `unshare`, which execs the program: a missing program is
-// checked here, so it is a spawn error as without the namespace, not unshare's exit 127.
+// A pid-namespace run starts `unshare` (a scope run `systemd-run`), which execs the program:
+// a missing program is checked here, so it is a spawn error as without either, not exit 127.
 function namespacedTarget(
   spec: NormalizedSpawn,
   platform: NodeJS.Platform,
   statusDir: string | undefined,
 ): NormalizedSpawn['target'] {
-  if (spec.pidNamespace === undefined) return spec.target;
+  if (spec.pidNamespace === undefined && spec.systemdScope === undefined) return spec.target;
   const env = spec.env ?? process.env;
   const resolved = resolveTarget(spec.target, platform, env);
   assertExecutable(resolved.file, spec.cwd ?? process.cwd(), env, platform);
+  if (spec.systemdScope !== undefined) return systemdScopeTarget(resolved, spec.systemdScope.unit);
   const status = statusDir === undefined ? undefined : waiterStatusFile(statusDir);
-  return pidNamespaceTarget(resolved, spec.pidNamespace, status);
+  return pidNamespaceTarget(resolved, spec.pidNamespace!, status);
 }
 
 // Errors that pipes would hit just the same: falling back cannot help.
