@@ -145,6 +145,8 @@ describe('on this host, with the real effects', () => {
     await s.wait({ timeoutMs: 10_000 });
     const pidns = await hostPidNamespaceSupport();
     expect(s.metadata().containment).toBe(canCgroup ? 'cgroup' : pidns.ok ? 'pid-namespace' : 'marker');
+    // A cgroup of procmux's own (the scope route would have none): its usage is read.
+    if (canCgroup) expect(s.metadata().usage?.cpuMs).toEqual(expect.any(Number));
   });
 
   it('and, where no cgroup can be made, goes on past the scope to a pid namespace (or the marker)', async () => {
