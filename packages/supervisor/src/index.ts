@@ -17,7 +17,13 @@ export {
   type PidNamespaceSupport,
   pidNamespaceSupport,
 } from './pid-namespace/support.js';
-export { PID_NAMESPACE_INIT, type PidNamespaceSpec, pidNamespaceTarget } from './pid-namespace/wrap.js';
+export { readWaiterExit } from './pid-namespace/waiter-status.js';
+export {
+  PID_NAMESPACE_INIT,
+  type PidNamespaceSpec,
+  PROGRAM_STARTED_MARK,
+  pidNamespaceTarget,
+} from './pid-namespace/wrap.js';
 export {
   currentPlatform,
   loadPlatform,
