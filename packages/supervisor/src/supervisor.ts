@@ -119,7 +119,7 @@ export class ProcessSupervisor {
     const marker = spec.adapterFactory === undefined ? createTreeMarker() : undefined;
     const cgroupDirs = spec.cgroup?.dirs;
     // A pid-namespace run's waiter writes its own complaints here (see waiter-status.ts).
-    const statusDir = spec.pidNamespace === undefined ? undefined : nodeWaiterStatusEffects.makeDir();
+    const statusDir = spec.pidNamespace === undefined ? undefined : this.makeStatusDir();
     const ownDirs = [spec.privateDir, statusDir].filter((dir): dir is string => dir !== undefined);
     const privateDirs = ownDirs.length === 0 ? undefined : ownDirs;
     if (marker !== undefined) this.watchdog?.watch(marker, 0, cgroupDirs, privateDirs);
@@ -133,7 +133,8 @@ export class ProcessSupervisor {
       throw error;
     }
     const { adapter, applyStdin, leftovers } = created;
-    if (statusDir !== undefined) reportProgramExit(aimSignalsAtProgram(adapter), statusDir);
+    if (spec.pidNamespace !== undefined) aimSignalsAtProgram(adapter);
+    if (statusDir !== undefined) reportProgramExit(adapter, statusDir);
     if (spec.systemdScope !== undefined)
       endScopeAfterExit(adapter, spec.systemdScope.unit, runProbe, (message) => this.logger.warn(message));
     if (marker !== undefined && adapter.pid !== undefined)
@@ -199,6 +200,20 @@ export class ProcessSupervisor {
   /** The run with this id while it is active; undefined once its wait() has settled. */
   getActive(runId: string): ManagedRun | undefined {
     return this.active.get(runId);
+  }
+
+  // Without it the run still starts, as before the status file: only a SIGKILL from outside
+  // would then read as exit 1, which the warning says.
+  private makeStatusDir(): string | undefined {
+    try {
+      return nodeWaiterStatusEffects.makeDir();
+    } catch (error) {
+      this.logger.warn(
+        "procmux: no directory for a pid-namespace waiter's status (a SIGKILL from outside will read as exit 1)",
+        { error: error instanceof Error ? error.message : String(error) },
+      );
+      return undefined;
+    }
   }
 
   // A run that never started still owns its cgroup: emptied and removed, a failure logged.

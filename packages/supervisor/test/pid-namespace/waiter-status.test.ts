@@ -1,13 +1,17 @@
 // The exit a pid-namespace run reports when its waiter (util-linux unshare) could not pass the
 // program's SIGKILL on, and the argv that sends the waiter's own stderr to the status file.
 import type { ProcessAdapter, WaitResult } from '@procmux/core-types';
+import { assertNoLeakedProcesses } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
+import { hostPidNamespaceSupport } from '../../src/pid-namespace/node-support.js';
 import {
   readWaiterExit,
   reportProgramExit,
   waiterStatusFile,
 } from '../../src/pid-namespace/waiter-status.js';
 import { PROGRAM_STARTED_MARK, pidNamespaceTarget } from '../../src/pid-namespace/wrap.js';
+import { ProcessSupervisor } from '../../src/supervisor.js';
+import { recordingLogger } from '../helpers.js';
 
 const complaint = `${PROGRAM_STARTED_MARK}unshare: sigprocmask unblock failed: Invalid argument\n`;
 
@@ -86,5 +90,31 @@ describe('pidNamespaceTarget with a status file', () => {
     expect(args[4]).toMatch(
       /exec unshare --fork -- \/bin\/sh -c '[^']*exec 2>&3 3>&-; exec "\$@"' procmux-pidns-run "\$@" 3>&2 2>"\$s"$/,
     );
+  });
+});
+
+const support = await hostPidNamespaceSupport();
+
+describe.skipIf(!support.ok)('a pid-namespace run whose status directory cannot be made', () => {
+  it('still runs, with its exit code, and says in a warning what it cannot tell', async () => {
+    const { logger, warnings } = recordingLogger();
+    const supervisor = new ProcessSupervisor({ logger });
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/procmux-no-tmp';
+    try {
+      const run = await supervisor.spawn({
+        file: 'sh',
+        args: ['-c', 'exit 3'],
+        pidNamespace: support.ok ? support.spec : { userNamespace: false },
+      });
+      expect(await run.wait()).toMatchObject({ reason: 'exit', exitCode: 3 });
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    expect(warnings.map((w) => w.message)).toEqual([
+      "procmux: no directory for a pid-namespace waiter's status (a SIGKILL from outside will read as exit 1)",
+    ]);
+    await assertNoLeakedProcesses();
   });
 });
