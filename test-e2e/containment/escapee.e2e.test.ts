@@ -53,11 +53,14 @@ async function killedHostLeaves(
 ): Promise<number> {
   const [a, b] = [tag(), tag()];
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-escapee-')));
+  // The host's own temp dir: a pid-namespace run keeps its waiter's status file there.
+  const hostTmp = mkdtempSync(join(workspace, 'tmp-'));
   const child: ChildProcess = spawn(
     process.execPath,
     [join(FIXTURES, 'escapee-host.mjs'), how, CLI, workspace, a, b, containment],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TMPDIR: hostTmp },
     },
   );
   trackPid(child.pid);
@@ -86,6 +89,12 @@ async function killedHostLeaves(
       await waitFor(() => sleeps(a).length + sleeps(b).length === 0, 10_000, 'the escapees to die').catch(
         () => undefined,
       );
+      // The watchdog removes each run's status directory after its tree kill.
+      const statusDirs = () => readdirSync(hostTmp).filter((name) => name.startsWith('procmux-pidns-'));
+      await waitFor(() => statusDirs().length === 0, 10_000, 'the status dirs to be removed').catch(
+        () => undefined,
+      );
+      counts[`${how} host SIGKILL (${containment}) status dirs`] = statusDirs().length;
     } else {
       await new Promise((resolve) => setTimeout(resolve, AFTER_DEATH_MS));
     }
@@ -137,6 +146,7 @@ describe.skipIf(!pidNamespace?.ok)(
   () => {
     it("a library host with containment 'pid-namespace': 0 left once the host is gone", async () => {
       expect(await killedHostLeaves('library', 'pid-namespace')).toBe(0);
+      expect(counts['library host SIGKILL (pid-namespace) status dirs']).toBe(0);
     });
   },
 );

@@ -168,7 +168,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const files = layout.files(name);
       // The same descriptor-closing prologue as a native session's (shell-wrap), so a command
       // string means the same here: bash with BASH_ENV, or the exec wrapper for a program.
-      const held = await holdPane(resolved.containment, name, request);
+      const held = await holdPane(resolved.containment, name, request, files.waiter);
       const { program, cgroup } = held;
       const spec = closeInheritedDescriptors({
         file: program.file,
@@ -176,7 +176,8 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
         env: { ...request.env, TERM: request.term, [TREE_MARKER_ENV]: marker },
       });
       try {
-        writeSessionFiles(layout, files, envScript(files.env, spec.env, cgroup?.procsFiles));
+        const waiter = held.containment === 'pid-namespace' ? files.waiter : undefined;
+        writeSessionFiles(layout, files, envScript(files.env, spec.env, cgroup?.procsFiles, waiter));
       } catch (error) {
         await cgroup?.close().catch(() => {});
         throw error;

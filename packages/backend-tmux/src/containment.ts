@@ -32,6 +32,7 @@ export async function holdPane(
   mode: TmuxContainmentMode,
   name: string,
   program: { file: string; args: readonly string[] },
+  waiterStatus?: string,
 ): Promise<HeldPane> {
   if (mode === 'marker') return { containment: 'marker', program };
   if (mode === 'cgroup' || mode === 'auto') {
@@ -44,7 +45,11 @@ export async function holdPane(
   if (support.ok)
     return {
       containment: 'pid-namespace',
-      program: pidNamespaceTarget({ file: program.file, args: [...program.args] }, support.spec),
+      program: pidNamespaceTarget(
+        { file: program.file, args: [...program.args] },
+        support.spec,
+        waiterStatus,
+      ),
     };
   if (mode === 'pid-namespace')
     throw new ProcmuxError(

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { invalidOption, TREE_MARKER_ENV } from '@procmux/core-types';
+import { PROGRAM_STARTED_MARK } from '@procmux/supervisor';
 
 // Paths go into tmux hook and pipe commands run by sh: only characters that need no quoting.
 const SAFE_PATH = /^[A-Za-z0-9_./@+,:~-]+$/;
@@ -25,6 +26,12 @@ export interface SessionFiles {
   failed: string;
   /** The start script holding the environment; it deletes itself before the exec. */
   env: string;
+  /**
+   * A pid-namespace pane's waiter (unshare) writes its own stderr here: the start script reads
+   * it to tell the program's SIGKILL from its exit 1 (supervisor's waiter-status.ts), then
+   * deletes it.
+   */
+  waiter: string;
 }
 
 /** Whether sh and tmux can take `path` unquoted (absolute, safe characters, no `..`). */
@@ -66,6 +73,7 @@ export function layoutOf(dir: unknown): Layout {
       writer: join(sessions, `${name}.writer`),
       failed: join(sessions, `${name}.failed`),
       env: join(sessions, `${name}.env.sh`),
+      waiter: join(sessions, `${name}.waiter`),
     }),
   };
 }
@@ -142,6 +150,7 @@ export function envScript(
   path: string,
   env: Readonly<Record<string, string>>,
   cgroupProcs: readonly string[] = [],
+  waiterStatus?: string,
 ): string {
   const words = Object.entries(env).map(([key, value]) => quote(`${key}=${value}`));
   return [
@@ -154,6 +163,14 @@ export function envScript(
     'trap : INT QUIT TERM',
     `env -i ${words.join(' ')} "$@"`,
     'st=$?',
+    // In a pid namespace: unshare exits 1 when it cannot re-raise the program's SIGKILL, and
+    // said so after the started mark; the pane then dies of SIGKILL as the program did.
+    ...(waiterStatus === undefined
+      ? []
+      : [
+          `w=; read -r w < ${quote(waiterStatus)} 2>/dev/null; rm -f -- ${quote(waiterStatus)}`,
+          `if [ "$st" = 1 ]; then case $w in ${PROGRAM_STARTED_MARK}?*) st=137 ;; esac; fi`,
+        ]),
     // The command's last bytes may still sit in the kernel's terminal buffer; tmux closes the
     // terminal when the pane's process exits, so give them time to reach it.
     'sleep 0.1',

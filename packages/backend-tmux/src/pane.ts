@@ -345,7 +345,15 @@ export class TmuxPane {
 
   #cleanup(): void {
     const { files } = this.options;
-    for (const path of [files.log, files.exit, files.eof, files.failed, files.env, files.writer])
+    for (const path of [
+      files.log,
+      files.exit,
+      files.eof,
+      files.failed,
+      files.env,
+      files.writer,
+      files.waiter,
+    ])
       rmSync(path, { force: true });
     if (this.options.privateDir !== undefined)
       rmSync(this.options.privateDir, { recursive: true, force: true });

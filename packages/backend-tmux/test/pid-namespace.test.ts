@@ -1,8 +1,11 @@
 // containment: 'pid-namespace' on the tmux backend: each pane's program runs in a pid
 // namespace of its own, so a daemon that left the tree and cleared its environment dies with
 // the pane; the session says so in metadata, signals reach the program, codes are its own.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { hostPidNamespaceSupport, PID_NAMESPACE_INIT } from '@procmux/supervisor';
+import { hostPidNamespaceSupport, namespacedProgramPid, PID_NAMESPACE_INIT } from '@procmux/supervisor';
 import { processTable, waitFor } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
@@ -19,8 +22,8 @@ afterEach(async () => {
 
 const support = process.platform === 'linux' ? await hostPidNamespaceSupport() : undefined;
 
-function setup() {
-  tmux = createTmuxBackend({ dir: stateDir(), containment: 'pid-namespace' });
+function setup(dir = stateDir()) {
+  tmux = createTmuxBackend({ dir, containment: 'pid-namespace' });
   sessions = createProcessSessions({ cwd: process.cwd(), ptyBackend: tmux });
   return sessions;
 }
@@ -68,5 +71,37 @@ describe.skipIf(!support?.ok)("tmux panes with containment: 'pid-namespace'", ()
     while (!seen.includes('ready')) seen += (await s.poll({ timeoutMs: 2_000 })).stdout;
     await s.signal('SIGUSR1');
     expect(await s.wait({ timeoutMs: 15_000 })).toMatchObject({ state: 'exited', exitCode: 5 });
+  });
+
+  it("a SIGKILL sent from outside to the pane's program reads as SIGKILL, not exit 1; its own exit 1 stays a code", async () => {
+    const dir = stateDir();
+    const s = await setup(dir).start({ command: 'sleep', args: ['300'], pty: true });
+    const read = (path: string) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    let program: number | undefined;
+    await waitFor(
+      () => {
+        program = namespacedProgramPid(s.pid!, read);
+        return program !== undefined && read(`/proc/${program}/cmdline`)?.startsWith('sleep\0') === true;
+      },
+      15_000,
+      'sleep inside the namespace',
+    );
+    process.kill(program!, 'SIGKILL');
+    expect(await s.wait({ timeoutMs: 15_000 })).toEqual({
+      exitCode: null,
+      signal: 'SIGKILL',
+      state: 'killed',
+    });
+    expect((await s.poll()).stdout).not.toContain('unshare');
+    const own = await sessions!.start({ command: 'exit 1', shell: true, pty: true });
+    expect(await own.wait({ timeoutMs: 15_000 })).toEqual({ exitCode: 1, signal: null, state: 'exited' });
+    // The waiter's status files went with their panes.
+    expect(readdirSync(join(dir, 'sessions')).filter((f) => f.endsWith('.waiter'))).toEqual([]);
   });
 });

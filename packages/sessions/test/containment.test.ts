@@ -166,6 +166,7 @@ describe('containSession (effects injected: every host kind here)', () => {
         limits: {},
         layout,
         create: fails,
+        systemdScopeSupport: none,
         pidNamespaceSupport: none,
       }),
     ).toEqual({

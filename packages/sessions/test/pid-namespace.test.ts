@@ -2,7 +2,9 @@
 // without a writable cgroup gets. The escapee a tree kill cannot find dies with the namespace
 // after kill() and dispose(); exit codes and signals are the program's own; a PTY REPL in it
 // keeps its terminal, answers Ctrl-C, and its input wait is still seen.
-import { hostPidNamespaceSupport, PID_NAMESPACE_INIT } from '@procmux/supervisor';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hostPidNamespaceSupport, namespacedProgramPid, PID_NAMESPACE_INIT } from '@procmux/supervisor';
 import {
   assertNoLeakedProcesses,
   descendantsOf,
@@ -118,6 +120,9 @@ describe.skipIf(!support.ok)("containment: 'pid-namespace' (Linux)", () => {
     const sessions = pidNamespace();
     const cases = [
       ['exit 130', { exitCode: 130, signal: null, state: 'exited' }],
+      ['exit 137', { exitCode: 137, signal: null, state: 'exited' }],
+      ['exit 1', { exitCode: 1, signal: null, state: 'exited' }],
+      ['kill -KILL $$', { exitCode: null, signal: 'SIGKILL', state: 'killed' }],
       ['kill -INT $$', { exitCode: null, signal: 'SIGINT', state: 'killed' }],
       ['kill -TERM $$', { exitCode: null, signal: 'SIGTERM', state: 'killed' }],
     ] as const;
@@ -126,6 +131,78 @@ describe.skipIf(!support.ok)("containment: 'pid-namespace' (Linux)", () => {
         const s = await sessions.start({ command, shell: true, pty });
         expect({ command, pty, end: await s.wait({ timeoutMs: 10_000 }) }).toEqual({ command, pty, end });
       }
+    }
+  });
+
+  it('a kill sent from outside to the program reads as that signal (SIGKILL too), with nothing added to its output', async () => {
+    const sessions = pidNamespace();
+    const read = (path: string) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+      for (const pty of [false, true]) {
+        const s = await sessions.start({ command: 'sleep', args: ['300'], pty });
+        let program: number | undefined;
+        await waitFor(
+          () => {
+            program = namespacedProgramPid(s.pid!, read);
+            return program !== undefined && read(`/proc/${program}/cmdline`)?.startsWith('sleep\0') === true;
+          },
+          10_000,
+          'sleep inside the namespace',
+        );
+        process.kill(program!, signal);
+        const end = await s.wait({ timeoutMs: 10_000 });
+        expect({ signal, pty, end }).toEqual({
+          signal,
+          pty,
+          end: { exitCode: null, signal, state: 'killed' },
+        });
+        const out = await s.poll();
+        expect(out.stdout + out.stderr).not.toContain('unshare');
+      }
+    }
+  });
+
+  it('Ctrl-C in a PTY to sleep reads as SIGINT', async () => {
+    const s = await pidNamespace().start({ command: 'sleep', args: ['300'], pty: true });
+    await waitFor(
+      () => descendantsOf(s.pid!, processTable()).some((p) => p.command === 'sleep 300'),
+      10_000,
+      'sleep inside the namespace',
+    );
+    await s.sendKeys(['C-c']);
+    expect(await s.wait({ timeoutMs: 10_000 })).toEqual({
+      exitCode: null,
+      signal: 'SIGINT',
+      state: 'killed',
+    });
+  });
+
+  it("leaves none of the waiters' status directories behind", async () => {
+    // A temp dir of this test's own: other suites on the host make theirs in /tmp meanwhile.
+    const own = mkdtempSync(join(workspace, 'tmp-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    try {
+      const sessions = pidNamespace();
+      const made: string[] = [];
+      for (const pty of [false, true]) {
+        const s = await sessions.start({ command: 'sleep', args: ['300'], pty });
+        made.push(...readdirSync(own));
+        await s.kill();
+      }
+      await (await sessions.start({ command: 'true' })).wait();
+      await sessions.dispose();
+      expect(made.filter((name) => name.startsWith('procmux-pidns-'))).toHaveLength(2);
+      expect(readdirSync(own)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
     }
   });
 

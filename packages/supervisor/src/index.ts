@@ -17,7 +17,13 @@ export {
   type PidNamespaceSupport,
   pidNamespaceSupport,
 } from './pid-namespace/support.js';
-export { PID_NAMESPACE_INIT, type PidNamespaceSpec, pidNamespaceTarget } from './pid-namespace/wrap.js';
+export { readWaiterExit } from './pid-namespace/waiter-status.js';
+export {
+  PID_NAMESPACE_INIT,
+  type PidNamespaceSpec,
+  PROGRAM_STARTED_MARK,
+  pidNamespaceTarget,
+} from './pid-namespace/wrap.js';
 export {
   currentPlatform,
   loadPlatform,
@@ -30,4 +36,12 @@ export {
 export { assertExecutable } from './spawn-errors.js';
 export { MAX_TIMEOUT_MS, type SpawnOptions } from './spawn-options.js';
 export { consoleLogger, ProcessSupervisor, type ProcessSupervisorOptions } from './supervisor.js';
+export { endScopeAfterExit, killScopeArgv, type ScopeCommand } from './systemd-scope/end-scope.js';
+export { hostSystemdScopeSupport } from './systemd-scope/node-support.js';
+export {
+  type SystemdScopeEffects,
+  type SystemdScopeSupport,
+  systemdScopeSupport,
+  systemdScopeTarget,
+} from './systemd-scope/support.js';
 export { HostWatchdog, type HostWatchdogOptions, type WatchdogSpawner } from './watchdog/host-watchdog.js';

@@ -90,6 +90,14 @@ export interface SpawnOptions extends SpawnTarget {
    */
   pidNamespace?: PidNamespaceSpec;
   /**
+   * Runs the process in a delegated systemd user scope named `unit` (`systemd-run --user
+   * --scope -p Delegate=yes`; Linux, a non-root host with a user manager, built-in adapters
+   * only, not with `cgroup` or `pidNamespace`): when the run ends every process left in the
+   * scope is SIGKILLed. See `hostSystemdScopeSupport()`. Never ran on the VM procmux is
+   * tested on (root, no user manager).
+   */
+  systemdScope?: { unit: string };
+  /**
    * End what of the tree still runs when the process itself exits, naming it first (Linux,
    * built-in pipe runs): RunExit.leftovers, listed before the drain, the stdin terminal's
    * hang-up or the cgroup's kill, then the tree kill. With stdin 'terminal' a bash runs with
@@ -123,6 +131,7 @@ export interface NormalizedSpawn {
   cgroup: SessionCgroup | undefined;
   privateDir: string | undefined;
   pidNamespace: PidNamespaceSpec | undefined;
+  systemdScope: { unit: string } | undefined;
   endLeftovers: boolean;
 }
 
@@ -138,6 +147,7 @@ const BUILT_IN_ONLY = [
   'cgroup',
   'privateDir',
   'pidNamespace',
+  'systemdScope',
 ] as const;
 
 /** Validates spawn options; a bad value is an ERR_INVALID_OPTION naming it. */
@@ -194,6 +204,7 @@ export function normalizeSpawnOptions(options: SpawnOptions): NormalizedSpawn {
     cgroup: checkCgroup(options.cgroup),
     privateDir: checkPrivateDir(options.privateDir),
     pidNamespace: checkPidNamespace(options.pidNamespace, options.cgroup),
+    systemdScope: checkSystemdScope(options),
     endLeftovers: booleanOption('endLeftovers', options.endLeftovers, false),
   };
 }
@@ -215,6 +226,26 @@ function checkPidNamespace(value: unknown, cgroup: unknown): PidNamespaceSpec | 
   if (cgroup !== undefined)
     throw invalidOption('pidNamespace', 'left out with cgroup (a session is held by one of the two)');
   return { userNamespace: spec.userNamespace };
+}
+
+function checkSystemdScope(options: SpawnOptions): { unit: string } | undefined {
+  const value: unknown = options.systemdScope;
+  if (value === undefined) return undefined;
+  const unit = (value as { unit?: unknown } | null)?.unit;
+  if (typeof unit !== 'string' || !/^[A-Za-z0-9_.-]{1,200}$/.test(unit))
+    throw invalidOption(
+      'systemdScope',
+      'an object { unit } with a unit name of 1 to 200 of A-Z a-z 0-9 _ . -',
+      {
+        value,
+      },
+    );
+  if (options.cgroup !== undefined || options.pidNamespace !== undefined)
+    throw invalidOption(
+      'systemdScope',
+      'left out with cgroup or pidNamespace (a session is held by one of them)',
+    );
+  return { unit };
 }
 
 /** 'terminal' is a pipe child's stdin: a PTY or a factory's adapter decides its own. */

@@ -24,11 +24,19 @@ import { ChildAdapter } from './child-adapter.js';
 import { listLeftovers, readProcFile, sleep, startsBackgroundJob } from './leftovers.js';
 import { aimSignalsAtProgram } from './pid-namespace/aim-signals.js';
 import { isNamespaceHold } from './pid-namespace/hold.js';
+import {
+  nodeWaiterStatusEffects,
+  reportProgramExit,
+  waiterStatusFile,
+} from './pid-namespace/waiter-status.js';
 import { pidNamespaceTarget } from './pid-namespace/wrap.js';
 import { loadPlatform, type PlatformLoader, type PlatformModules, resolvePlatform } from './platform.js';
 import { SupervisedRun } from './run.js';
 import { assertDirectory, assertExecutable } from './spawn-errors.js';
 import { type NormalizedSpawn, normalizeSpawnOptions, type SpawnOptions } from './spawn-options.js';
+import { endScopeAfterExit } from './systemd-scope/end-scope.js';
+import { runProbe } from './systemd-scope/node-support.js';
+import { systemdScopeTarget } from './systemd-scope/support.js';
 import { describeTarget, resolveTarget } from './target.js';
 import { HostWatchdog, type WatchdogSpawner } from './watchdog/host-watchdog.js';
 
@@ -110,24 +118,32 @@ export class ProcessSupervisor {
     // Minted here, so the watchdog knows the tree (by marker) before its process exists.
     const marker = spec.adapterFactory === undefined ? createTreeMarker() : undefined;
     const cgroupDirs = spec.cgroup?.dirs;
-    const privateDirs = spec.privateDir === undefined ? undefined : [spec.privateDir];
+    // A pid-namespace run's waiter writes its own complaints here (see waiter-status.ts).
+    const statusDir = spec.pidNamespace === undefined ? undefined : this.makeStatusDir();
+    const ownDirs = [spec.privateDir, statusDir].filter((dir): dir is string => dir !== undefined);
+    const privateDirs = ownDirs.length === 0 ? undefined : ownDirs;
     if (marker !== undefined) this.watchdog?.watch(marker, 0, cgroupDirs, privateDirs);
     let created: Awaited<ReturnType<ProcessSupervisor['createAdapter']>>;
     try {
-      created = await this.createAdapter(spec, marker);
+      created = await this.createAdapter(spec, marker, statusDir);
     } catch (error) {
+      if (statusDir !== undefined) nodeWaiterStatusEffects.removeDir(statusDir);
       await this.closeCgroup(spec);
       if (marker !== undefined) this.watchdog?.unwatch(marker);
       throw error;
     }
     const { adapter, applyStdin, leftovers } = created;
     if (spec.pidNamespace !== undefined) aimSignalsAtProgram(adapter);
+    if (statusDir !== undefined) reportProgramExit(adapter, statusDir);
+    if (spec.systemdScope !== undefined)
+      endScopeAfterExit(adapter, spec.systemdScope.unit, runProbe, (message) => this.logger.warn(message));
     if (marker !== undefined && adapter.pid !== undefined)
       this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs);
     const refuse = (error: Error): never => {
       void discard(adapter, (e) => this.warnOrphan(e))
         .then(() => this.closeCgroup(spec))
         .finally(() => {
+          if (statusDir !== undefined) nodeWaiterStatusEffects.removeDir(statusDir);
           if (marker !== undefined) this.watchdog?.unwatch(marker);
         });
       throw error;
@@ -186,6 +202,20 @@ export class ProcessSupervisor {
     return this.active.get(runId);
   }
 
+  // Without it the run still starts, as before the status file: only a SIGKILL from outside
+  // would then read as exit 1, which the warning says.
+  private makeStatusDir(): string | undefined {
+    try {
+      return nodeWaiterStatusEffects.makeDir();
+    } catch (error) {
+      this.logger.warn(
+        "procmux: no directory for a pid-namespace waiter's status (a SIGKILL from outside will read as exit 1)",
+        { error: error instanceof Error ? error.message : String(error) },
+      );
+      return undefined;
+    }
+  }
+
   // A run that never started still owns its cgroup: emptied and removed, a failure logged.
   private async closeCgroup(spec: NormalizedSpawn): Promise<void> {
     await spec.cgroup?.close().catch((error: unknown) => this.warnOrphan(error));
@@ -199,6 +229,7 @@ export class ProcessSupervisor {
   private async createAdapter(
     spec: NormalizedSpawn,
     treeMarker: string | undefined,
+    statusDir: string | undefined,
   ): Promise<{
     adapter: ProcessAdapter;
     applyStdin: boolean;
@@ -214,7 +245,7 @@ export class ProcessSupervisor {
     if (spec.mode === 'pty') {
       try {
         const adapter = await createCancellable(
-          () => this.createPty(spec, treeMarker),
+          () => this.createPty(spec, treeMarker, statusDir),
           spec.signal,
           onOrphanError,
         );
@@ -231,7 +262,7 @@ export class ProcessSupervisor {
     let listed: LeftoverProcess[] | undefined;
     const adapter = await createCancellable(
       () =>
-        this.createChild(spec, treeMarker, (found) => {
+        this.createChild(spec, treeMarker, statusDir, (found) => {
           listed = found;
         }),
       spec.signal,
@@ -240,12 +271,16 @@ export class ProcessSupervisor {
     return { adapter, applyStdin: false, leftovers: () => listed };
   }
 
-  private async createPty(spec: NormalizedSpawn, treeMarker: string | undefined): Promise<ProcessAdapter> {
+  private async createPty(
+    spec: NormalizedSpawn,
+    treeMarker: string | undefined,
+    statusDir: string | undefined,
+  ): Promise<ProcessAdapter> {
     // Checked here so a missing cwd reads as such, not as a PTY failure.
     if (spec.cwd !== undefined) await assertDirectory(spec.cwd);
     const create = this.ptyFactory ?? (await this.modules.loadPty()).createPtyAdapter;
     return create({
-      ...namespacedTarget(spec, this.modules.platform),
+      ...namespacedTarget(spec, this.modules.platform, statusDir),
       cwd: spec.cwd,
       env: withCgroupJoin(spec),
       cols: spec.cols,
@@ -259,6 +294,7 @@ export class ProcessSupervisor {
   private async createChild(
     spec: NormalizedSpawn,
     treeMarker: string | undefined,
+    statusDir: string | undefined,
     onLeftovers: (found: LeftoverProcess[]) => void,
   ): Promise<ProcessAdapter> {
     const { killProcessTree, snapshotProcessTree } = await this.modules.loadKill();
@@ -286,7 +322,7 @@ export class ProcessSupervisor {
       await cgroup?.kill();
     };
     return ChildAdapter.create({
-      ...namespacedTarget(spec, this.modules.platform),
+      ...namespacedTarget(spec, this.modules.platform, statusDir),
       cwd: spec.cwd,
       env: withJobControl(spec, withCgroupJoin(spec)),
       stdin: spec.stdin,
@@ -319,14 +355,20 @@ function withCgroupJoin(spec: NormalizedSpawn): NormalizedSpawn['env'] {
   return { ...(spec.env ?? process.env), [CGROUP_JOIN_ENV]: spec.cgroup.procsFiles.join(':') };
 }
 
-// A pid-namespace run starts `unshare`, which execs the program: a missing program is
-// checked here, so it is a spawn error as without the namespace, not unshare's exit 127.
-function namespacedTarget(spec: NormalizedSpawn, platform: NodeJS.Platform): NormalizedSpawn['target'] {
-  if (spec.pidNamespace === undefined) return spec.target;
+// A pid-namespace run starts `unshare` (a scope run `systemd-run`), which execs the program:
+// a missing program is checked here, so it is a spawn error as without either, not exit 127.
+function namespacedTarget(
+  spec: NormalizedSpawn,
+  platform: NodeJS.Platform,
+  statusDir: string | undefined,
+): NormalizedSpawn['target'] {
+  if (spec.pidNamespace === undefined && spec.systemdScope === undefined) return spec.target;
   const env = spec.env ?? process.env;
   const resolved = resolveTarget(spec.target, platform, env);
   assertExecutable(resolved.file, spec.cwd ?? process.cwd(), env, platform);
-  return pidNamespaceTarget(resolved, spec.pidNamespace);
+  if (spec.systemdScope !== undefined) return systemdScopeTarget(resolved, spec.systemdScope.unit);
+  const status = statusDir === undefined ? undefined : waiterStatusFile(statusDir);
+  return pidNamespaceTarget(resolved, spec.pidNamespace!, status);
 }
 
 // Errors that pipes would hit just the same: falling back cannot help.

@@ -1,22 +1,27 @@
 // How a session's process tree is held: a cgroup of its own where this host can make one
-// (Linux), else a pid namespace of its own where one can be made, else the marker sweep.
+// (Linux), else a delegated systemd user scope where a user manager gives one, else a pid
+// namespace of its own where one can be made, else the marker sweep.
 // Resource limits need the cgroup: asked for where none can be made, they are an error
 // naming why, never silently dropped.
 import { integerOption, invalidOption, isProcmuxError, knownKeys, ProcmuxError } from '@procmux/core-types';
 import {
+  CGROUP_PREFIX,
   type CgroupLayout,
   type Containment,
   hostCgroupLayout,
   hostPidNamespaceSupport,
+  hostSystemdScopeSupport,
   type PidNamespaceSpec,
   type PidNamespaceSupport,
   type ResourceLimits,
   SessionCgroup,
+  type SystemdScopeSupport,
 } from '@procmux/supervisor';
 
 /**
- * 'auto' (default): a cgroup where one can be made, else a pid namespace, else the marker
- * sweep; 'cgroup' and 'pid-namespace': that one is required (a start fails naming why).
+ * 'auto' (default): a cgroup where one can be made, else a delegated systemd user scope, else
+ * a pid namespace, else the marker sweep; 'cgroup' and 'pid-namespace': that one is required
+ * (a start fails naming why).
  */
 export type ContainmentMode = 'auto' | 'cgroup' | 'pid-namespace' | 'marker';
 
@@ -25,6 +30,8 @@ export interface Contained {
   cgroup: SessionCgroup | undefined;
   /** The namespace the supervisor wraps the run in; undefined for a sandbox (bwrap makes its own). */
   pidNamespace?: PidNamespaceSpec | undefined;
+  /** The delegated user scope (systemd-run's `--unit`) the run starts in; containment 'cgroup'. */
+  systemdScope?: { unit: string } | undefined;
   limits: ResourceLimits;
 }
 
@@ -63,6 +70,10 @@ export interface ContainOptions {
   sandboxed?: boolean;
   /** Whether and how this host makes pid namespaces (default: probed once per process). */
   pidNamespaceSupport?: () => Promise<PidNamespaceSupport>;
+  /** Whether a systemd user manager gives this host a delegated scope (default: asked once). */
+  systemdScopeSupport?: () => Promise<SystemdScopeSupport>;
+  /** This host's pid: a scope is `procmux-<host pid>-<id>` (default process.pid). */
+  hostPid?: number;
   platform?: NodeJS.Platform;
   /** The host's cgroups (default: read from /proc/self once per call). */
   layout?: () => CgroupLayout | undefined;
@@ -71,8 +82,9 @@ export interface ContainOptions {
 
 /**
  * Chooses and makes a session's containment. A cgroup that cannot be made falls back, in
- * 'auto' mode, to a pid namespace and then to the marker sweep, unless limits were asked for
- * (then, like in 'cgroup' mode, the start fails with ERR_PROCESS_UNSUPPORTED naming why).
+ * 'auto' mode, to a delegated systemd user scope, then a pid namespace, then the marker
+ * sweep, unless limits were asked for (then, like in 'cgroup' mode, the start fails with
+ * ERR_PROCESS_UNSUPPORTED naming why). Each step is asked only when the one before said no.
  */
 export async function containSession(options: ContainOptions): Promise<Contained> {
   if (options.mode === 'pid-namespace') {
@@ -84,8 +96,26 @@ export async function containSession(options: ContainOptions): Promise<Contained
   }
   const held = cgroupOrMarker(options);
   if (held.containment !== 'marker' || options.mode !== 'auto') return held;
+  const scoped = await inSystemdScope(options);
+  if (typeof scoped !== 'string') return scoped;
   const namespaced = await inPidNamespace(options);
   return typeof namespaced === 'string' ? held : namespaced;
+}
+
+// A delegated user scope for the session (a cgroup systemd makes for a non-root login), or
+// the reason there is none. Not for a sandbox (bwrap holds it) or a host PTY backend.
+async function inSystemdScope(options: ContainOptions): Promise<Contained | string> {
+  if (!options.native || options.sandboxed) return 'a user scope is for sessions run on this host directly';
+  const platform = options.platform ?? process.platform;
+  if (platform !== 'linux') return `systemd is Linux only (this host: ${platform})`;
+  const support = await (options.systemdScopeSupport ?? hostSystemdScopeSupport)();
+  if (!support.ok) return support.reason;
+  return {
+    containment: 'cgroup',
+    cgroup: undefined,
+    systemdScope: { unit: `${CGROUP_PREFIX}${options.hostPid ?? process.pid}-${options.id}` },
+    limits: options.limits,
+  };
 }
 
 // A pid namespace for the session, or the reason there is none.

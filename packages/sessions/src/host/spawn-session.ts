@@ -29,6 +29,8 @@ export interface SpawnContext {
   cgroup?: SessionCgroup | undefined;
   /** Without a cgroup: the pid namespace the native run is wrapped in. */
   pidNamespace?: PidNamespaceSpec | undefined;
+  /** Without a cgroup of procmux's own: the delegated systemd user scope the run starts in. */
+  systemdScope?: { unit: string } | undefined;
 }
 
 export interface SpawnedSession {
@@ -158,6 +160,7 @@ export async function spawnSession(
       ...(context.cgroup ? { cgroup: context.cgroup } : {}),
       ...(boxed ? { privateDir: boxed.box.dir } : {}),
       ...(context.pidNamespace ? { pidNamespace: context.pidNamespace } : {}),
+      ...(context.systemdScope ? { systemdScope: context.systemdScope } : {}),
       // Not in an OS sandbox: its own bwrap and proxy relay would be named (and killed before the
       // output drained); what the program left there ends with the sandbox's namespaces.
       ...(request.endLeftovers === true && !plan.pty && !boxed ? { endLeftovers: true } : {}),

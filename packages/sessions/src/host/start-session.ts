@@ -146,6 +146,7 @@ async function startReserved(
         limits: r.limits,
         cgroup: contained.cgroup,
         pidNamespace: contained.pidNamespace,
+        systemdScope: contained.systemdScope,
       },
       session,
       plan,

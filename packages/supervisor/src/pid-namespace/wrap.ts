@@ -13,6 +13,11 @@
 // or signal is the program's own. HOST keeps the session, process group and controlling
 // terminal it was started with (no setsid), so job control and the terminal's foreground
 // group work as without the namespace.
+//
+// util-linux's `unshare --fork` (2.38 here) cannot re-raise SIGKILL: when the program dies of
+// it, unshare prints "sigprocmask unblock failed" and exits 1, so a kill read as exit 1. With a
+// status file, unshare's own stderr goes there (the program keeps the real one, through an
+// inner sh that marks the file once the program is about to run); waiter-status.ts reads it.
 
 /** What a pid-namespace run needs: whether a user namespace is needed to make it (non-root). */
 export interface PidNamespaceSpec {
@@ -43,22 +48,40 @@ const HOLD = [
   `while :; do ${INIT_HOLD_COMMAND}; done`,
 ].join('\n');
 
-const HOST = [
-  `setpriv --pdeathsig KILL -- /bin/sh -c '${HOLD}' ${PID_NAMESPACE_INIT} $$ </dev/null >/dev/null 2>&1 &`,
-  'exec unshare --fork -- "$@"',
+const INIT = `setpriv --pdeathsig KILL -- /bin/sh -c '${HOLD}' ${PID_NAMESPACE_INIT} $$ </dev/null >/dev/null 2>&1 &`;
+
+const HOST = [INIT, 'exec unshare --fork -- "$@"'].join('\n');
+
+/** What the inner sh writes to the status file before it execs the program. */
+export const PROGRAM_STARTED_MARK = '.';
+
+// $1 is the status file: unshare's stderr; the program gets the real one back as fd 3.
+const RUN = `printf ${PROGRAM_STARTED_MARK} >&2; exec 2>&3 3>&-; exec "$@"`;
+const HOST_WITH_STATUS = [
+  INIT,
+  's=$1; shift',
+  `exec unshare --fork -- /bin/sh -c '${RUN}' procmux-pidns-run "$@" 3>&2 2>"$s"`,
 ].join('\n');
 
 /**
- * Wraps a program (file and args, a shell already resolved) to run in a pid namespace.
+ * Wraps a program (file and args, a shell already resolved) to run in a pid namespace. With
+ * `statusFile`, unshare's own complaints go to that file instead of the program's stderr (see
+ * readWaiterExit); without it (a tmux pane) they share the program's stderr.
  *
  * @example
  * pidNamespaceTarget({ file: 'sleep', args: ['5'] }, { userNamespace: false });
  * // { file: 'unshare', args: ['--pid', '--', '/bin/sh', '-c', '…', 'procmux-pidns', 'sleep', '5'] }
  */
-export function pidNamespaceTarget(target: NamespaceTarget, spec: PidNamespaceSpec): NamespaceTarget {
+export function pidNamespaceTarget(
+  target: NamespaceTarget,
+  spec: PidNamespaceSpec,
+  statusFile?: string,
+): NamespaceTarget {
   const user = spec.userNamespace ? ['--user', '--map-current-user'] : [];
+  const host =
+    statusFile === undefined ? [HOST, 'procmux-pidns'] : [HOST_WITH_STATUS, 'procmux-pidns', statusFile];
   return {
     file: 'unshare',
-    args: [...user, '--pid', '--', '/bin/sh', '-c', HOST, 'procmux-pidns', target.file, ...target.args],
+    args: [...user, '--pid', '--', '/bin/sh', '-c', ...host, target.file, ...target.args],
   };
 }
