@@ -38,8 +38,9 @@ const SH_CLOSE_LOW_FDS = `${SH_JOIN_CGROUP}; exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 
  * Rewrites `spec` so the child closes every inherited descriptor above stderr before the
  * program runs, keeping the program's pid, argv and exit status as they were:
  * - a non-interactive bash (`bash [--norc] -c …`, what shellWrap makes) gets the closing
- *   through BASH_ENV: no extra process, the command string untouched, so bash still execs
- *   its last command and a signal death is reported as the program's own;
+ *   through BASH_ENV, and `--norc` first if it had none: no extra process, the command
+ *   string untouched, so bash still execs its last command and a signal death is reported
+ *   as the program's own;
  * - anything else runs as `bash --norc -c 'exec "$0" "$@"' file args…` with the same
  *   BASH_ENV: one extra exec (bash replaces itself with the program);
  * - without bash, `sh` closes descriptors 3-9 only (the README says so).
@@ -54,7 +55,7 @@ export function closeInheritedDescriptors(spec: ExecSpec, options: CloseInherite
   const platform = options.platform ?? process.platform;
   if (platform === 'win32') return spec;
   const env = withBashEnv(spec.env, options.script ?? CLOSE_FDS_SCRIPT);
-  if (isBashCommand(spec.file, spec.args)) return { file: spec.file, args: spec.args, env };
+  if (isBashCommand(spec.file, spec.args)) return { file: spec.file, args: withNoRc(spec.args), env };
   const hasExecutable = options.hasExecutable ?? hasExecutableOnPath;
   if (hasExecutable('bash', spec.env)) {
     return { file: 'bash', args: ['--norc', '-c', 'exec "$0" "$@"', spec.file, ...spec.args], env };
@@ -73,6 +74,18 @@ export function isBashCommand(file: string, args: readonly string[]): boolean {
     if (!arg.startsWith('-')) return false;
   }
   return false;
+}
+
+// A bash whose stdin is a socket (Node's child pipes are socketpairs) and whose environment has
+// no SHLVL takes itself for a command run by rshd: it sources ~/.bashrc and then skips
+// BASH_ENV, so the closing (and the cgroup join) never ran and the rc file did (pyenv's setup
+// here: 140-280 ms more per start). `--norc` turns that rule off; BASH_ENV is read as usual.
+function withNoRc(args: string[]): string[] {
+  for (const arg of args) {
+    if (arg === '--norc') return args;
+    if (!arg.startsWith('--')) break;
+  }
+  return ['--norc', ...args];
 }
 
 function withBashEnv(env: Readonly<Record<string, string>>, script: string): Record<string, string> {

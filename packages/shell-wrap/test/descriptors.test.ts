@@ -1,6 +1,6 @@
 // closeInheritedDescriptors: which wrapping each kind of spawn gets (pure), and that the
 // shipped bash file really closes what a child inherited while keeping exit statuses.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,16 @@ describe('closeInheritedDescriptors', () => {
       args: ['--norc', '-c', 'echo hi'],
       env: { PATH: '/usr/bin:/bin', BASH_ENV: CLOSE_FDS_SCRIPT },
     });
+  });
+
+  it('puts --norc first for a bash -c that has none, and only then', () => {
+    const run = (args: string[]) =>
+      closeInheritedDescriptors({ file: 'bash', args, env }, { platform: 'linux' }).args;
+    expect(run(['-c', 'echo hi'])).toEqual(['--norc', '-c', 'echo hi']);
+    expect(run(['--noprofile', '-ec', 'x'])).toEqual(['--norc', '--noprofile', '-ec', 'x']);
+    expect(run(['--noprofile', '--norc', '-c', 'x'])).toEqual(['--noprofile', '--norc', '-c', 'x']);
+    // The command string is not an option, whatever it says.
+    expect(run(['-c', '--norc'])).toEqual(['--norc', '-c', '--norc']);
   });
 
   it('runs a file through bash exec, and keeps a caller BASH_ENV for after the closing', () => {
@@ -75,6 +85,41 @@ describe.skipIf(process.platform !== 'linux')('the shipped closing file (real ba
         expect(text).toMatch(/end\n$/);
         expect(text).not.toContain('/etc/hostname');
       }
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it("closes them for a user's own bash -c on socket stdio with no SHLVL, and runs no rc file", async () => {
+    // Node's child pipes are socketpairs: bash then takes itself for a command run by rshd
+    // when SHLVL is unset, sources ~/.bashrc and skips BASH_ENV (the closing never ran).
+    const home = mkdtempSync(join(tmpdir(), 'procmux-rshd-'));
+    writeFileSync(join(home, '.bashrc'), 'echo RC-RAN\n');
+    const fd = openSync('/etc/hostname', 'r');
+    const list = 'for f in /proc/$$/fd/*; do readlink "$f"; done; echo end';
+    const spec = { file: 'bash', args: ['-c', list], env: { PATH: '/usr/bin:/bin', HOME: home } };
+    const run = (file: string, args: string[], childEnv: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(file, args, { env: childEnv, stdio: ['pipe', 'pipe', 'pipe', fd] });
+        let out = '';
+        child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+          out += text;
+        });
+        child.stdin!.end();
+        child.once('error', reject);
+        child.once('close', () => resolve(out));
+      });
+    try {
+      // Without the wrapping the rule applies (the check can fail)...
+      const bare = await run(spec.file, spec.args, spec.env);
+      expect(bare).toContain('RC-RAN');
+      expect(bare).toContain('/etc/hostname');
+      // ...with it, no rc file and only stdio is left.
+      const out = closeInheritedDescriptors(spec, { platform: 'linux' });
+      const text = await run(out.file, out.args, out.env);
+      expect(text).toMatch(/end\n$/);
+      expect(text).not.toContain('RC-RAN');
+      expect(text).not.toContain('/etc/hostname');
     } finally {
       closeSync(fd);
     }

@@ -19,6 +19,8 @@ interface Block {
   used: number;
   /** Where writing stops: the buffer's end, or `used` once closed rather than split a character. */
   limit: number;
+  /** Every byte written is ASCII (as far as the writers said): each offset is a character boundary. */
+  ascii: boolean;
 }
 
 // A UTF-8 character is at most 3 bytes per UTF-16 unit (a surrogate pair: 2 units, 4 bytes).
@@ -92,8 +94,8 @@ export class ByteStore {
     return size;
   }
 
-  /** Appends UTF-8 bytes that start and end on character boundaries. */
-  appendBytes(data: Uint8Array): void {
+  /** Appends UTF-8 bytes that start and end on character boundaries; `ascii`: all of them are ASCII. */
+  appendBytes(data: Uint8Array, ascii = false): void {
     // Buffer#copy is one memcpy; TypedArray#set of a subarray cost 4x as much per chunk.
     const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
     let at = 0;
@@ -108,6 +110,7 @@ export class ByteStore {
       }
       bytes.copy(block.bytes, block.used, at, at + count);
       block.used += count;
+      if (!ascii) block.ascii = false;
       this.written += count;
       at += count;
     }
@@ -150,14 +153,14 @@ export class ByteStore {
    * are character boundaries. When `use` returns true it keeps the bytes (and may give them
    * back with reuse()); otherwise, or if it throws, they are recycled at once.
    */
-  dropOldest(use: (start: number, bytes: Buffer) => boolean): boolean {
+  dropOldest(use: (start: number, bytes: Buffer, ascii: boolean) => boolean): boolean {
     if (this.blocks.length - this.head <= 1) return false;
     const block = this.blocks[this.head]!;
     this.blocks[this.head] = undefined;
     this.head += 1;
     let kept = false;
     try {
-      kept = use(block.start, block.bytes.subarray(0, block.used));
+      kept = use(block.start, block.bytes.subarray(0, block.used), block.ascii);
     } finally {
       if (!kept) this.recycle(block.bytes);
       if (this.head > 16 && this.head * 2 >= this.blocks.length) {
@@ -205,6 +208,7 @@ export class ByteStore {
   private write(block: Block, text: string, room: number): number {
     const size = block.bytes.write(text, block.used, room, 'utf8');
     block.used += size;
+    if (size !== text.length) block.ascii = false;
     this.written += size;
     return size;
   }
@@ -257,7 +261,7 @@ export class ByteStore {
       size === this.maxBlock
         ? (this.spares.pop() ?? Buffer.allocUnsafeSlow(size))
         : Buffer.allocUnsafeSlow(size);
-    const block: Block = { bytes, start: this.written, used: 0, limit: size };
+    const block: Block = { bytes, start: this.written, used: 0, limit: size, ascii: true };
     this.blocks.push(block);
     return block;
   }

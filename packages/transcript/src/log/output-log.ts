@@ -242,12 +242,14 @@ export class OutputLog {
         ? bytes.length > cap
         : text.length > cap || (text.length * MAX_BYTES_PER_UNIT > cap && Buffer.byteLength(text) > cap)
     ) {
-      this.total += this.appendBeyondCap(bytes ?? Buffer.from(text, 'utf8'));
+      const encoded = bytes ?? Buffer.from(text, 'utf8');
+      this.total += this.appendBeyondCap(encoded, encoded.length === text.length);
     } else {
       let size: number;
       if (bytes === undefined) size = this.store.append(text);
       else {
-        this.store.appendBytes(bytes);
+        // As many bytes as UTF-16 units: all ASCII (any other character takes more bytes than units).
+        this.store.appendBytes(bytes, bytes.length === text.length);
         size = bytes.length;
       }
       this.total += size;
@@ -373,11 +375,11 @@ export class OutputLog {
 
   // A chunk larger than the whole cap: only its retainable end is stored, and everything
   // held before it is gone. Returns the chunk's full size.
-  private appendBeyondCap(bytes: Uint8Array): number {
+  private appendBeyondCap(bytes: Uint8Array, ascii: boolean): number {
     let cut = bytes.length - this.maxRetainedBytes;
     while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
     this.store.skipTo(this.total + cut);
-    this.store.appendBytes(bytes.subarray(cut));
+    this.store.appendBytes(bytes.subarray(cut), ascii);
     return bytes.length;
   }
 

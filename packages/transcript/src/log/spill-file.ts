@@ -109,17 +109,24 @@ export class SpillFile {
       return false;
     }
     if (this.#queuedBytes + bytes.length > this.options.queueBytes) {
-      // The queue is full: this block is written here and now (positions never overlap the
-      // queued ones, so the order of completion does not matter).
+      // The queue is full: what waits in it is written here and now, oldest first, and then
+      // this block too if the write in flight alone fills the queue. Never a newer block
+      // before an older one: once a producer that never yields has gone a lap of the ring
+      // past a block left waiting, that block written last would overwrite newer history.
       try {
-        this.#writeSync(start, bytes);
+        this.#writeWaiting();
+        if (this.#queuedBytes + bytes.length > this.options.queueBytes) {
+          try {
+            this.#writeSync(start, bytes);
+          } finally {
+            this.options.release(bytes);
+          }
+          return true;
+        }
       } catch (error) {
         this.#fail(error);
         return false;
-      } finally {
-        this.options.release(bytes);
       }
-      return true;
     }
     this.#queue.push({ start, bytes });
     this.#queuedBytes += bytes.length;
@@ -176,6 +183,17 @@ export class SpillFile {
       const got = fs.read(this.#fd, out.subarray(at - base, at - base + count), position);
       if (got <= 0) throw new Error(`spill file short read at ${at}`);
       at += got;
+    }
+  }
+
+  // Writes the queued blocks no write has taken yet, synchronously, and hands them back.
+  #writeWaiting(): void {
+    while (this.#queue.length > this.#submitted) {
+      const block = this.#queue[this.#submitted]!;
+      this.#writeSync(block.start, block.bytes);
+      this.#queue.splice(this.#submitted, 1);
+      this.#queuedBytes -= block.bytes.length;
+      this.options.release(block.bytes);
     }
   }
 

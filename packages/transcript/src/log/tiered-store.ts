@@ -32,6 +32,10 @@ export class TieredStore {
   private readonly hotLimit: number;
   private coldStart = 0;
   private coldEnd = 0;
+  // Spilled ranges known to be all ASCII, oldest first, contiguous ones merged: every offset
+  // in them is a character boundary, so cutting the history there reads nothing back from the
+  // file (a 1-byte read per append once a flood passed the cap: 6-17 ms per 200 MB).
+  private asciiRanges: { start: number; end: number }[] = [];
   private failure: Error | undefined;
   private closed = false;
 
@@ -96,8 +100,9 @@ export class TieredStore {
     return size;
   }
 
-  appendBytes(bytes: Uint8Array): void {
-    this.hot.appendBytes(bytes);
+  /** `ascii`: the caller knows every byte is ASCII. */
+  appendBytes(bytes: Uint8Array, ascii = false): void {
+    this.hot.appendBytes(bytes, ascii);
     this.settle();
   }
 
@@ -107,14 +112,19 @@ export class TieredStore {
     this.hot.skipTo(offset);
     this.coldStart = offset;
     this.coldEnd = offset;
+    this.asciiRanges = [];
   }
 
   discardBefore(offset: number): void {
     this.hot.discardBefore(offset);
     this.coldStart = Math.max(this.coldStart, Math.min(offset, this.coldEnd));
+    let gone = 0;
+    while (gone < this.asciiRanges.length && this.asciiRanges[gone]!.end <= this.coldStart) gone += 1;
+    if (gone > 0) this.asciiRanges.splice(0, gone);
   }
 
   ceil(offset: number): number {
+    if (offset < this.hot.start && this.inAscii(offset)) return offset;
     let at = offset;
     while (at < this.hot.end && isContinuation(this.byteAt(at))) at += 1;
     return at;
@@ -143,6 +153,20 @@ export class TieredStore {
     this.coldStart = this.coldEnd;
   }
 
+  private inAscii(offset: number): boolean {
+    const ranges = this.asciiRanges;
+    let low = 0;
+    let high = ranges.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const range = ranges[mid]!;
+      if (offset < range.start) high = mid - 1;
+      else if (offset >= range.end) low = mid + 1;
+      else return offset >= this.coldStart;
+    }
+    return false;
+  }
+
   private byteAt(offset: number): number {
     return offset >= this.hot.start ? this.hot.byteAt(offset) : this.file!.read(offset, offset + 1)[0]!;
   }
@@ -151,20 +175,27 @@ export class TieredStore {
   private settle(): void {
     while (
       this.hot.end - this.hot.start > this.hotLimit &&
-      this.hot.dropOldest((s, b) => this.spill(s, b))
+      this.hot.dropOldest((s, b, ascii) => this.spill(s, b, ascii))
     ) {}
   }
 
   // Hands the oldest block to the file; true when the file took its bytes.
-  private spill(start: number, bytes: Buffer): boolean {
+  private spill(start: number, bytes: Buffer, ascii: boolean): boolean {
     const end = start + bytes.length;
-    if (this.coldEnd !== start) this.coldStart = start;
+    if (this.coldEnd !== start) {
+      this.coldStart = start;
+      this.asciiRanges = [];
+    }
     if (this.failure === undefined && !this.closed && this.file!.enqueue(start, bytes)) {
       this.coldEnd = end;
+      const last = this.asciiRanges[this.asciiRanges.length - 1];
+      if (ascii && last?.end === start) last.end = end;
+      else if (ascii) this.asciiRanges.push({ start, end });
       return true;
     }
     this.coldStart = end;
     this.coldEnd = end;
+    this.asciiRanges = [];
     return false;
   }
 

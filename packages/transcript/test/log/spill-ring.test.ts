@@ -6,17 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
+import { nodeSpillFileSystem, SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
 import { heldDisk } from './held-disk.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-ring-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function ring(capacity: number, fs: SpillFileSystem) {
+function ring(capacity: number, fs: SpillFileSystem, queueBytes = 1 << 20) {
   return new SpillFile({
     dir,
     capacity,
-    queueBytes: 1 << 20,
+    queueBytes,
     fs,
     release: () => {},
     onFailure: (error) => {
@@ -26,6 +26,32 @@ function ring(capacity: number, fs: SpillFileSystem) {
 }
 
 describe('the spill ring', () => {
+  it('never writes a block left waiting after newer ones a lap ahead (a producer that never yields)', async () => {
+    // As the thread pool does: the write lands at once, its callback waits for the event loop.
+    const held: (() => void)[] = [];
+    const fs: SpillFileSystem = {
+      ...nodeSpillFileSystem,
+      writeAsync(fd, buffers, position, done) {
+        let at = position;
+        for (const buffer of buffers) at += nodeSpillFileSystem.write(fd, buffer, at);
+        held.push(() => done(null, at - position));
+      },
+    };
+    // 4 bytes in flight and 8 waiting fill the queue; every later block finds it full.
+    const file = ring(16, fs, 12);
+    let written = '';
+    for (let at = 0; at < 48; at += 4) {
+      const block = String.fromCharCode(65 + at / 4).repeat(4);
+      file.enqueue(at, Buffer.from(block));
+      written += block;
+    }
+    while (held.length > 0) held.shift()!();
+    await file.idle();
+    // The last lap of the ring holds the newest 16 bytes, not the blocks that waited at 4-12.
+    expect(file.read(32, 48).toString()).toBe(written.slice(32, 48));
+    file.close();
+  });
+
   it('writes the block that starts the next lap when a batch ends exactly at the ring end', async () => {
     const { fs, held } = heldDisk();
     const file = ring(8, fs);
