@@ -11,6 +11,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { invalidOption } from '@procmux/core-types';
@@ -220,7 +221,9 @@ async function sandboxIn(dir: string, options: OpenOptions): Promise<SessionSand
     close() {
       closed ??= (async () => {
         await stop();
-        rmSync(dir, { recursive: true, force: true });
+        // Not rmSync: its rmdir calls took ~3 ms of the host's main thread per session
+        // (measured with --cpu-prof), before the session's exit was settled.
+        await rm(dir, { recursive: true, force: true });
       })();
       return closed;
     },
