@@ -57,9 +57,7 @@ describe.skipIf(!linux)('refusal texts of real tools, told through procmux mcp -
   it("tells Python's PermissionError and OSError texts", async () => {
     const key = join(server.home, '.ssh', 'id_ed25519');
     const target = join(server.root, 'from-python.txt');
-    const r = await oneShot(
-      `python3 -c "open('${target}', 'w')" ; python3 -c "open('${key}').read()"`,
-    );
+    const r = await oneShot(`python3 -c "open('${target}', 'w')" ; python3 -c "open('${key}').read()"`);
     expect(r.text).toContain(`Read-only file system: '${target}'`);
     expect(r.text).toContain(`Permission denied: '${key}'`);
     expect(told(r.text)).toEqual([`sandbox: write to ${target} refused`, `sandbox: read of ${key} refused`]);

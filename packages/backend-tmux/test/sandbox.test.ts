@@ -184,7 +184,11 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
       attempt,
     ]);
     const box = await privateDir(first.pid);
-    await waitFor(() => /Operation not permitted[\s\S]*\ntried/.test(paneText(dir)), 15_000, 'the refused attempt');
+    await waitFor(
+      () => /Operation not permitted[\s\S]*\ntried/.test(paneText(dir)),
+      15_000,
+      'the refused attempt',
+    );
     await sigkill(child);
 
     const { sessions } = newHost(dir);

@@ -63,7 +63,8 @@ export const REFUSAL_WORDS: readonly string[] = [
   'No such process',
   'Operation not permitted',
 ];
-const ERRORS = '[Rr]ead-only file system|Permission denied|permission denied|No such process|Operation not permitted';
+const ERRORS =
+  '[Rr]ead-only file system|Permission denied|permission denied|No such process|Operation not permitted';
 const PATH_BEFORE = new RegExp(`(?:^|: |\\s)([^:\\s'‘"\`][^:'’"\`]*?): (?:${ERRORS})`);
 const QUOTED = /['‘"`]([^'’"`\n]+)['’"`]/;
 // CSI/OSC sequences and carriage returns a terminal session's lines carry.
