@@ -36,8 +36,11 @@ export function sandboxRoot(): { root: string; workspace: string; home: string; 
   return { root, workspace, home, stateDir };
 }
 
-export async function startSandboxed(extraArgs: string[] = []): Promise<SandboxedServer> {
-  const dirs = sandboxRoot();
+/** `procmux mcp --sandbox` on `dirs` (new ones by default; a second server on the same ones recovers). */
+export async function startSandboxed(
+  extraArgs: string[] = [],
+  dirs: ReturnType<typeof sandboxRoot> = sandboxRoot(),
+): Promise<SandboxedServer> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--cwd', dirs.workspace, '--state-dir', dirs.stateDir, '--sandbox', ...extraArgs],

@@ -9,7 +9,7 @@ import { assertNoSandboxDirs, makeWorkspace, privateTmpdir, waitFor } from '@pro
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
 import { disposeHosts, newHost } from './durable-hosts.js';
-import { alive, markedBy, sigkill, startHost, stateDir, teardown } from './helpers.js';
+import { alive, markedBy, paneText, sigkill, startHost, stateDir, teardown } from './helpers.js';
 
 const backends: TmuxBackend[] = [];
 // Every sandbox of this file (and of the hosts it starts) makes its private dir here.
@@ -167,6 +167,38 @@ describe.skipIf(process.platform !== 'linux')('an OS-sandboxed session on tmux',
       signal: null,
     });
     expect((await session.log({})).text).toContain('term-caught');
+    await expect.poll(() => existsSync(box), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('names a TIOCSTI attempt typed and refused before its host was SIGKILLed, once a new host recovers the session', async () => {
+    const dir = stateDir();
+    // Typed through the first host into an interactive bash: the attempt is in the pane's echo
+    // only (the session's command is plain bash), refused inside before the crash, and no
+    // caller was given that output (no poll), so it is still to be told.
+    const attempt = `python3 -c "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b'x')"; echo "tri""ed"\r`;
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [
+      dir,
+      'exec bash --norc -i',
+      'detached',
+      'sandbox',
+      attempt,
+    ]);
+    const box = await privateDir(first.pid);
+    await waitFor(
+      () => /Operation not permitted[\s\S]*\ntried/.test(paneText(dir)),
+      15_000,
+      'the refused attempt',
+    );
+    await sigkill(child);
+
+    const { sessions } = newHost(dir);
+    const report = await sessions.recover();
+    expect(report.outcomes).toMatchObject([{ id: first.id, outcome: 'reattached' }]);
+    const session = sessions.get(first.id);
+    await expect
+      .poll(() => session.metadata().sandbox?.violations.map((v) => [v.kind, v.target]), { timeout: 15_000 })
+      .toEqual([['terminal-injection', 'TIOCSTI']]);
+    expect(await session.kill()).toMatchObject({ state: 'killed' });
     await expect.poll(() => existsSync(box), { timeout: 10_000 }).toBe(false);
   });
 

@@ -27,7 +27,7 @@ const ERRORS = [
   'bash: kill: (4242) - No such process',
   'PermissionError: [Errno 1] Operation not permitted',
   "Error: EACCES: permission denied, open '/x'",
-  'EPERM',
+  'gojq: error: open /root/.ssh/id: permission denied',
 ];
 
 function output(rand: () => number, lines: number): string {
@@ -88,11 +88,11 @@ describe('LineScanner', () => {
     const scanner = new LineScanner((line) => seen.push(line), REFUSAL_WORDS);
     scanner.feed('x'.repeat(10_000));
     scanner.feed('\nab: Permission de');
-    scanner.feed('nied\nok\ncd: EPE');
-    scanner.feed('RM');
+    scanner.feed('nied\nok\ncd: Operation not perm');
+    scanner.feed('itted');
     expect(seen).toEqual(['ab: Permission denied']);
     scanner.flush();
-    expect(seen).toEqual(['ab: Permission denied', 'cd: EPERM']);
+    expect(seen).toEqual(['ab: Permission denied', 'cd: Operation not permitted']);
   });
 });
 

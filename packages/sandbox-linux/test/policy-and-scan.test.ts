@@ -116,6 +116,31 @@ describe('scanLine', () => {
   });
 });
 
+describe('scanLine: lowercase and other texts real tools print', () => {
+  it("tells Go's lowercase errno texts (`open PATH: permission denied`), node's, and Rust's backquoted paths", () => {
+    expect(scan(`gojq: error: open ${home}/.ssh/id_rsa: permission denied`)).toEqual([
+      `sandbox: read of ${home}/.ssh/id_rsa refused`,
+    ]);
+    expect(scan('open /etc/x: read-only file system')).toEqual(['sandbox: write to /etc/x refused']);
+    expect(scan('mkdir /opt/y: read-only file system')).toEqual(['sandbox: write to /opt/y refused']);
+    expect(scan(`Error: EACCES: permission denied, open '${home}/.netrc'`)).toEqual([
+      `sandbox: read of ${home}/.netrc refused`,
+    ]);
+    expect(scan('Error: could not write `/etc/z`: Read-only file system (os error 30)')).toEqual([
+      'sandbox: write to /etc/z refused',
+    ]);
+  });
+
+  it('reports nothing for a line that names no refused path beside the words', () => {
+    expect(scan('docs: permission denied means the file is not yours')).toEqual([]);
+    expect(scan('notes.txt: read-only file system')).toEqual([]);
+    expect(scan(`open ${ws}/notes.txt: read-only file system`)).toEqual([]);
+    expect(scan(`echo: ${ws}/notes.txt: Read-only file system`)).toEqual([]);
+    expect(scan('the words read-only file system and permission denied, in prose')).toEqual([]);
+    expect(scan(`open /etc/shadow: permission denied`)).toEqual([]);
+  });
+});
+
 describe('checkSandboxSupport', () => {
   const effects = (over: Partial<SupportEffects>): SupportEffects => ({
     platform: 'linux',

@@ -36,21 +36,15 @@ export async function openSandboxedSpawn(
   // unsandboxed it is ERR_PROCESS_SPAWN. Looked up as inside: the same cwd and PATH, / read-only.
   if (!plan.shell) assertExecutable(plan.command, plan.cwd, plan.env, currentPlatform());
   const commandLine = shellLine(plan);
-  // A terminal echoes what is typed, so recent output shows an interactive TIOCSTI attempt too.
-  // Kept as the chunks themselves: joined only when a refusal line asks (copying 4 KiB per
-  // chunk cost more than the refusal scan itself on a flood).
-  const recent: string[] = [];
-  let recentLength = 0;
+  const recent = new RecentOutput();
   const box = await openSessionSandbox({
     policy: plan.sandbox,
     cwd: plan.cwd,
-    commandText: () => `${commandLine}\n${recent.join('').slice(-4096)}`,
+    commandText: () => `${commandLine}\n${recent.text()}`,
   });
   const scan = box.scan.bind(box);
   box.scan = (stream, chunk) => {
     recent.push(chunk);
-    recentLength += chunk.length;
-    while (recentLength - recent[0]!.length >= 4096) recentLength -= recent.shift()!.length;
     scan(stream, chunk);
   };
   session.attachSandbox(box);
@@ -60,6 +54,29 @@ export async function openSandboxedSpawn(
   const wrapped = box.wrap({ file: target.file, args: [...target.args] }, plan.cwd);
   return { box, file: wrapped.file, args: [...wrapped.args], env: { ...plan.env, ...box.env } };
 }
+
+/**
+ * The last 4 KiB (at least) of a session's output: a terminal echoes what is typed, so it
+ * shows an interactive TIOCSTI attempt too. Kept as the chunks themselves, joined only when a
+ * refusal line asks (copying 4 KiB per chunk cost more than the refusal scan on a flood).
+ */
+export class RecentOutput {
+  readonly #chunks: string[] = [];
+  #length = 0;
+
+  push(chunk: string): void {
+    this.#chunks.push(chunk);
+    this.#length += chunk.length;
+    while (this.#length - this.#chunks[0]!.length >= RECENT_CHARS)
+      this.#length -= this.#chunks.shift()!.length;
+  }
+
+  text(): string {
+    return this.#chunks.join('').slice(-RECENT_CHARS);
+  }
+}
+
+const RECENT_CHARS = 4096;
 
 /**
  * The proxy and the private directory live as long as the process does; signals aim at the
@@ -104,6 +121,7 @@ function aimSignalsInside(run: ManagedRun, box: SessionSandbox): void {
 export async function adoptRecordedSandbox(
   session: LiveSession,
   record: ProcessRecord,
+  recent: RecentOutput,
 ): Promise<SessionSandbox | undefined> {
   const recorded = record.sandbox;
   if (!recorded) return undefined;
@@ -119,7 +137,9 @@ export async function adoptRecordedSandbox(
       network: 'allow-list-proxy',
       pidNamespace: true,
     },
-    commandText: () => commandLine,
+    // The replayed history, delivered part included: a TIOCSTI attempt typed before the
+    // recovery (echoed there) names the refusal that follows it, whichever host scans that.
+    commandText: () => `${commandLine}\n${recent.text()}`,
   }).catch(() => undefined);
   if (box) session.attachSandbox(box);
   return box;

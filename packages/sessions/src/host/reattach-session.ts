@@ -8,7 +8,7 @@ import type { ReplaySink } from '../durable/replay.js';
 import type { SessionContext } from '../session/context.js';
 import { LiveSession } from '../session/live-session.js';
 import { resolveTerminal } from '../session/terminal.js';
-import { adoptRecordedSandbox, closeWithRun, releaseWithSandbox } from './os-sandbox.js';
+import { adoptRecordedSandbox, closeWithRun, RecentOutput, releaseWithSandbox } from './os-sandbox.js';
 
 /**
  * A live session for a re-attached process (durable/recover.ts gets this as its
@@ -64,12 +64,15 @@ export async function reattachSession(
     deps.context,
   );
   // A sandboxed process: refusals are told from here on, signals aim at the program inside.
-  const box = await adoptRecordedSandbox(session, record);
+  const recent = new RecentOutput();
+  const box = await adoptRecordedSandbox(session, record, recent);
   // Replayed output a caller was already given was scanned (and its refusals told) by the host
-  // that gave it: only what comes after is scanned here.
+  // that gave it: only what comes after is scanned here. All of it is recent output, though:
+  // what was typed before the crash says what a refusal after the floor was.
   let unscanned = floor;
   const scan = (stream: 'stdout' | 'stderr', chunk: string) => {
     if (!box) return;
+    recent.push(chunk);
     if (unscanned > 0) {
       const bytes = Buffer.from(chunk);
       if (bytes.length <= unscanned) {
