@@ -5,25 +5,25 @@
 // it always ran first and 0.95–0.99× when always second (200 MB in one process), while in
 // --quick (50 MB) always first gave 0.84–0.91× and swapped pairs 0.64–0.74×.
 
-export interface AlternateOptions {
+export interface AlternateOptions<T = number> {
   /** Uncounted A B pairs first: JIT, page cache, the dynamic loader. */
   warmup: number;
   /** Counted pairs (A B, then B A, alternately). */
   runs: number;
-  a: () => Promise<number>;
-  b: () => Promise<number>;
+  a: () => Promise<T>;
+  b: () => Promise<T>;
   /** Called after every counted pair, for progress. */
   onPair?: (index: number) => void;
 }
 
 /** Runs warm-up pairs, then counted pairs, and returns the counted samples of each side. */
-export async function alternate(options: AlternateOptions): Promise<{ a: number[]; b: number[] }> {
+export async function alternate<T = number>(options: AlternateOptions<T>): Promise<{ a: T[]; b: T[] }> {
   for (let i = 0; i < options.warmup; i++) {
     await options.a();
     await options.b();
   }
-  const a: number[] = [];
-  const b: number[] = [];
+  const a: T[] = [];
+  const b: T[] = [];
   for (let i = 0; i < options.runs; i++) {
     if (i % 2 === 0) {
       a.push(await options.a());
