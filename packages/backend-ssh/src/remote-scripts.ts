@@ -1,5 +1,9 @@
 // The POSIX sh run on the remote host. Nothing here relies on SSH signals (most servers ignore
 // them): the wrapper owns the process and its group, the killer ends the tree by marker.
+// The remote cgroup functions (cg_parent, cg_make, cg_kill) are the remote tmux panes' too.
+import { REMOTE_CGROUP } from '@procmux/backend-tmux';
+
+export { REMOTE_CGROUP };
 
 /** Quotes one word for a POSIX shell. */
 export function shQuote(word: string): string {
@@ -39,47 +43,6 @@ kill_tree() {
     j=$((j + 1))
   done
   [ -z "$p" ]
-}`;
-
-/**
- * The session's cgroup on the remote host (Linux): `cg_parent` prints the remote shell's
- * own v2 cgroup directory (`0::/path` of /proc/self/cgroup under a cgroup2 mount whose root
- * is a prefix of it), else its v1 freezer one; `cg_kill DIR` ends every member (v2
- * `cgroup.kill`; v1: freeze, SIGKILL each member, thaw), waits until none is left and removes
- * DIR. Nothing above the shell's own cgroup is ever written, no process is moved out of it.
- */
-export const REMOTE_CGROUP = `cg_parent() {
-  [ -r /proc/self/cgroup ] && [ -r /proc/self/mountinfo ] || return 0
-  p=$(sed -n 's/^0:://p' /proc/self/cgroup) t=cgroup2
-  [ -n "$p" ] || { p=$(awk -F: '$2 ~ /(^|,)freezer(,|$)/ { print substr($0, length($1 $2) + 3) }' /proc/self/cgroup) t=freezer; }
-  [ -n "$p" ] || return 0
-  awk -v p="$p" -v t="$t" '{
-    for (i = 7; i < NF; i++) if ($i == "-") {
-      if (t == "cgroup2" ? $(i + 1) == "cgroup2" : $(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)freezer(,|$)/) {
-        r = $4; if (r == "/") r = ""
-        if (p == r || index(p, r "/") == 1) { print $5 substr(p, length(r) + 1); exit }
-      }
-      break
-    }
-  }' /proc/self/mountinfo
-}
-cg_kill() {
-  [ -n "$1" ] && [ -d "$1" ] || return 0
-  if [ -e "$1/cgroup.kill" ]; then
-    echo 1 > "$1/cgroup.kill"
-  else
-    echo FROZEN > "$1/freezer.state"
-    kill -KILL $(cat "$1/cgroup.procs") 2>/dev/null
-    echo THAWED > "$1/freezer.state"
-  fi 2>/dev/null
-  i=0
-  while [ -n "$(cat "$1/cgroup.procs" 2>/dev/null)" ] && [ "$i" -lt 100 ]; do
-    [ -e "$1/cgroup.kill" ] || kill -KILL $(cat "$1/cgroup.procs" 2>/dev/null) 2>/dev/null
-    sleep 0.05
-    i=$((i + 1))
-  done
-  rmdir "$1" 2>/dev/null
-  [ ! -d "$1" ]
 }`;
 
 /**

@@ -8,6 +8,7 @@ import {
   type RemoteStream,
   type RemoteTmuxBackend,
   type RemoteTmuxHost,
+  type RemoteTmuxOptions,
 } from '@procmux/backend-tmux';
 import type { SshBackend } from './backend.js';
 import { remoteEnv } from './backend.js';
@@ -21,7 +22,7 @@ import { killerCommand } from './remote-scripts.js';
  */
 export async function createSshTmuxBackend(
   ssh: SshBackend,
-  options: { workspace: string; dir?: string },
+  options: { workspace: string; dir?: string; containment?: RemoteTmuxOptions['containment'] },
 ): Promise<RemoteTmuxBackend> {
   const host = sshTmuxHost(ssh);
   let dir = options.dir;
@@ -30,7 +31,11 @@ export async function createSshTmuxBackend(
     const hash = createHash('sha256').update(options.workspace).digest('hex').slice(0, 16);
     dir = `${home === '/' ? '' : home}/.local/state/procmux/tmux-${hash}`;
   }
-  return createRemoteTmuxBackend(host, { dir, environment: (env) => remoteEnv(env, undefined) });
+  return createRemoteTmuxBackend(host, {
+    dir,
+    environment: (env) => remoteEnv(env, undefined),
+    ...(options.containment === undefined ? {} : { containment: options.containment }),
+  });
 }
 
 /** The connection as the effect the remote tmux backend runs on. */
@@ -57,8 +62,8 @@ export function sshTmuxHost(ssh: SshBackend): RemoteTmuxHost {
       channel.end();
       return { done, close: () => channel.close() };
     },
-    async killTree(pid, marker) {
-      await connection.run(killerCommand(pid, marker, killGraceMs));
+    async killTree(pid, marker, cgroup) {
+      await connection.run(killerCommand(pid, marker, killGraceMs, cgroup));
     },
   };
 }

@@ -1,6 +1,7 @@
 export { createTmuxBackend, type TmuxBackend } from './backend.js';
 export type { TmuxRef } from './layout.js';
 export type { TmuxBackendOptions } from './options.js';
+export { REMOTE_CGROUP } from './remote/cgroup-sh.js';
 export type { RemoteStream, RemoteTmuxHost } from './remote/host.js';
 export {
   createRemoteTmuxBackend,
