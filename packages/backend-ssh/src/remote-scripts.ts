@@ -82,7 +82,7 @@ done`;
 const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "exec $f>&-"; done; unset f; exec "$0" "$@"`;
 
 /**
- * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR KIND
+ * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR KIND MODE NS
  * PROGRAM ARGS...`, exec'd by the login shell, so sshd's child is the wrapper and it leads its own
  * session and group (sshd calls setsid). It checks the cwd stays inside ROOT (`cd -P` sets
  * $PWD to the physical path, so no `$(pwd -P)` subshell forks on the start path), starts the
@@ -95,20 +95,23 @@ const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "e
  * remote host has bash, else `sh -c` (SHELL in the header says which). Either way, descriptors
  * above stderr are closed first (bash: all of them; sh can name only 3-9).
  *
- * Containment: where the remote shell's own cgroup has room, `procmux-MARKER` is made beneath
- * it before the monitor starts (so the monitor stays outside it) and the wrapper joins it
- * before the exec, so nothing the program starts is outside it; else the marker sweep.
+ * Containment (MODE: auto, cgroup, pid-namespace, marker): where the remote shell's own cgroup
+ * has room, `procmux-MARKER` is made beneath it before the monitor starts (so the monitor
+ * stays outside it) and the wrapper joins it before the exec, so nothing the program starts is
+ * outside it. Else, with NS (the words that run a program in a pid namespace there, probed by
+ * the host: empty when there is none), the program runs in a pid namespace of its own; else the
+ * marker sweep. A MODE the remote cannot give ends the wrapper with `NONCE:error:containment:WHY`.
  */
 const WRAPPER = `${REMOTE_CGROUP}
-n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7
-shift 7
+n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7 o=$8 ns=$9
+shift 9
 cd -P -- "$r" 2>/dev/null || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
 r=$PWD
 cd -P -- "$d" 2>/dev/null || { printf '%s:error:cwd\\n' "$n" >&2; exit 126; }
 case "$PWD/" in "\${r%/}"/*) ;; *) printf '%s:error:outside\\n' "$n" >&2; exit 126 ;; esac
-w=$$ s=$PPID
-c=$(cg_parent 2>/dev/null)
-case "$c" in /*) c="\${c%/}/procmux-$m"; mkdir "$c" 2>/dev/null || c= ;; *) c= ;; esac
+w=$$ s=$PPID c=
+refuse() { printf '%s:error:containment:%s\\n' "$n" "$*" >&2; exit 126; }
+case "$o" in auto|cgroup) c=$(cg_make "procmux-$m" 2>&1) || { [ "$o" = cgroup ] && refuse "$c"; c=; } ;; esac
 if command -v setsid >/dev/null 2>&1; then
   setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" </dev/null >/dev/null 2>&1 &
 elif command -v perl >/dev/null 2>&1; then
@@ -118,8 +121,9 @@ else
 fi
 h=marker
 if [ -n "$c" ]; then
-  if { echo "$w" > "$c/cgroup.procs"; } 2>/dev/null; then h=cgroup; else rmdir "$c" 2>/dev/null; c=; fi
+  if { echo "$w" > "$c/cgroup.procs"; } 2>/dev/null; then h=cgroup; else rmdir "$c" 2>/dev/null; [ "$o" = cgroup ] && refuse "$c could not be joined"; c=; fi
 fi
+[ "$h" = marker ] && [ -n "$ns" ] && { [ "$o" = auto ] || [ "$o" = pid-namespace ]; } && h=pid-namespace
 b=
 command -v bash >/dev/null 2>&1 && b=bash
 sh=
@@ -127,6 +131,7 @@ if [ "$k" = shell ]; then
   sh=\${b:-sh}
   if [ -n "$b" ]; then set -- bash --norc -c "$1"; else set -- sh -c "$1"; fi
 fi
+[ "$h" = pid-namespace ] && eval "set -- $ns \\"\\$@\\""
 printf '%s:pid:%s:%s:%s:%s:%s\\n' "$n" "$w" "$!" "$sh" "$h" "$c" >&2
 PROCMUX_TREE=$m
 export PROCMUX_TREE
@@ -159,6 +164,10 @@ export interface WrapperCommand {
   kind: 'shell' | 'exec';
   file: string;
   args: string[];
+  /** What holds the tree there (the SSH backend's `containment`). */
+  mode: 'auto' | 'cgroup' | 'pid-namespace' | 'marker';
+  /** The words that run a program in a pid namespace there; empty where there is none. */
+  namespace: readonly string[];
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -178,6 +187,8 @@ export function wrapperCommand(command: WrapperCommand): string {
     command.cwd,
     MONITOR,
     command.kind,
+    command.mode,
+    command.namespace.map(shQuote).join(' '),
     command.file,
     ...command.args,
   ];

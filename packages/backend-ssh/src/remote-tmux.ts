@@ -18,7 +18,8 @@ import { killerCommand } from './remote-scripts.js';
  * The tmux backend on the remote host of `ssh`, its socket and session files under `dir`
  * there (default: `$HOME/.local/state/procmux/tmux-<16 hex of the workspace>`). Several hosts
  * connecting as the same user reach the same server: the one that adopts a session re-attaches
- * to it. ERR_PROCESS_UNSUPPORTED when the remote host has no tmux 3.3+.
+ * to it. ERR_PROCESS_UNSUPPORTED when the remote host has no tmux 3.3+. Each pane is held as
+ * `containment` says (default: the SSH backend's own `containment`).
  */
 export async function createSshTmuxBackend(
   ssh: SshBackend,
@@ -34,7 +35,7 @@ export async function createSshTmuxBackend(
   return createRemoteTmuxBackend(host, {
     dir,
     environment: (env) => remoteEnv(env, undefined),
-    ...(options.containment === undefined ? {} : { containment: options.containment }),
+    containment: options.containment ?? ssh.connection.options.containment,
   });
 }
 

@@ -27,6 +27,8 @@ describe('remote command lines', () => {
       kind: 'exec',
       file: 'printf',
       args: ['%s', 'a b'],
+      mode: 'marker',
+      namespace: [],
     });
     expect(line.startsWith("export GOOD_1='v'\\''1'; exec sh -c ")).toBe(true);
     expect(line).not.toContain('BAD');

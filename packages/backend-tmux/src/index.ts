@@ -8,5 +8,11 @@ export {
   type RemoteTmuxBackend,
   type RemoteTmuxOptions,
 } from './remote/remote-backend.js';
+export {
+  namespaceWords,
+  type RemoteRun,
+  remotePidNamespaceSupport,
+  remoteProgramPid,
+} from './remote/remote-containment.js';
 export type { TmuxExec, TmuxResult } from './tmux-cli.js';
 export { locateTmux, MIN_TMUX_VERSION, parseTmuxVersion, type TmuxBinary } from './tmux-cli.js';

@@ -6,8 +6,10 @@
 import {
   CGROUP_PREFIX,
   namespacedProgramPid,
+  type PidNamespaceSpec,
   type PidNamespaceSupport,
   pidNamespaceSupport,
+  pidNamespaceTarget,
 } from '@procmux/supervisor';
 import { adoptedContainment, type PaneContainment, type PaneHolder, type ProcRead } from '../containment.js';
 import { isSafePath } from '../layout.js';
@@ -124,4 +126,13 @@ export async function adoptRemotePane(
 export async function remoteProgramPid(run: RemoteRun, pid: number): Promise<number> {
   const read = await remoteProcRead(run, [], pid);
   return namespacedProgramPid(pid, read) ?? pid;
+}
+
+/**
+ * The words that run a program in a pid namespace of its own (supervisor's wrap: the program
+ * is not the init, its exit status and signals stay its own), the program's words after them.
+ */
+export function namespaceWords(spec: PidNamespaceSpec): string[] {
+  const wrapped = pidNamespaceTarget({ file: '', args: [] }, spec);
+  return [wrapped.file, ...wrapped.args.slice(0, -1)];
 }
