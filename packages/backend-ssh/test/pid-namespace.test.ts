@@ -2,10 +2,9 @@
 // cgroup): the SSH wrapper's program and a remote tmux pane's run in a pid namespace of their
 // own, so the escapee of issue 28 dies with them; exit codes and signals stay the program's.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryRecoveryStores, createProcessSessions } from '@procmux/sessions';
 import {
   assertNoLeakedProcesses,
   leakedCgroups,
@@ -14,28 +13,23 @@ import {
   waitFor,
 } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSshTmuxBackend } from '../src/index.js';
-import { closeWorld, openWorld, type SshWorld, settleSurvivors, startTestSshd } from './helpers.js';
+import {
+  closeTmuxHost,
+  closeWorld,
+  openTmuxHost,
+  openWorld,
+  parentOf,
+  type SshWorld,
+  settleSurvivors,
+  sleepers,
+  startTestSshd,
+} from './helpers.js';
 
 const skip = requireTool('sshd') ?? requireTool('tmux');
 const SLEEP = '301.7';
 const ESCAPEE = `(setsid sh -c 'exec env -i sleep ${SLEEP}' &); sleep 60`;
 
-function escapees(): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\u0000${SLEEP}\u0000`)
-        found.push(Number(entry));
-    } catch {}
-  }
-  return found;
-}
-
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
+const escapees = () => sleepers(SLEEP);
 
 describe.skipIf(skip !== undefined || process.platform !== 'linux')(
   'a pid namespace on the remote host',
@@ -117,20 +111,14 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
     });
 
     it('a remote tmux pane: kill() leaves no escapee, exit 7 is 7', async () => {
-      world = await open();
       const dir = mkdtempSync(join(tmpdir(), 'pm-rns-'));
-      const tmux = await createSshTmuxBackend(world.backend, {
-        workspace: world.workspace,
-        dir: `${dir}/tmux`,
-      });
-      const sessions = createProcessSessions({
-        cwd: world.workspace,
-        sandbox: world.backend.sandbox,
-        ptyBackend: world.backend.ptyBackend,
-        persistentPtyBackend: tmux,
-        ...createMemoryRecoveryStores(),
+      const {
+        tmux,
+        sessions,
+        world: own,
+      } = await openTmuxHost(sshd, `${dir}/tmux`, {
         ownerId: 'host-a',
-        recoveryBackend: tmux,
+        ssh: { containment: 'pid-namespace' },
       });
       try {
         const s = await sessions.start({ shell: true, command: ESCAPEE, pty: true, lifetime: 'detached' });
@@ -146,8 +134,7 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
         });
         expect(await seven.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 7 });
       } finally {
-        await sessions.dispose();
-        await tmux.dispose();
+        await closeTmuxHost({ tmux, sessions, world: own });
         spawnSync('tmux', ['-S', `${dir}/tmux/tmux.sock`, 'kill-server'], { stdio: 'ignore' });
         rmSync(dir, { recursive: true, force: true });
       }

@@ -3,11 +3,10 @@
 // a host that adopts the pane. The "remote" is a real sshd on loopback; the escapee of issue 28
 // (a double fork into its own session with an empty environment) is what only a cgroup finds.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RemoteTmuxBackend } from '@procmux/backend-tmux';
-import { createMemoryRecoveryStores, createProcessSessions, type ProcessSessions } from '@procmux/sessions';
+import { createMemoryRecoveryStores } from '@procmux/sessions';
 import {
   assertNoLeakedProcesses,
   leakedCgroups,
@@ -17,58 +16,34 @@ import {
   waitFor,
 } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSshTmuxBackend } from '../src/index.js';
-import { closeWorld, openWorld, type SshWorld, settleSurvivors, startTestSshd } from './helpers.js';
+import {
+  closeTmuxHost,
+  openTmuxHost,
+  settleSurvivors,
+  sleepers,
+  startTestSshd,
+  type TmuxHost,
+} from './helpers.js';
 
 const skip = requireTool('sshd') ?? requireTool('tmux');
 const SLEEP = '301.6';
 const ESCAPEE = `(setsid sh -c 'exec env -i sleep ${SLEEP}' &); sleep 60`;
 
-function escapees(): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\u0000${SLEEP}\u0000`)
-        found.push(Number(entry));
-    } catch {}
-  }
-  return found;
-}
-
-interface Host {
-  world: SshWorld;
-  tmux: RemoteTmuxBackend;
-  sessions: ProcessSessions;
-}
+const escapees = () => sleepers(SLEEP);
 
 describe.skipIf(skip !== undefined || process.platform !== 'linux')("a remote tmux pane's cgroup", () => {
   let sshd: TestSshd;
   const stores = createMemoryRecoveryStores();
   let dir: string;
-  const hosts: Host[] = [];
+  const hosts: TmuxHost[] = [];
 
-  const openHost = async (ownerId: string): Promise<Host> => {
-    const world = await openWorld(sshd);
-    const tmux = await createSshTmuxBackend(world.backend, {
-      workspace: world.workspace,
-      dir: `${dir}/tmux`,
-    });
-    const sessions = createProcessSessions({
-      cwd: world.workspace,
-      sandbox: world.backend.sandbox,
-      ptyBackend: world.backend.ptyBackend,
-      persistentPtyBackend: tmux,
-      ...stores,
-      ownerId,
-      recoveryBackend: tmux,
-      recoveryLimits: { leaseTtlMs: 1_000 },
-    });
-    const host = { world, tmux, sessions };
+  const openHost = async (ownerId: string): Promise<TmuxHost> => {
+    const host = await openTmuxHost(sshd, `${dir}/tmux`, { ownerId, stores, leaseTtlMs: 1_000 });
     hosts.push(host);
     return host;
   };
   // A host that goes as a crashed one does: nothing of its sessions is ended, its connection closes.
-  const letGo = async (host: Host) => {
+  const letGo = async (host: TmuxHost) => {
     await host.sessions.dispose();
     await host.tmux.dispose();
     host.world.backend.close();
@@ -78,11 +53,7 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')("a remote tm
     sshd = await startTestSshd();
   });
   afterEach(async () => {
-    for (const host of hosts.splice(0)) {
-      await host.sessions.dispose();
-      await host.tmux.dispose();
-      await closeWorld(host.world);
-    }
+    for (const host of hosts.splice(0)) await closeTmuxHost(host);
     // A failed run must not leave its panes, escapee or cgroup to the next test (or the machine).
     spawnSync('tmux', ['-S', `${dir}/tmux/tmux.sock`, 'kill-server'], { stdio: 'ignore' });
     rmSync(dir, { recursive: true, force: true });
