@@ -158,4 +158,18 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')("a remote tm
     expect(escapees()).toEqual([]);
     expect(leakedCgroups()).toEqual([]);
   });
+  it("killServer() ends every pane's escapee, also one another host started, and removes their cgroups", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pm-rcg-'));
+    const a = await openHost('host-a');
+    const b = await openHost('host-b');
+    for (const host of [a, b]) {
+      const s = await host.sessions.start({ shell: true, command: ESCAPEE, pty: true, lifetime: 'detached' });
+      expect(s.metadata().containment).toBe('cgroup');
+    }
+    await waitFor(() => escapees().length === 2, 10_000, 'both escapees to be up');
+    expect(leakedCgroups()).toHaveLength(2);
+    await a.tmux.killServer();
+    expect({ left: escapees(), cgroups: leakedCgroups() }).toEqual({ left: [], cgroups: [] });
+    expect(await b.tmux.listSessions()).toEqual([]);
+  });
 });

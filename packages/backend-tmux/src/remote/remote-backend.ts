@@ -33,6 +33,11 @@ export interface RemoteTmuxBackend extends ProcessPtyBackend, ProcessRecoveryBac
   attach(request: RecoveryAttachRequest): Promise<RecoveredProcessHandle | null>;
   /** Names of the tmux sessions on the private server (live and dead panes). */
   listSessions(): Promise<string[]>;
+  /**
+   * Kills every session's tree there (escapees by marker, and by the cgroup made for the pane
+   * where it has one), stops the server and deletes the session files; whoever started them.
+   */
+  killServer(): Promise<void>;
   /** Stops reading every session; they keep running there. */
   dispose(): Promise<void>;
 }
@@ -234,6 +239,29 @@ export async function createRemoteTmuxBackend(
     async listSessions() {
       const out = await server.run(['list-sessions', '-F', '#{session_name}']);
       return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+    },
+    async killServer() {
+      for (const handle of live.values()) handle.release();
+      live.clear();
+      const out = await server.run([
+        'list-panes',
+        '-a',
+        '-F',
+        '#{session_name} #{pane_dead} #{pane_pid} #{@procmux_marker} #{@procmux_cgroup}',
+      ]);
+      const panes = out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+      // One at a time: every call shares the connection's one shell.
+      for (const line of panes) {
+        const [name = '', dead, pid, marker, ...words] = line.split(' ');
+        const dirs = words.filter((dir) => dir !== '');
+        // Only the cgroup procmux made for that very pane (adoptRefusal there), never another.
+        const held = dirs.length > 0 ? await adopt(name, dirs, undefined) : { containment: 'marker' };
+        const cgroup = 'cgroup' in held ? held.cgroup : undefined;
+        if (dead === '0' && Number(pid) > 0 && marker) await host.killTree(Number(pid), marker, cgroup);
+        else if (cgroup !== undefined) await removeRemoteCgroup(host.run, cgroup);
+      }
+      await server.run(['kill-server']);
+      await host.run(`rm -f -- ${quoteWord(layout.sessions)}/*`);
     },
     async dispose() {
       for (const handle of live.values()) handle.release();
