@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createMemoryRecoveryStores } from '@procmux/sessions';
 import {
   assertNoLeakedProcesses,
   leakedCgroups,
@@ -135,6 +136,45 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
         expect(await seven.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 7 });
       } finally {
         await closeTmuxHost({ tmux, sessions, world: own });
+        spawnSync('tmux', ['-S', `${dir}/tmux/tmux.sock`, 'kill-server'], { stdio: 'ignore' });
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+    it('a host that adopts a pid-namespace pane reports it and kill() through it leaves 0', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pm-rns-'));
+      const stores = createMemoryRecoveryStores();
+      const a = await openTmuxHost(sshd, `${dir}/tmux`, {
+        ownerId: 'host-a',
+        stores,
+        leaseTtlMs: 1_000,
+        ssh: { containment: 'pid-namespace' },
+      });
+      // B asks for nothing in particular ('auto'): it reports what the pane really has.
+      const b = await openTmuxHost(sshd, `${dir}/tmux`, { ownerId: 'host-b', stores, leaseTtlMs: 1_000 });
+      try {
+        const s = await a.sessions.start({
+          shell: true,
+          command: ESCAPEE,
+          pty: true,
+          lifetime: 'detached',
+        });
+        expect(s.metadata().containment).toBe('pid-namespace');
+        await waitFor(() => escapees().length === 1, 10_000, 'the escapee to be up');
+        await closeTmuxHost(a);
+        await waitFor(
+          async () => {
+            await b.sessions.recover();
+            return b.sessions.list().find((x) => x.id === s.id)?.state === 'running';
+          },
+          15_000,
+          'host B to adopt the session once its lease lapsed',
+        );
+        const adopted = b.sessions.get(s.id);
+        expect(adopted.metadata().containment).toBe('pid-namespace');
+        await adopted.kill();
+        await waitFor(() => escapees().length === 0, 5_000, 'the escapee to end with its namespace');
+      } finally {
+        await closeTmuxHost(b);
         spawnSync('tmux', ['-S', `${dir}/tmux/tmux.sock`, 'kill-server'], { stdio: 'ignore' });
         rmSync(dir, { recursive: true, force: true });
       }
