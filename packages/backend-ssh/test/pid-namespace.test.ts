@@ -111,7 +111,7 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
       }
     });
 
-    it('a remote tmux pane: kill() leaves no escapee, exit 7 is 7', async () => {
+    it('a remote tmux pane: kill() leaves no escapee, exit 7 is 7, a SIGKILLed program is SIGKILL', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'pm-rns-'));
       const {
         tmux,
@@ -134,6 +134,16 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
           lifetime: 'detached',
         });
         expect(await seven.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: 7 });
+        // The program SIGKILLed from outside: SIGKILL, not unshare's exit 1 (the waiter's status file).
+        const killed = await sessions.start({
+          shell: true,
+          command: 'sleep 61.7',
+          pty: true,
+          lifetime: 'detached',
+        });
+        await waitFor(() => sleepers('61.7').length === 1, 10_000, 'the program to run');
+        process.kill(sleepers('61.7')[0]!, 'SIGKILL');
+        expect(await killed.wait({ timeoutMs: 15_000 })).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
       } finally {
         await closeTmuxHost({ tmux, sessions, world: own });
         spawnSync('tmux', ['-S', `${dir}/tmux/tmux.sock`, 'kill-server'], { stdio: 'ignore' });
