@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { namespaceWords, remotePidNamespaceSupport } from '@procmux/backend-tmux';
 import { invalidOption, ProcmuxError } from '@procmux/core-types';
 import type {
   ProcessPtyBackend,
@@ -37,10 +38,13 @@ export interface SshBackend {
  */
 export async function createSshBackend(options: SshBackendOptions): Promise<SshBackend> {
   const connection = await SshConnection.connect(options);
+  const namespace = namespaceOf(connection);
   const start = async (request: SandboxStartRequest | PtyStartRequest, workspace: string, pty: boolean) => {
     const target = remoteTarget(request);
     return RemoteProcess.start(connection, {
       ...target,
+      mode: connection.options.containment,
+      namespace: await namespace(),
       workspace,
       cwd: request.cwd,
       env: remoteEnv(request.env, pty ? (request as PtyStartRequest).term : undefined),
@@ -101,6 +105,27 @@ export async function createSshBackend(options: SshBackendOptions): Promise<SshB
   };
   const bound = connection.options.keepaliveIntervalMs > 0 ? lossBoundMs(connection.options) : null;
   return { sandbox, ptyBackend, connection, lossBoundMs: bound, close: () => connection.close() };
+}
+
+/**
+ * The words of a pid namespace on the remote host, probed there once per connection (only
+ * where the mode may use one): empty where it has none, an error naming why where the mode
+ * asks for one.
+ */
+function namespaceOf(connection: SshConnection): () => Promise<readonly string[]> {
+  const { containment, username, host, port } = connection.options;
+  let probed: ReturnType<typeof remotePidNamespaceSupport> | undefined;
+  return async () => {
+    if (containment === 'cgroup' || containment === 'marker') return [];
+    probed ??= remotePidNamespaceSupport((command) => connection.runShell(command));
+    const support = await probed;
+    if (support.ok) return namespaceWords(support.spec);
+    if (containment === 'auto') return [];
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      `a session on ${username}@${host}:${port} cannot run in a pid namespace: ${support.reason}`,
+    );
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   invalidOption,
   knownKeys,
   nonEmptyString,
+  oneOf,
   optionsObject,
 } from '@procmux/core-types';
 
@@ -33,7 +34,17 @@ export interface SshBackendOptions {
   readyTimeoutMs?: number;
   /** SIGTERM → SIGKILL grace of a remote tree kill (default 3000 ms, at most 60000). */
   killGraceMs?: number;
+  /**
+   * What holds a session's tree on the remote host (as createTmuxBackend's option). 'auto'
+   * (default): a cgroup beneath the remote shell's own where it can be made, else a pid
+   * namespace there (`unshare`, `setpriv`; root, or unprivileged user namespaces), else the
+   * marker sweep. 'cgroup' and 'pid-namespace' fail a start the remote host cannot give,
+   * naming why (ERR_PROCESS_UNSUPPORTED); 'marker': the process group and the tree marker only.
+   */
+  containment?: SshContainment;
 }
+
+export type SshContainment = 'auto' | 'cgroup' | 'pid-namespace' | 'marker';
 
 export interface ResolvedSshOptions {
   host: string;
@@ -48,6 +59,7 @@ export interface ResolvedSshOptions {
   keepaliveCountMax: number;
   readyTimeoutMs: number;
   killGraceMs: number;
+  containment: SshContainment;
   /** What was offered, for the error when nothing was accepted. */
   authSummary: string;
 }
@@ -66,6 +78,7 @@ const KNOWN_OPTIONS: readonly (keyof SshBackendOptions)[] = [
   'keepaliveCountMax',
   'readyTimeoutMs',
   'killGraceMs',
+  'containment',
 ];
 
 const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}=?$/;
@@ -160,6 +173,9 @@ export function resolveSshOptions(input: SshBackendOptions): ResolvedSshOptions 
       max: 60_000,
       default: DEFAULT_KILL_GRACE_MS,
     }),
+    containment:
+      oneOf('containment', options.containment, ['auto', 'cgroup', 'pid-namespace', 'marker'] as const) ??
+      'auto',
     authSummary: offered.join(', '),
   };
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { remoteProgramPid } from '@procmux/backend-tmux';
 import { ProcmuxError, type SignalName } from '@procmux/core-types';
 import type { BackendExit } from '@procmux/sessions';
 import type { ClientChannel } from 'ssh2';
 import type { SshConnection } from './connection.js';
-import { killerCommand, signalCommand, wrapperCommand } from './remote-scripts.js';
+import { killerCommand, signalCommand, type WrapperCommand, wrapperCommand } from './remote-scripts.js';
 
 export interface RemoteStart {
   /** `shell`: `file` is a command string for the remote shell (bash, else sh). */
@@ -17,6 +18,9 @@ export interface RemoteStart {
   pty?: { term: string; columns: number; rows: number };
   onStdout(data: string): void;
   onStderr(data: string): void;
+  /** What holds the tree there, and the words of a pid namespace there (empty: none). */
+  mode: WrapperCommand['mode'];
+  namespace: readonly string[];
 }
 
 /** How long wait() lets output arrive after the exit status before it resolves. */
@@ -26,6 +30,7 @@ const HEADER_ERRORS: Record<string, string> = {
   workspace: 'the workspace directory does not exist on the remote host',
   cwd: 'the cwd does not exist on the remote host',
   outside: 'the cwd resolves outside the workspace on the remote host',
+  containment: 'the remote host cannot hold the session in a cgroup',
 };
 
 /**
@@ -40,8 +45,8 @@ export class RemoteProcess {
   monitorPid = 0;
   /** The remote shell that ran a command string (`bash`, or `sh` where there is no bash); null for a program. */
   shell: string | null = null;
-  /** What holds the remote tree: a cgroup the wrapper made and joined, else the marker sweep. */
-  containment: 'cgroup' | 'marker' = 'marker';
+  /** What holds the remote tree: a cgroup the wrapper made and joined, a pid namespace, else the marker sweep. */
+  containment: 'cgroup' | 'pid-namespace' | 'marker' = 'marker';
   /** The remote session's cgroup directory (containment 'cgroup'), removed when it ends. */
   cgroup = '';
   #exit: { exitCode: number | null; signal: SignalName | null } | undefined;
@@ -80,6 +85,8 @@ export class RemoteProcess {
       kind: request.kind,
       file: request.file,
       args: request.args,
+      mode: request.mode,
+      namespace: request.namespace,
     });
     const channel = await connection.exec(
       command,
@@ -115,9 +122,17 @@ export class RemoteProcess {
           this.monitorPid = Number(b);
           this.shell = shell === undefined || shell === '' ? null : shell;
           this.cgroup = dir.join(':');
-          this.containment = held === 'cgroup' && this.cgroup !== '' ? 'cgroup' : 'marker';
+          this.containment =
+            held === 'cgroup' && this.cgroup !== ''
+              ? 'cgroup'
+              : held === 'pid-namespace'
+                ? 'pid-namespace'
+                : 'marker';
           started = true;
           resolve();
+        } else if (a === 'containment') {
+          const why = [b, shell, held, ...dir].filter((word) => word !== undefined).join(':');
+          reject(new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `${HEADER_ERRORS.containment}: ${why}`));
         } else {
           reject(
             new ProcmuxError(
@@ -209,7 +224,13 @@ export class RemoteProcess {
   /** One signal to the program (not its tree), over a second exec. */
   async signal(name: SignalName): Promise<void> {
     if (this.#settled) return;
-    await this.connection.run(signalCommand(this.pid, name));
+    // In a pid namespace the wrapper's pid is the waiter, which blocks INT and TERM: the
+    // program under it gets the signal, as it would without one.
+    const pid =
+      this.containment === 'pid-namespace'
+        ? await remoteProgramPid((command) => this.connection.runShell(command), this.pid)
+        : this.pid;
+    await this.connection.run(signalCommand(pid, name));
   }
 
   /** The remote tree kill: TERM, the grace, KILL; the group and every marked process. */

@@ -1,5 +1,9 @@
 // The POSIX sh run on the remote host. Nothing here relies on SSH signals (most servers ignore
 // them): the wrapper owns the process and its group, the killer ends the tree by marker.
+// The remote cgroup functions (cg_parent, cg_make, cg_kill) are the remote tmux panes' too.
+import { REMOTE_CGROUP } from '@procmux/backend-tmux';
+
+export { REMOTE_CGROUP };
 
 /** Quotes one word for a POSIX shell. */
 export function shQuote(word: string): string {
@@ -42,47 +46,6 @@ kill_tree() {
 }`;
 
 /**
- * The session's cgroup on the remote host (Linux): `cg_parent` prints the remote shell's
- * own v2 cgroup directory (`0::/path` of /proc/self/cgroup under a cgroup2 mount whose root
- * is a prefix of it), else its v1 freezer one; `cg_kill DIR` ends every member (v2
- * `cgroup.kill`; v1: freeze, SIGKILL each member, thaw), waits until none is left and removes
- * DIR. Nothing above the shell's own cgroup is ever written, no process is moved out of it.
- */
-export const REMOTE_CGROUP = `cg_parent() {
-  [ -r /proc/self/cgroup ] && [ -r /proc/self/mountinfo ] || return 0
-  p=$(sed -n 's/^0:://p' /proc/self/cgroup) t=cgroup2
-  [ -n "$p" ] || { p=$(awk -F: '$2 ~ /(^|,)freezer(,|$)/ { print substr($0, length($1 $2) + 3) }' /proc/self/cgroup) t=freezer; }
-  [ -n "$p" ] || return 0
-  awk -v p="$p" -v t="$t" '{
-    for (i = 7; i < NF; i++) if ($i == "-") {
-      if (t == "cgroup2" ? $(i + 1) == "cgroup2" : $(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)freezer(,|$)/) {
-        r = $4; if (r == "/") r = ""
-        if (p == r || index(p, r "/") == 1) { print $5 substr(p, length(r) + 1); exit }
-      }
-      break
-    }
-  }' /proc/self/mountinfo
-}
-cg_kill() {
-  [ -n "$1" ] && [ -d "$1" ] || return 0
-  if [ -e "$1/cgroup.kill" ]; then
-    echo 1 > "$1/cgroup.kill"
-  else
-    echo FROZEN > "$1/freezer.state"
-    kill -KILL $(cat "$1/cgroup.procs") 2>/dev/null
-    echo THAWED > "$1/freezer.state"
-  fi 2>/dev/null
-  i=0
-  while [ -n "$(cat "$1/cgroup.procs" 2>/dev/null)" ] && [ "$i" -lt 100 ]; do
-    [ -e "$1/cgroup.kill" ] || kill -KILL $(cat "$1/cgroup.procs" 2>/dev/null) 2>/dev/null
-    sleep 0.05
-    i=$((i + 1))
-  done
-  rmdir "$1" 2>/dev/null
-  [ ! -d "$1" ]
-}`;
-
-/**
  * The monitor: `sh -c MONITOR procmux-ssh-monitor PID MARKER GRACE_TICKS SSHD_PID CGROUP`, in its own
  * session (outside the program's group and terminal, so neither a tree kill nor a hangup
  * reaches it). Once a second: when the sshd process serving the connection is gone, it kills
@@ -119,7 +82,7 @@ done`;
 const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "exec $f>&-"; done; unset f; exec "$0" "$@"`;
 
 /**
- * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR KIND
+ * The wrapper: `sh -c WRAPPER procmux-ssh NONCE MARKER GRACE_TICKS ROOT CWD MONITOR KIND MODE NS
  * PROGRAM ARGS...`, exec'd by the login shell, so sshd's child is the wrapper and it leads its own
  * session and group (sshd calls setsid). It checks the cwd stays inside ROOT (`cd -P` sets
  * $PWD to the physical path, so no `$(pwd -P)` subshell forks on the start path), starts the
@@ -132,20 +95,23 @@ const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "e
  * remote host has bash, else `sh -c` (SHELL in the header says which). Either way, descriptors
  * above stderr are closed first (bash: all of them; sh can name only 3-9).
  *
- * Containment: where the remote shell's own cgroup has room, `procmux-MARKER` is made beneath
- * it before the monitor starts (so the monitor stays outside it) and the wrapper joins it
- * before the exec, so nothing the program starts is outside it; else the marker sweep.
+ * Containment (MODE: auto, cgroup, pid-namespace, marker): where the remote shell's own cgroup
+ * has room, `procmux-MARKER` is made beneath it before the monitor starts (so the monitor
+ * stays outside it) and the wrapper joins it before the exec, so nothing the program starts is
+ * outside it. Else, with NS (the words that run a program in a pid namespace there, probed by
+ * the host: empty when there is none), the program runs in a pid namespace of its own; else the
+ * marker sweep. A MODE the remote cannot give ends the wrapper with `NONCE:error:containment:WHY`.
  */
 const WRAPPER = `${REMOTE_CGROUP}
-n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7
-shift 7
+n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7 o=$8 ns=$9
+shift 9
 cd -P -- "$r" 2>/dev/null || { printf '%s:error:workspace\\n' "$n" >&2; exit 126; }
 r=$PWD
 cd -P -- "$d" 2>/dev/null || { printf '%s:error:cwd\\n' "$n" >&2; exit 126; }
 case "$PWD/" in "\${r%/}"/*) ;; *) printf '%s:error:outside\\n' "$n" >&2; exit 126 ;; esac
-w=$$ s=$PPID
-c=$(cg_parent 2>/dev/null)
-case "$c" in /*) c="\${c%/}/procmux-$m"; mkdir "$c" 2>/dev/null || c= ;; *) c= ;; esac
+w=$$ s=$PPID c=
+refuse() { printf '%s:error:containment:%s\\n' "$n" "$*" >&2; exit 126; }
+case "$o" in auto|cgroup) c=$(cg_make "procmux-$m" 2>&1) || { [ "$o" = cgroup ] && refuse "$c"; c=; } ;; esac
 if command -v setsid >/dev/null 2>&1; then
   setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" </dev/null >/dev/null 2>&1 &
 elif command -v perl >/dev/null 2>&1; then
@@ -155,8 +121,9 @@ else
 fi
 h=marker
 if [ -n "$c" ]; then
-  if { echo "$w" > "$c/cgroup.procs"; } 2>/dev/null; then h=cgroup; else rmdir "$c" 2>/dev/null; c=; fi
+  if { echo "$w" > "$c/cgroup.procs"; } 2>/dev/null; then h=cgroup; else rmdir "$c" 2>/dev/null; [ "$o" = cgroup ] && refuse "$c could not be joined"; c=; fi
 fi
+[ "$h" = marker ] && [ -n "$ns" ] && { [ "$o" = auto ] || [ "$o" = pid-namespace ]; } && h=pid-namespace
 b=
 command -v bash >/dev/null 2>&1 && b=bash
 sh=
@@ -164,6 +131,7 @@ if [ "$k" = shell ]; then
   sh=\${b:-sh}
   if [ -n "$b" ]; then set -- bash --norc -c "$1"; else set -- sh -c "$1"; fi
 fi
+[ "$h" = pid-namespace ] && eval "set -- $ns \\"\\$@\\""
 printf '%s:pid:%s:%s:%s:%s:%s\\n' "$n" "$w" "$!" "$sh" "$h" "$c" >&2
 PROCMUX_TREE=$m
 export PROCMUX_TREE
@@ -196,6 +164,10 @@ export interface WrapperCommand {
   kind: 'shell' | 'exec';
   file: string;
   args: string[];
+  /** What holds the tree there (the SSH backend's `containment`). */
+  mode: 'auto' | 'cgroup' | 'pid-namespace' | 'marker';
+  /** The words that run a program in a pid namespace there; empty where there is none. */
+  namespace: readonly string[];
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -215,6 +187,8 @@ export function wrapperCommand(command: WrapperCommand): string {
     command.cwd,
     MONITOR,
     command.kind,
+    command.mode,
+    command.namespace.map(shQuote).join(' '),
     command.file,
     ...command.args,
   ];

@@ -8,6 +8,7 @@ import {
   type RemoteStream,
   type RemoteTmuxBackend,
   type RemoteTmuxHost,
+  type RemoteTmuxOptions,
 } from '@procmux/backend-tmux';
 import type { SshBackend } from './backend.js';
 import { remoteEnv } from './backend.js';
@@ -17,11 +18,12 @@ import { killerCommand } from './remote-scripts.js';
  * The tmux backend on the remote host of `ssh`, its socket and session files under `dir`
  * there (default: `$HOME/.local/state/procmux/tmux-<16 hex of the workspace>`). Several hosts
  * connecting as the same user reach the same server: the one that adopts a session re-attaches
- * to it. ERR_PROCESS_UNSUPPORTED when the remote host has no tmux 3.3+.
+ * to it. ERR_PROCESS_UNSUPPORTED when the remote host has no tmux 3.3+. Each pane is held as
+ * `containment` says (default: the SSH backend's own `containment`).
  */
 export async function createSshTmuxBackend(
   ssh: SshBackend,
-  options: { workspace: string; dir?: string },
+  options: { workspace: string; dir?: string; containment?: RemoteTmuxOptions['containment'] },
 ): Promise<RemoteTmuxBackend> {
   const host = sshTmuxHost(ssh);
   let dir = options.dir;
@@ -30,7 +32,11 @@ export async function createSshTmuxBackend(
     const hash = createHash('sha256').update(options.workspace).digest('hex').slice(0, 16);
     dir = `${home === '/' ? '' : home}/.local/state/procmux/tmux-${hash}`;
   }
-  return createRemoteTmuxBackend(host, { dir, environment: (env) => remoteEnv(env, undefined) });
+  return createRemoteTmuxBackend(host, {
+    dir,
+    environment: (env) => remoteEnv(env, undefined),
+    containment: options.containment ?? ssh.connection.options.containment,
+  });
 }
 
 /** The connection as the effect the remote tmux backend runs on. */
@@ -57,8 +63,8 @@ export function sshTmuxHost(ssh: SshBackend): RemoteTmuxHost {
       channel.end();
       return { done, close: () => channel.close() };
     },
-    async killTree(pid, marker) {
-      await connection.run(killerCommand(pid, marker, killGraceMs));
+    async killTree(pid, marker, cgroup) {
+      await connection.run(killerCommand(pid, marker, killGraceMs, cgroup));
     },
   };
 }

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import {
   assertNoLeakedProcesses,
   leakedCgroups,
@@ -8,7 +7,7 @@ import {
   waitFor,
 } from '@procmux/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeWorld, openWorld, type SshWorld, startTestSshd } from './helpers.js';
+import { closeWorld, openWorld, parentOf, type SshWorld, sleepers, startTestSshd } from './helpers.js';
 
 const skip = requireTool('sshd');
 
@@ -16,21 +15,7 @@ const skip = requireTool('sshd');
 // neither the process group nor the tree marker finds it. Only a cgroup does.
 const ESCAPEE = "(setsid sh -c 'exec env -i sleep 301.4' &); sleep 60";
 
-function escapees(): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === 'sleep\u0000301.4\u0000')
-        found.push(Number(entry));
-    } catch {}
-  }
-  return found;
-}
-
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
+const escapees = () => sleepers('301.4');
 
 describe.skipIf(skip !== undefined || process.platform !== 'linux')("the remote wrapper's cgroup", () => {
   let sshd: TestSshd;

@@ -1,9 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProcessSessions, type ProcessSessions, type ProcessSessionsOptions } from '@procmux/sessions';
+import type { RemoteTmuxBackend } from '@procmux/backend-tmux';
+import {
+  createMemoryRecoveryStores,
+  createProcessSessions,
+  type ProcessSessions,
+  type ProcessSessionsOptions,
+} from '@procmux/sessions';
 import { processTable, startTestSshd, type TestSshd, waitFor } from '@procmux/test-utils';
-import { createSshBackend, type SshBackend, type SshBackendOptions } from '../src/index.js';
+import {
+  createSshBackend,
+  createSshTmuxBackend,
+  type SshBackend,
+  type SshBackendOptions,
+} from '../src/index.js';
 
 export interface SshWorld {
   sshd: TestSshd;
@@ -72,6 +83,65 @@ export async function closeWorld(world: SshWorld | undefined): Promise<void> {
   await world.sessions.dispose();
   world.backend.close();
   rmSync(world.workspace, { recursive: true, force: true });
+}
+
+/**
+ * Pids running exactly `sleep SECONDS` (a duration no other test uses): the escapee of issue 28,
+ * a double fork into its own session with an empty environment, found by its command line.
+ */
+export function sleepers(seconds: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\u0000${seconds}\u0000`)
+        found.push(Number(entry));
+    } catch {}
+  }
+  return found;
+}
+
+/** The parent pid of a process (a remote wrapper's sshd session process). */
+export function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** A host driving persisted sessions on the loopback remote's tmux server under `dir`. */
+export interface TmuxHost {
+  world: SshWorld;
+  tmux: RemoteTmuxBackend;
+  sessions: ProcessSessions;
+}
+
+export async function openTmuxHost(
+  sshd: TestSshd,
+  dir: string,
+  options: {
+    ownerId: string;
+    stores?: ReturnType<typeof createMemoryRecoveryStores>;
+    leaseTtlMs?: number;
+    ssh?: Partial<SshBackendOptions>;
+  },
+): Promise<TmuxHost> {
+  const world = await openWorld(sshd, {}, options.ssh);
+  const tmux = await createSshTmuxBackend(world.backend, { workspace: world.workspace, dir });
+  const sessions = createProcessSessions({
+    cwd: world.workspace,
+    sandbox: world.backend.sandbox,
+    ptyBackend: world.backend.ptyBackend,
+    persistentPtyBackend: tmux,
+    ...(options.stores ?? createMemoryRecoveryStores()),
+    ownerId: options.ownerId,
+    recoveryBackend: tmux,
+    ...(options.leaseTtlMs === undefined ? {} : { recoveryLimits: { leaseTtlMs: options.leaseTtlMs } }),
+  });
+  return { world, tmux, sessions };
+}
+
+export async function closeTmuxHost(host: TmuxHost): Promise<void> {
+  await host.sessions.dispose();
+  await host.tmux.dispose();
+  await closeWorld(host.world);
 }
 
 export { startTestSshd };

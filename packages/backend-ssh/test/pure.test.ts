@@ -27,12 +27,15 @@ describe('remote command lines', () => {
       kind: 'exec',
       file: 'printf',
       args: ['%s', 'a b'],
+      mode: 'marker',
+      namespace: [],
     });
     expect(line.startsWith("export GOOD_1='v'\\''1'; exec sh -c ")).toBe(true);
     expect(line).not.toContain('BAD');
     // graceMs 120 → 3 ticks of 50 ms; program and args are the last words.
     expect(line).toContain("'procmux-ssh' 'n' 'm' '3' '/w' '/w/sub' ");
-    expect(line.endsWith("'exec' 'printf' '%s' 'a b'")).toBe(true);
+    // KIND, MODE, NS (no namespace: an empty word), then the program and its args.
+    expect(line.endsWith("'exec' 'marker' '' 'printf' '%s' 'a b'")).toBe(true);
     expect(killerCommand(42, 'm', 500)).toMatch(/'procmux-ssh-kill' '42' 'm' '10'$/);
     expect(killerCommand(42, 'm', 500, '/cg/procmux-m')).toMatch(
       /'procmux-ssh-kill' '42' 'm' '10' '\/cg\/procmux-m'$/,

@@ -26,6 +26,8 @@ function run(command: string, path: string, extraFd = false) {
     workspace,
     cwd: workspace,
     env: {},
+    mode: 'marker',
+    namespace: [],
     ...remoteTarget({
       command,
       args: [],

@@ -1,6 +1,7 @@
 // What holds a pane's process tree: a cgroup of its own beneath this host's cgroup (Linux,
 // where one can be made), else a pid namespace of its own, else the marker sweep. And, for a
-// pane a later host re-attaches, what it really has.
+// pane a later host re-attaches, what it really has. The same choice and the same check serve a
+// pane on another machine (remote/remote-containment.ts), through effects.
 import { readFileSync } from 'node:fs';
 import { ProcmuxError } from '@procmux/core-types';
 import {
@@ -8,6 +9,7 @@ import {
   hostCgroupLayout,
   hostPidNamespaceSupport,
   namespacedProgramPid,
+  type PidNamespaceSupport,
   pidNamespaceTarget,
   SessionCgroup,
 } from '@procmux/supervisor';
@@ -15,33 +17,54 @@ import { isSafePath } from './layout.js';
 
 export type TmuxContainmentMode = 'auto' | 'cgroup' | 'pid-namespace' | 'marker';
 export type PaneContainment = 'cgroup' | 'pid-namespace' | 'marker';
+/** Reads a file's text on the machine the pane runs on; undefined when it cannot be read. */
+export type ProcRead = (path: string) => string | undefined;
 
-export interface HeldPane {
+export interface HeldPane<C = SessionCgroup> {
   containment: PaneContainment;
   /** The pane's cgroup: its process joins it first thing (the start script). */
-  cgroup?: SessionCgroup;
+  cgroup?: C;
   /** The program to run (wrapped for a pid namespace). */
   program: { file: string; args: readonly string[] };
 }
+
+/** Where a pane's containment is made: this host, or the machine of a remote tmux server. */
+export interface PaneHolder<C> {
+  /** Appended to the refusals: `` or ` on user@host:port`. */
+  where: string;
+  /** Makes the pane's cgroup, or says why there can be none. */
+  cgroup(name: string): Promise<C | string>;
+  pidNamespace(): Promise<PidNamespaceSupport>;
+}
+
+const localHolder: PaneHolder<SessionCgroup> = {
+  where: '',
+  cgroup: async (name) => paneCgroup(name),
+  pidNamespace: hostPidNamespaceSupport,
+};
 
 /**
  * Chooses and makes a pane's containment. 'auto': a cgroup, else a pid namespace, else the
  * marker sweep; 'cgroup' and 'pid-namespace' fail the start naming why they cannot be had.
  */
-export async function holdPane(
+export async function holdPane<C = SessionCgroup>(
   mode: TmuxContainmentMode,
   name: string,
   program: { file: string; args: readonly string[] },
   waiterStatus?: string,
-): Promise<HeldPane> {
+  holder: PaneHolder<C> = localHolder as unknown as PaneHolder<C>,
+): Promise<HeldPane<C>> {
   if (mode === 'marker') return { containment: 'marker', program };
   if (mode === 'cgroup' || mode === 'auto') {
-    const made = paneCgroup(name);
+    const made = await holder.cgroup(name);
     if (typeof made !== 'string') return { containment: 'cgroup', cgroup: made, program };
     if (mode === 'cgroup')
-      throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', `a tmux pane cannot have a cgroup: ${made}`);
+      throw new ProcmuxError(
+        'ERR_PROCESS_UNSUPPORTED',
+        `a tmux pane${holder.where} cannot have a cgroup: ${made}`,
+      );
   }
-  const support = await hostPidNamespaceSupport();
+  const support = await holder.pidNamespace();
   if (support.ok)
     return {
       containment: 'pid-namespace',
@@ -54,7 +77,7 @@ export async function holdPane(
   if (mode === 'pid-namespace')
     throw new ProcmuxError(
       'ERR_PROCESS_UNSUPPORTED',
-      `a tmux pane cannot run in a pid namespace: ${support.reason}`,
+      `a tmux pane${holder.where} cannot run in a pid namespace: ${support.reason}`,
     );
   return { containment: 'marker', program };
 }
@@ -96,18 +119,40 @@ export function adoptPane(
   dirs: readonly string[] | undefined,
   pid: number | undefined,
 ): { containment: PaneContainment; cgroup?: SessionCgroup } {
-  if (dirs !== undefined && process.platform === 'linux') {
+  const containment = adoptedContainment(session, dirs, pid, readProc, process.platform);
+  return containment === 'cgroup' && dirs !== undefined
+    ? { containment, cgroup: SessionCgroup.adopt(dirs) }
+    : { containment };
+}
+
+/**
+ * adoptPane's answer from the /proc and cgroup files of the machine the pane runs on, read
+ * through `read` (this host's, or a remote one's fetched over its connection): its
+ * /proc/self/cgroup and mountinfo (the shell that reads them is "the host" a cgroup must
+ * never hold), the cgroup's cgroup.procs, and the pane's /proc subtree.
+ */
+export function adoptedContainment(
+  session: string,
+  dirs: readonly string[] | undefined,
+  pid: number | undefined,
+  read: ProcRead,
+  platform: NodeJS.Platform,
+): PaneContainment {
+  if (dirs !== undefined && platform === 'linux') {
     const refusal = adoptRefusal({
       dirs,
       id: session,
-      mountinfo: readProc('/proc/self/mountinfo') ?? '',
-      layout: hostCgroupLayout(),
+      mountinfo: read('/proc/self/mountinfo') ?? '',
+      layout: hostCgroupLayout((file) => {
+        const text = read(file);
+        if (text === undefined) throw new Error(`${file} could not be read`);
+        return text;
+      }),
     });
     const member =
-      pid === undefined || (readProc(`${dirs[0]}/cgroup.procs`) ?? '').split('\n').includes(String(pid));
-    if (refusal === undefined && member) return { containment: 'cgroup', cgroup: SessionCgroup.adopt(dirs) };
+      pid === undefined || (read(`${dirs[0]}/cgroup.procs`) ?? '').split('\n').includes(String(pid));
+    if (refusal === undefined && member) return 'cgroup';
   }
-  if (pid !== undefined && namespacedProgramPid(pid, readProc) !== undefined)
-    return { containment: 'pid-namespace' };
-  return { containment: 'marker' };
+  if (pid !== undefined && namespacedProgramPid(pid, read) !== undefined) return 'pid-namespace';
+  return 'marker';
 }

@@ -5,6 +5,7 @@
 import { TREE_MARKER_ENV } from '@procmux/core-types';
 import type { PtyStartRequest } from '@procmux/sessions';
 import type { Layout, SessionFiles } from './layout.js';
+import { CG_KILL } from './remote/cgroup-sh.js';
 import type { TmuxBinary } from './tmux-cli.js';
 
 export interface StartSpec {
@@ -44,10 +45,11 @@ export function startCommands(spec: StartSpec): string[] {
   const remove = request.privateDir === undefined ? '' : `rm -rf ${request.privateDir}; `;
   // A pane in a cgroup: once its process ended, what it left there (an escapee) is killed and
   // the cgroup removed here too, so no host need be there (rmdir waits out the teardown).
+  // cg_kill (remote/cgroup-sh.ts) also takes a v1-only membership (freeze, SIGKILL, thaw).
   const release =
     cgroup.length === 0
       ? ''
-      : `[ $s = : ] || { echo 1 2>/dev/null > ${cgroup[0]}/cgroup.kill; for d in ${[...cgroup].reverse().join(' ')}; do i=0; until rmdir $d 2>/dev/null || [ ! -d $d ] || [ $i -ge 50 ]; do i=$((i+1)); sleep 0.1; done; done; }; `;
+      : `[ $s = : ] || { ${CG_KILL}; cg_kill ${cgroup[0]}; for d in ${[...cgroup].reverse().join(' ')}; do i=0; until rmdir $d 2>/dev/null || [ ! -d $d ] || [ $i -ge 50 ]; do i=$((i+1)); sleep 0.1; done; done; }; `;
   const hook = `${remove}s=#{pane_dead_status}:#{pane_dead_signal}; echo $s > ${files.exit}; ${release}${ending}`;
   // The writer carries no marker: a tree kill of the session must not take its log with it
   // (it ends by itself when tmux closes the pipe, after the last byte). A cat that fails (a

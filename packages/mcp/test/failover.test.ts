@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   assertNoLeakedProcesses,
+  leakedCgroups,
   processTable,
   requireTool,
   startTestSshd,
@@ -41,6 +42,12 @@ async function call(host: Host, name: string, args: Record<string, unknown>) {
   // biome-ignore lint/suspicious/noExplicitAny: structured result read loosely in a test
   return { text, isError: result.isError === true, data: result._meta?.['procmux/result'] as any };
 }
+
+/** Pids running exactly `sleep SECONDS` (an escapee found by its command line). */
+const sleepers = (seconds: string) =>
+  processTable()
+    .filter((p) => p.state !== 'Z' && p.command === `sleep ${seconds}`)
+    .map((p) => p.pid);
 
 const numbered = (text: string) => [...text.matchAll(/^n-(\d+)\r?$/gm)].map((m) => Number(m[1]));
 
@@ -271,6 +278,42 @@ describe.skipIf(skip !== undefined)(
       }
       await waitFor(() => markedBy(a.pid).length === 0, 20_000, 'no remote process of the 16 sessions');
     }, 240_000);
+
+    it("an escapee in an adopted remote pane ends with B's kill: the pane's cgroup went with its record", async () => {
+      const workspace = dir('pm-fo-ws-');
+      const store = await freshStore();
+      const a = await serve(workspace, dir('pm-fo-a-'), store);
+      const b = await serve(workspace, dir('pm-fo-b-'), store);
+      // A daemon that leaves the pane's group and clears its environment: only the cgroup holds it.
+      const started = await call(a, 'exec', {
+        command: "(setsid sh -c 'exec env -i sleep 301.8' &); echo up; sleep 600",
+        mode: 'session',
+        persist: true,
+      });
+      expect(started.isError, started.text).toBe(false);
+      const id: string = started.data.session.id;
+      await waitFor(() => sleepers('301.8').length === 1, 20_000, 'the escapee to be up');
+      expect(leakedCgroups([a.pid])).toHaveLength(1);
+      process.kill(a.pid, 'SIGKILL');
+      await a.client.close().catch(() => {});
+      hosts.splice(hosts.indexOf(a), 1);
+      await waitFor(
+        async () =>
+          (await call(b, 'process', { action: 'list' })).data.sessions?.some(
+            (s: { id: string; state: string }) => s.id === id && s.state === 'running',
+          ),
+        20_000,
+        'host B to list the session running',
+      );
+      // A's death ended nothing there: the pane and its escapee run on, held by the cgroup.
+      expect(sleepers('301.8')).toHaveLength(1);
+      const killed = await call(b, 'process', { action: 'kill', session_id: id });
+      expect(killed.isError, killed.text).toBe(false);
+      expect({ left: sleepers('301.8'), cgroups: leakedCgroups([a.pid, b.pid]) }).toEqual({
+        left: [],
+        cgroups: [],
+      });
+    }, 120_000);
 
     it("an adopted session is the new host's own: C-c interrupts python, the live view lists and streams it", async () => {
       const workspace = dir('pm-fo-ws-');

@@ -9,8 +9,11 @@ export interface RemoteTmuxHost {
   run(command: string, input?: Buffer): Promise<TmuxResult>;
   /** Runs a command there and hands its stdout (UTF-8, split characters kept whole) to `onData` until it ends. */
   stream(command: string, onData: (data: string) => void): Promise<RemoteStream>;
-  /** The verified tree kill there: the process group of `pid` and every process carrying `marker`. */
-  killTree(pid: number, marker: string): Promise<void>;
+  /**
+   * The verified tree kill there: the process group of `pid` and every process carrying
+   * `marker`, then every member of `cgroup` (a directory there), which it removes.
+   */
+  killTree(pid: number, marker: string, cgroup?: string): Promise<void>;
 }
 
 export interface RemoteStream {

@@ -3,6 +3,7 @@
 // going over the connection the host effect wraps (an SSH connection in @procmux/backend-ssh).
 import {
   createTreeMarker,
+  oneOf,
   type ProcessRecoveryBackend,
   ProcmuxError,
   type RecoveredProcessHandle,
@@ -10,12 +11,14 @@ import {
   TREE_MARKER_ENV,
 } from '@procmux/core-types';
 import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
+import { holdPane, type PaneContainment, type TmuxContainmentMode } from '../containment.js';
 import { decodeRef, envScript, layoutOf, newSessionName, parseExitFile } from '../layout.js';
 import { startCommands } from '../start-commands.js';
 import { runStart } from '../start-retry.js';
 import { parseTmuxVersion, type TmuxBinary, TmuxServer, versionSupported } from '../tmux-cli.js';
 import { commandLine, quoteWord, type RemoteTmuxHost } from './host.js';
 import { paneProbe } from './pane-probe.js';
+import { adoptRemotePane, remoteHolder, removeRemoteCgroup } from './remote-containment.js';
 import { RemoteTmuxPane } from './remote-pane.js';
 
 export interface RemoteTmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
@@ -30,6 +33,11 @@ export interface RemoteTmuxBackend extends ProcessPtyBackend, ProcessRecoveryBac
   attach(request: RecoveryAttachRequest): Promise<RecoveredProcessHandle | null>;
   /** Names of the tmux sessions on the private server (live and dead panes). */
   listSessions(): Promise<string[]>;
+  /**
+   * Kills every session's tree there (escapees by marker, and by the cgroup made for the pane
+   * where it has one), stops the server and deletes the session files; whoever started them.
+   */
+  killServer(): Promise<void>;
   /** Stops reading every session; they keep running there. */
   dispose(): Promise<void>;
 }
@@ -42,6 +50,12 @@ export interface RemoteTmuxOptions {
    * what the request changed, as `@procmux/backend-ssh`'s `remoteEnv` decides.
    */
   environment(env: Record<string, string>): Record<string, string>;
+  /**
+   * What holds a pane's tree there, as createTmuxBackend's option (default 'auto': a cgroup
+   * beneath the remote shell's own where it can be made, else a pid namespace there, else the
+   * marker sweep); 'cgroup' and 'pid-namespace' fail a start the remote cannot give, naming why.
+   */
+  containment?: TmuxContainmentMode;
 }
 
 const INSTALL = 'install tmux 3.3 or newer there (Debian/Ubuntu: apt-get install tmux)';
@@ -55,6 +69,9 @@ export async function createRemoteTmuxBackend(
   options: RemoteTmuxOptions,
 ): Promise<RemoteTmuxBackend> {
   const layout = layoutOf(options.dir);
+  const containment =
+    oneOf('containment', options.containment, ['auto', 'cgroup', 'pid-namespace', 'marker'] as const) ??
+    'auto';
   const probe = await host.run(
     'command -v tmux && tmux -V; if command -v bash >/dev/null 2>&1; then echo shell=bash; else echo shell=sh; fi; ' +
       `mkdir -p -m 700 ${quoteWord(layout.sessions)}; env -0 >&2`,
@@ -90,12 +107,22 @@ export async function createRemoteTmuxBackend(
   const live = new Map<string, RemoteTmuxPane>();
   const paneState = paneProbe(server);
 
+  const holder = remoteHolder(host);
+  // What a re-attached pane has; its cgroup is kept only when it is the one made for it.
+  const adopt = async (session: string, dirs: readonly string[] | undefined, pid: number | undefined) => {
+    const kind = await adoptRemotePane(host.run, session, dirs, pid);
+    return kind === 'cgroup' && dirs !== undefined
+      ? { containment: kind, cgroup: dirs[0] }
+      : { containment: kind };
+  };
+
   const pane = (
     name: string,
     marker: string,
     pid: number | undefined,
     offset: number,
     onData: (d: string) => void,
+    held: { containment: PaneContainment; cgroup?: string | undefined },
   ) => {
     const handle = new RemoteTmuxPane({
       host,
@@ -106,6 +133,8 @@ export async function createRemoteTmuxBackend(
       pid,
       offset,
       onData,
+      containment: held.containment,
+      ...(held.cgroup === undefined ? {} : { cgroup: held.cgroup }),
       onSettled: () => live.delete(name),
     });
     live.set(name, handle);
@@ -135,15 +164,27 @@ export async function createRemoteTmuxBackend(
         [TREE_MARKER_ENV]: marker,
       };
       // A command string runs under the shell there, as a non-persisted session does.
-      const target =
+      const command =
         request.shellCommand !== undefined
           ? { file: shell, args: [...(shell === 'bash' ? ['--norc'] : []), '-c', request.shellCommand] }
           : { file: request.file, args: request.args };
+      // A cgroup there, else a pid namespace there, else the marker sweep (as a local pane).
+      const held = await holdPane(containment, name, command, files.waiter, holder);
+      const cgroup = held.cgroup?.dir;
+      const target = held.program;
       const wrote = await host.run(
         `umask 077 && cat > ${quoteWord(files.env)} && : > ${quoteWord(files.log)}`,
-        Buffer.from(envScript(files.env, env)),
+        Buffer.from(
+          envScript(
+            files.env,
+            env,
+            cgroup === undefined ? [] : [`${cgroup}/cgroup.procs`],
+            held.containment === 'pid-namespace' ? files.waiter : undefined,
+          ),
+        ),
       );
       if (wrote.code !== 0) {
+        if (cgroup !== undefined) await removeRemoteCgroup(host.run, cgroup);
         throw new ProcmuxError(
           'ERR_PROCESS_PTY_BACKEND',
           `could not write the session files on ${host.name}: ${wrote.stderr.trim() || `exit code ${wrote.code}`}`,
@@ -157,20 +198,22 @@ export async function createRemoteTmuxBackend(
             name,
             marker,
             host: false,
-            request: { ...request, ...target },
+            request: { ...request, file: target.file, args: [...target.args] },
             files,
+            ...(cgroup === undefined ? {} : { cgroup: [cgroup] }),
           }),
         ),
       );
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
       if (out.code !== 0 || !Number.isSafeInteger(pid)) {
         await server.run(['kill-session', '-t', name]);
+        if (cgroup !== undefined) await removeRemoteCgroup(host.run, cgroup);
         throw new ProcmuxError(
           'ERR_PROCESS_PTY_BACKEND',
           `tmux on ${host.name} could not start the session: ${out.stderr.trim() || `exit code ${out.code}`}`,
         );
       }
-      const handle = pane(name, marker, pid, 0, request.onData);
+      const handle = pane(name, marker, pid, 0, request.onData, { containment: held.containment, cgroup });
       return Object.assign(handle, { shell: request.shellCommand !== undefined ? shell : null });
     },
     async attach(request) {
@@ -180,16 +223,45 @@ export async function createRemoteTmuxBackend(
       const shown = await paneState(ref.session);
       const sink = (data: string) => request.onStdout(data);
       if (!shown) {
-        // No session: only an exit status written before it went makes this a real end.
+        // No session: only an exit status written before it went makes this a real end. Its
+        // cgroup, when the record names the one made for it, is removed either way.
         const exit = await host.run(`cat ${quoteWord(files.exit)} 2>/dev/null`);
-        return parseExitFile(exit.stdout) ? pane(ref.session, ref.marker, undefined, ref.offset, sink) : null;
+        const held = await adopt(ref.session, ref.cgroup, undefined);
+        if (parseExitFile(exit.stdout))
+          return pane(ref.session, ref.marker, undefined, ref.offset, sink, held);
+        if (held.cgroup !== undefined) await removeRemoteCgroup(host.run, held.cgroup);
+        return null;
       }
       if (shown.marker !== ref.marker) return null;
-      return pane(ref.session, ref.marker, shown.dead ? undefined : shown.pid, ref.offset, sink);
+      const pid = shown.dead ? undefined : shown.pid;
+      return pane(ref.session, ref.marker, pid, ref.offset, sink, await adopt(ref.session, ref.cgroup, pid));
     },
     async listSessions() {
       const out = await server.run(['list-sessions', '-F', '#{session_name}']);
       return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+    },
+    async killServer() {
+      for (const handle of live.values()) handle.release();
+      live.clear();
+      const out = await server.run([
+        'list-panes',
+        '-a',
+        '-F',
+        '#{session_name} #{pane_dead} #{pane_pid} #{@procmux_marker} #{@procmux_cgroup}',
+      ]);
+      const panes = out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+      // One at a time: every call shares the connection's one shell.
+      for (const line of panes) {
+        const [name = '', dead, pid, marker, ...words] = line.split(' ');
+        const dirs = words.filter((dir) => dir !== '');
+        // Only the cgroup procmux made for that very pane (adoptRefusal there), never another.
+        const held = dirs.length > 0 ? await adopt(name, dirs, undefined) : { containment: 'marker' };
+        const cgroup = 'cgroup' in held ? held.cgroup : undefined;
+        if (dead === '0' && Number(pid) > 0 && marker) await host.killTree(Number(pid), marker, cgroup);
+        else if (cgroup !== undefined) await removeRemoteCgroup(host.run, cgroup);
+      }
+      await server.run(['kill-server']);
+      await host.run(`rm -f -- ${quoteWord(layout.sessions)}/*`);
     },
     async dispose() {
       for (const handle of live.values()) handle.release();

@@ -4,10 +4,12 @@
 // file is.
 import { constants } from 'node:os';
 import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
+import type { PaneContainment } from '../containment.js';
 import { InOrder } from '../in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from '../layout.js';
 import { resizeCommand } from '../start-commands.js';
 import type { TmuxServer } from '../tmux-cli.js';
+import { CG_KILL } from './cgroup-sh.js';
 import { commandLine, quoteWord, type RemoteStream, type RemoteTmuxHost } from './host.js';
 
 export interface RemotePaneOptions {
@@ -20,6 +22,10 @@ export interface RemotePaneOptions {
   offset: number;
   onData(data: string): void;
   onSettled?(): void;
+  /** What holds the pane's tree there (remote-containment.ts). */
+  containment?: PaneContainment;
+  /** The pane's cgroup directory there (containment 'cgroup'): killed with it, removed at its end. */
+  cgroup?: string;
 }
 
 /**
@@ -54,6 +60,8 @@ export class RemoteTmuxPane {
   readonly ref: string;
   readonly replayFrom: number;
   readonly metadata: Record<string, unknown>;
+  /** What holds the pane's tree there: its cgroup, its pid namespace, or the marker sweep. */
+  readonly containment: PaneContainment;
   readonly #exit: Promise<RecoveredProcessExit>;
   #resolve!: (exit: RecoveredProcessExit) => void;
   #reject!: (error: unknown) => void;
@@ -73,7 +81,9 @@ export class RemoteTmuxPane {
       log: options.files.log,
       offset: options.offset,
       marker: options.marker,
+      ...(options.cgroup === undefined ? {} : { cgroup: [options.cgroup] }),
     });
+    this.containment = options.containment ?? 'marker';
     this.metadata = {
       tmux: {
         host: options.host.name,
@@ -121,8 +131,14 @@ export class RemoteTmuxPane {
       ]);
       status = shown.code === 0 ? parseExitFile(`${shown.stdout.trim()}\n`) : undefined;
     }
+    // What the pane left in its cgroup (an escapee) ends with it; the hook may have already.
+    // Before the kill-session: a last session's end stops the server, and the hook's job with it.
+    const cgroup =
+      this.options.cgroup === undefined ? '' : `; ${CG_KILL}; cg_kill ${quoteWord(this.options.cgroup)}`;
+    await host.run(
+      `rm -f ${commandLine([files.log, files.exit, files.eof, files.env, files.writer])}${cgroup}`,
+    );
     await server.run(['kill-session', '-t', name]);
-    await host.run(`rm -f ${commandLine([files.log, files.exit, files.eof, files.env, files.writer])}`);
     if (!status) {
       this.#settle(() =>
         this.#reject(
@@ -182,7 +198,7 @@ export class RemoteTmuxPane {
   }
 
   async kill(): Promise<void> {
-    await this.options.host.killTree(this.#livePid(), this.options.marker);
+    await this.options.host.killTree(this.#livePid(), this.options.marker, this.options.cgroup);
   }
 
   /** After the input already given, before any given later (in-order.ts). */
