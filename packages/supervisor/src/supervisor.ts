@@ -122,7 +122,8 @@ export class ProcessSupervisor {
     const statusDir = spec.pidNamespace === undefined ? undefined : this.makeStatusDir();
     const ownDirs = [spec.privateDir, statusDir].filter((dir): dir is string => dir !== undefined);
     const privateDirs = ownDirs.length === 0 ? undefined : ownDirs;
-    if (marker !== undefined) this.watchdog?.watch(marker, 0, cgroupDirs, privateDirs);
+    if (marker !== undefined)
+      this.watchdog?.watch(marker, 0, cgroupDirs, privateDirs, spec.systemdScope?.unit);
     let created: Awaited<ReturnType<ProcessSupervisor['createAdapter']>>;
     try {
       created = await this.createAdapter(spec, marker, statusDir);
@@ -138,7 +139,7 @@ export class ProcessSupervisor {
     if (spec.systemdScope !== undefined)
       endScopeAfterExit(adapter, spec.systemdScope.unit, runProbe, (message) => this.logger.warn(message));
     if (marker !== undefined && adapter.pid !== undefined)
-      this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs);
+      this.watchdog?.watch(marker, adapter.pid, cgroupDirs, privateDirs, spec.systemdScope?.unit);
     const refuse = (error: Error): never => {
       void discard(adapter, (e) => this.warnOrphan(e))
         .then(() => this.closeCgroup(spec))

@@ -17,6 +17,8 @@ export interface WatchdogKillEffects {
   killCgroup?(dirs: readonly string[]): Promise<number[]>;
   /** Removes a tree's private directory (recursively); absent: they are left. */
   removeDir?(dir: string): Promise<void>;
+  /** SIGKILLs every process in a systemd user scope (Linux); absent: scopes are left. */
+  killScope?(unit: string): Promise<void>;
 }
 
 /**
@@ -51,6 +53,8 @@ export async function killAtHostDeath(
         ),
       );
       const cgroupSurvivors = await cgroup;
+      // A scope's cgroup holds what left the tree and cleared its environment (the escapee).
+      if (tree.scope !== undefined) await effects.killScope?.(tree.scope).catch(() => {});
       // After the kill: a sandbox's processes use its private directory until they are gone.
       for (const dir of tree.dirs ?? []) await effects.removeDir?.(dir).catch(() => {});
       return [...new Set([...results.flatMap((report) => report.survivors), ...cgroupSurvivors])];

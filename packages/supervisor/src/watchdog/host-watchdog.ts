@@ -62,18 +62,27 @@ export class HostWatchdog {
   /**
    * Watches the tree with this marker; `pid` 0 before the spawn, then its root's pid.
    * `cgroups`: the session's cgroup directories (membership first), killed and removed too;
-   * `dirs`: private directories of the tree's (`procmux-*`), removed after the kill.
+   * `dirs`: private directories of the tree's (`procmux-*`), removed after the kill;
+   * `scope`: the systemd user scope it runs in, whose every process is killed too.
    */
-  watch(marker: string, pid = 0, cgroups?: readonly string[], dirs?: readonly string[]): void {
+  watch(
+    marker: string,
+    pid = 0,
+    cgroups?: readonly string[],
+    dirs?: readonly string[],
+    scope?: string,
+  ): void {
     if (this.#disposed) return;
     const known = this.#trees.get(marker);
     const groups = cgroups ?? known?.cgroups;
     const owned = dirs ?? known?.dirs;
+    const unit = scope ?? known?.scope;
     const tree: WatchedTree = {
       marker,
       pid,
       ...(groups?.length ? { cgroups: groups } : {}),
       ...(owned?.length ? { dirs: owned } : {}),
+      ...(unit === undefined ? {} : { scope: unit }),
     };
     this.#trees.set(marker, tree);
     if (!this.#hooked) {
@@ -151,6 +160,7 @@ export class HostWatchdog {
     this.#send({ kind: 'add', tree: { marker: tree.marker, pid: tree.pid } });
     for (const dir of tree.cgroups ?? []) this.#send({ kind: 'cgroup', marker: tree.marker, dir });
     for (const dir of tree.dirs ?? []) this.#send({ kind: 'dir', marker: tree.marker, dir });
+    if (tree.scope !== undefined) this.#send({ kind: 'scope', marker: tree.marker, unit: tree.scope });
   }
 
   #send(message: WatchdogMessage): void {

@@ -1,6 +1,7 @@
 // The watchdog process (node dist/watchdog/main.js --platform P --grace-ms N). Its stdin is
 // its link to the host; see loop.ts. It never writes, holds nothing but that pipe (it is
 // started through the descriptor-closing wrapper) and runs in its own process group.
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { TREE_MARKER_ENV } from '@procmux/core-types';
@@ -8,6 +9,7 @@ import { killAndRemove } from '../cgroup/kill.js';
 import { CGROUP_PREFIX } from '../cgroup/plan.js';
 import { nodeCgroupEffects } from '../cgroup/session-cgroup.js';
 import { loadPlatform, resolvePlatform } from '../platform.js';
+import { killScopeArgv } from '../systemd-scope/end-scope.js';
 import { runWatchdogLoop } from './loop.js';
 
 function option(name: string): string | undefined {
@@ -41,6 +43,14 @@ async function killCgroup(dirs: readonly string[]): Promise<number[]> {
   return survivors;
 }
 
+// The protocol admits only procmux-named units; a scope already gone is nothing to do.
+async function killScope(unit: string): Promise<void> {
+  const { file, args } = killScopeArgv(unit);
+  await new Promise<void>((resolve) => {
+    execFile(file, args, { timeout: 5_000 }, () => resolve());
+  });
+}
+
 const platform = resolvePlatform(option('--platform'));
 // Loaded now, while the host lives, so a host's death is answered without an import first.
 const kill = loadPlatform(platform).loadKill();
@@ -55,6 +65,7 @@ await runWatchdogLoop({
     killCgroup,
     // The protocol admits only procmux-named absolute paths (isPrivateDir).
     removeDir: (dir) => rm(dir, { recursive: true, force: true }),
+    killScope,
   }),
 });
 process.exit(0);

@@ -5,6 +5,8 @@
 //                      removed with the tree
 //   d <marker> <dir>   a private directory of the tree's (an OS sandbox's): removed after
 //                      the tree is killed
+//   s <marker> <unit>  the tree's systemd user scope: every process in it is killed with the
+//                      tree (`systemctl --user kill`)
 //   bye                the host disposed its registry: exit without killing anything
 
 /** A tree the watchdog answers for: its root pid (0 while spawning) and its marker. */
@@ -15,6 +17,8 @@ export interface WatchedTree {
   readonly cgroups?: readonly string[];
   /** Directories of the host's the tree uses (`procmux-*`), removed once it is killed. */
   readonly dirs?: readonly string[];
+  /** The systemd user scope (`systemd-run --unit`) the tree runs in; absent without one. */
+  readonly scope?: string;
 }
 
 /** What the watchdog may remove: absolute, no `..`, its last part named by procmux. */
@@ -33,6 +37,7 @@ export type WatchdogMessage =
   | { readonly kind: 'remove'; readonly marker: string }
   | { readonly kind: 'cgroup'; readonly marker: string; readonly dir: string }
   | { readonly kind: 'dir'; readonly marker: string; readonly dir: string }
+  | { readonly kind: 'scope'; readonly marker: string; readonly unit: string }
   | { readonly kind: 'bye' };
 
 export function encodeMessage(message: WatchdogMessage): string {
@@ -45,6 +50,8 @@ export function encodeMessage(message: WatchdogMessage): string {
       return `c ${message.marker} ${message.dir}\n`;
     case 'dir':
       return `d ${message.marker} ${message.dir}\n`;
+    case 'scope':
+      return `s ${message.marker} ${message.unit}\n`;
     case 'bye':
       return 'bye\n';
   }
@@ -63,6 +70,9 @@ export function decodeMessage(line: string): WatchdogMessage | undefined {
     return { kind: 'cgroup', marker: cgroup[1]!, dir: cgroup[2]! };
   const dir = /^d ([A-Za-z0-9._-]{1,128}) (\/[^\0]{1,4000})$/.exec(line);
   if (dir && isPrivateDir(dir[2]!)) return { kind: 'dir', marker: dir[1]!, dir: dir[2]! };
+  // Only a scope procmux named: the watchdog never kills a unit of anyone else's.
+  const scope = /^s ([A-Za-z0-9._-]{1,128}) (procmux-[A-Za-z0-9._-]{1,191})$/.exec(line);
+  if (scope) return { kind: 'scope', marker: scope[1]!, unit: scope[2]! };
   return undefined;
 }
 
@@ -77,10 +87,12 @@ export class WatchedSet {
       const known = this.#trees.get(message.tree.marker);
       const cgroups = message.tree.cgroups ?? known?.cgroups;
       const dirs = message.tree.dirs ?? known?.dirs;
+      const scope = message.tree.scope ?? known?.scope;
       this.#trees.set(message.tree.marker, {
         ...message.tree,
         ...(cgroups?.length ? { cgroups } : {}),
         ...(dirs?.length ? { dirs } : {}),
+        ...(scope === undefined ? {} : { scope }),
       });
     } else if (message.kind === 'cgroup') {
       const known = this.#trees.get(message.marker);
@@ -89,6 +101,9 @@ export class WatchedSet {
     } else if (message.kind === 'dir') {
       const known = this.#trees.get(message.marker);
       if (known) this.#trees.set(message.marker, { ...known, dirs: [...(known.dirs ?? []), message.dir] });
+    } else if (message.kind === 'scope') {
+      const known = this.#trees.get(message.marker);
+      if (known) this.#trees.set(message.marker, { ...known, scope: message.unit });
     } else if (message.kind === 'remove') this.#trees.delete(message.marker);
     else this.#bye = true;
   }
