@@ -1,35 +1,48 @@
 import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 
-// The pure part of the transcript: the output log and the byte store under it, the line index
-// and its walk, and the output budget.
+// The pure part of the transcript, in two parts each scored on its own
+// (`pnpm mutate --filter @procmux/transcript --part lines`; both without --part):
+// - log: the output log and the byte store under it, and the line index over it;
+// - lines: the lines a page or a tail reads and their walk over episodes, and the excerpts
+//   that fit a result into the output budget.
 export default mutationConfig('transcript', {
   breakAt: 90,
-  mutate: [
-    'src/log/output-log.ts',
-    'src/log/byte-store.ts',
-    'src/log/utf8.ts',
-    'src/log/stream-runs.ts',
-    'src/lines/transcript.ts',
-    'src/lines/transcript-index.ts',
-    'src/lines/transcript-walk.ts',
-    'src/excerpt/truncate.ts',
-  ],
-  tests: [
-    'test/log/output-log.test.ts',
-    'test/log/output-log.property.test.ts',
-    'test/log/byte-store.test.ts',
-    'test/log/utf8.test.ts',
-    'test/log/utf8-edges.test.ts',
-    'test/log/output-log-edges.test.ts',
-    'test/log/stream-runs.test.ts',
-    'test/lines/transcript.test.ts',
-    'test/lines/transcript-render.test.ts',
-    'test/lines/transcript-mutants.test.ts',
-    'test/log/output-log-bytes.test.ts',
-    'test/log/output-log-spill.test.ts',
-    'test/excerpt/truncate.test.ts',
-    'test/excerpt/truncate-edges.test.ts',
-  ],
+  parts: {
+    log: {
+      mutate: [
+        'src/log/output-log.ts',
+        'src/log/byte-store.ts',
+        'src/log/utf8.ts',
+        'src/log/stream-runs.ts',
+        'src/lines/transcript-index.ts',
+      ],
+      tests: [
+        'test/log/output-log.test.ts',
+        'test/log/output-log.property.test.ts',
+        'test/log/byte-store.test.ts',
+        'test/log/utf8.test.ts',
+        'test/log/utf8-edges.test.ts',
+        'test/log/output-log-edges.test.ts',
+        'test/log/stream-runs.test.ts',
+        'test/log/output-log-bytes.test.ts',
+        'test/log/output-log-spill.test.ts',
+        'test/lines/transcript.test.ts',
+        'test/lines/transcript-render.test.ts',
+        'test/lines/transcript-mutants.test.ts',
+      ],
+    },
+    lines: {
+      mutate: [
+        'src/lines/transcript.ts',
+        'src/lines/transcript-walk.ts',
+        'src/excerpt/body-text.ts',
+        'src/excerpt/error-lines.ts',
+        'src/excerpt/transcript-excerpt.ts',
+        'src/excerpt/truncate.ts',
+      ],
+      tests: ['test/lines/*.test.ts', 'test/excerpt/*.test.ts'],
+    },
+  },
 });
 
 // Surviving mutants no test can tell from the original, each named by file, line, column, mutator
