@@ -1357,7 +1357,7 @@ export const equivalent = [
   // if (tailStart < headEnd) tailStart = headEnd;
   {
     file: 'src/excerpt/truncate.ts',
-    line: 166,
+    line: 181,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1365,7 +1365,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/truncate.ts',
-    line: 166,
+    line: 181,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'tailStart <= headEnd',
@@ -1374,7 +1374,7 @@ export const equivalent = [
   // if (i > 0 && i < text.length && code >= 0xdc00 && code <= 0xdfff) return forward ? i + 1 : i - 1;
   {
     file: 'src/excerpt/truncate.ts',
-    line: 174,
+    line: 189,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1382,7 +1382,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/truncate.ts',
-    line: 174,
+    line: 189,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'i <= text.length',
@@ -1391,7 +1391,7 @@ export const equivalent = [
   // candidates += 1;
   {
     file: 'src/excerpt/truncate.ts',
-    line: 191,
+    line: 206,
     column: 5,
     mutator: 'AssignmentOperator',
     replacement: 'candidates -= 1',
@@ -1400,7 +1400,7 @@ export const equivalent = [
   // line.text.length > MAX_ERROR_LINE_CHARS
   {
     file: 'src/excerpt/truncate.ts',
-    line: 193,
+    line: 208,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1408,7 +1408,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/truncate.ts',
-    line: 193,
+    line: 208,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'line.text.length >= MAX_ERROR_LINE_CHARS',
