@@ -25,7 +25,7 @@ if (!withPackage.includes(name)) {
 }
 const partAt = args.indexOf('--part');
 if (partAt !== -1 && args[partAt + 1] === undefined) {
-  console.error('usage: --part <name>, one of the parts in the package\'s stryker.config.mjs');
+  console.error("usage: --part <name>, one of the parts in the package's stryker.config.mjs");
   process.exit(2);
 }
 const taken = new Set([at, at + 1, ...(partAt === -1 ? [] : [partAt, partAt + 1])]);

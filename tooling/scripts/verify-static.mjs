@@ -187,7 +187,9 @@ for (const [reportFile, entry] of Object.entries(report.files)) {
 let equivalents = 0;
 const stale = [];
 // A part's run mutates only its files: the entries of the others wait for their own runs.
-const mutatedFiles = new Set(Object.keys(report.files).map((f) => (f.startsWith(prefix) ? f.slice(prefix.length) : f)));
+const mutatedFiles = new Set(
+  Object.keys(report.files).map((f) => (f.startsWith(prefix) ? f.slice(prefix.length) : f)),
+);
 const outside = part === undefined ? [] : equivalent.filter((entry) => !mutatedFiles.has(entry.file));
 for (const entry of equivalent) {
   if (outside.includes(entry)) continue;

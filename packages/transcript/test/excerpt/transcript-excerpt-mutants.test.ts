@@ -15,18 +15,20 @@ const WORDS = ['error', 'Exception', 'TRACEBACK', 'fatal', 'failed', 'panic'];
 
 /** A line of `n` filler characters (ASCII, 2-byte or surrogate pairs) with an error word at `at`. */
 const line = fc.oneof(
-  fc.record({
-    n: fc.integer({ min: 0, max: 900 }),
-    fill: fc.constantFrom('a', 'é', '😀', 'a😀'),
-    word: fc.option(fc.constantFrom(...WORDS), { nil: undefined }),
-    at: fc.double({ min: 0, max: 1, noNaN: true }),
-  }).map(({ n, fill, word, at }) => {
-    const filler = fill.repeat(Math.ceil(n / fill.length)).slice(0, n);
-    // Never split a pair when placing the word.
-    let cut = Math.floor(filler.length * at);
-    if (cut > 0 && /[\udc00-\udfff]/.test(filler[cut] ?? '')) cut -= 1;
-    return word === undefined ? filler : `${filler.slice(0, cut)}${word}${filler.slice(cut)}`;
-  }),
+  fc
+    .record({
+      n: fc.integer({ min: 0, max: 900 }),
+      fill: fc.constantFrom('a', 'é', '😀', 'a😀'),
+      word: fc.option(fc.constantFrom(...WORDS), { nil: undefined }),
+      at: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
+    .map(({ n, fill, word, at }) => {
+      const filler = fill.repeat(Math.ceil(n / fill.length)).slice(0, n);
+      // Never split a pair when placing the word.
+      let cut = Math.floor(filler.length * at);
+      if (cut > 0 && /[\udc00-\udfff]/.test(filler[cut] ?? '')) cut -= 1;
+      return word === undefined ? filler : `${filler.slice(0, cut)}${word}${filler.slice(cut)}`;
+    }),
   fc.constantFrom('', 'ok', 'Error: boom', '😀', 'x failed'),
 );
 
