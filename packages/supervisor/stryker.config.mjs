@@ -1,28 +1,56 @@
 import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 
-// The supervisor's pure modules: the output capture, the target resolution (shells, Windows
-// command lines), the timers, the platform package choice and the watchdog's protocol, loop
-// and host-death kill (their effects injected). The modules that spawn and wire real
-// processes (supervisor, run, child-adapter, cancellable-spawn, stdin-terminal, the watchdog's
-// process) are tested on real processes and not mutated.
+// The supervisor's pure modules, in two parts each scored on its own
+// (`pnpm mutate --filter @procmux/supervisor --part contain`; both without --part):
+// - core: the output capture, the target resolution (shells, Windows command lines), the
+//   timers, the platform package choice and the watchdog's protocol, loop and host-death kill
+//   (their effects injected);
+// - contain: where the host's cgroup is (/proc/self/cgroup and mountinfo parsed), the plan of a
+//   session's cgroup (which hierarchy, which files), and the pid namespace's support check and
+//   program lookup (effects injected; not the lines that hand the real ones over).
+// The modules that spawn and wire real processes (supervisor, run, child-adapter,
+// cancellable-spawn, stdin-terminal, the watchdog's process, the cgroup's making and killing)
+// are tested on real processes and not mutated; nor, this round, pid-namespace/wrap.ts and
+// systemd-scope/ (rewritten beside this work).
 export default mutationConfig('supervisor', {
   breakAt: 90,
-  mutate: [
-    'src/capture.ts',
-    'src/target.ts',
-    'src/timeouts.ts',
-    'src/platform.ts',
-    'src/watchdog/protocol.ts',
-    'src/watchdog/loop.ts',
-    'src/watchdog/host-death-kill.ts',
-  ],
-  tests: [
-    'test/capture.test.ts',
-    'test/target.test.ts',
-    'test/timeouts.test.ts',
-    'test/platform.test.ts',
-    'test/watchdog.test.ts',
-  ],
+  parts: {
+    core: {
+      mutate: [
+        'src/capture.ts',
+        'src/target.ts',
+        'src/timeouts.ts',
+        'src/platform.ts',
+        'src/watchdog/protocol.ts',
+        'src/watchdog/loop.ts',
+        'src/watchdog/host-death-kill.ts',
+      ],
+      tests: [
+        'test/capture.test.ts',
+        'test/target.test.ts',
+        'test/timeouts.test.ts',
+        'test/platform.test.ts',
+        'test/watchdog.test.ts',
+      ],
+    },
+    contain: {
+      mutate: [
+        'src/cgroup/layout.ts',
+        'src/cgroup/plan.ts',
+        'src/pid-namespace/program-pid.ts',
+        'src/pid-namespace/support.ts',
+        'src/pid-namespace/aim-signals.ts:23-43',
+      ],
+      tests: [
+        'test/cgroup/layout.test.ts',
+        'test/cgroup/plan.test.ts',
+        'test/pid-namespace/support.test.ts',
+        'test/pid-namespace/wrap.test.ts',
+        'test/cgroup/*-mutants.test.ts',
+        'test/pid-namespace/*-mutants.test.ts',
+      ],
+    },
+  },
 });
 
 // Surviving mutants no test can tell from the original, each named by file, line, column,
