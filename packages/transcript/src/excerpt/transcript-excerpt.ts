@@ -263,13 +263,10 @@ function excerptBody(parts: ExcerptParts): BodyText {
       throw outside(from);
     },
     indexOf(newline, from) {
-      if (from >= tailBase) {
-        const i = tail.indexOf(newline, from - tailBase);
-        return i === -1 ? -1 : i + tailBase;
-      }
-      const i = head.indexOf(newline, from);
-      if (i !== -1) return i;
-      throw outside(from);
+      // The cut looks for a line feed only from where the tail's share begins, in the kept tail.
+      if (from < tailBase) throw outside(from);
+      const i = tail.indexOf(newline, from - tailBase);
+      return i === -1 ? -1 : i + tailBase;
     },
     lastIndexOf(newline, from) {
       if (from < head.length) return head.lastIndexOf(newline, from);

@@ -29,6 +29,10 @@ const line = fc.oneof(
       if (cut > 0 && /[\udc00-\udfff]/.test(filler[cut] ?? '')) cut -= 1;
       return word === undefined ? filler : `${filler.slice(0, cut)}${word}${filler.slice(cut)}`;
     }),
+  // Two error words in one long line: one in the head, one past it.
+  fc
+    .record({ a: fc.integer({ min: 0, max: 700 }), b: fc.integer({ min: 0, max: 900 }) })
+    .map(({ a, b }) => `${'c'.repeat(a)}failed${'d'.repeat(b)}panic${'e'.repeat(a)}`),
   fc.constantFrom('', 'ok', 'Error: boom', '😀', 'x failed'),
 );
 
@@ -74,6 +78,16 @@ describe('budgetTranscript, edges', () => {
     for (const size of [1, 2, 7]) {
       const streamed = await budgetTranscript(chunked(body, size), { ...request, empty: '' }, 0);
       expect(streamed.cut?.omittedBytes).toBe(Buffer.byteLength(body));
+      expect(streamed).toEqual(applyOutputBudget({ ...request, body }));
+    }
+  });
+
+  it('counts lone surrogates and pairs at the edges of their ranges as the string cut does', async () => {
+    const units = ['\ud800\udc00', '\udbff\udfff', 'a\udc00', '\ud800\ue000', '\ud7ff\udc00', '\udfff'];
+    const body = `\udc00failed${units.join('').repeat(30)}`;
+    const request = { budget: 150, status: 'S', sessionId: 'proc_p', firstLine: 0 };
+    for (const size of [1, 2, 3]) {
+      const streamed = await budgetTranscript(chunked(body, size), { ...request, empty: '' }, 0);
       expect(streamed).toEqual(applyOutputBudget({ ...request, body }));
     }
   });
