@@ -176,6 +176,7 @@ export const equivalent = [
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
+    end: '45:27',
     why: 'split() always gives a first element',
   },
   // const root = unescapeMountField(fields[3] ?? '');
@@ -203,6 +204,7 @@ export const equivalent = [
     column: 48,
     mutator: 'ConditionalExpression',
     replacement: 'true',
+    end: '84:63',
     why: 'a v2 mount has no controllers and a line that gets here has one at least, so sameSet already leaves v2 out',
   },
   // if (dir !== undefined) for (const controller of wanted) layout.v1[controller] = dir;
