@@ -317,6 +317,7 @@ export const equivalent = [
     line: 21,
     column: 19,
     mutator: 'MethodExpression',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a mutant, not a template
     replacement: "/^NSpid:\\s+(.+)$/m.exec(read(`/proc/${child}/status`) ?? '')?.[1]",
     why: "the kernel writes NSpid: at a line's start, then a tab and the pids, tab-separated, to the line's end",
   },
@@ -325,6 +326,7 @@ export const equivalent = [
     line: 21,
     column: 19,
     mutator: 'OptionalChaining',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a mutant, not a template
     replacement: "/^NSpid:\\s+(.+)$/m.exec(read(`/proc/${child}/status`) ?? '')?.[1].trim",
     why: 'the group of a match is always a string',
   },
