@@ -44,6 +44,8 @@ describe('newSessionId', () => {
         undefined,
         () => {
           draws += 1;
+          // A ninth draw fails the test from inside the loop, should it run on past its bound.
+          expect(draws).toBeLessThanOrEqual(8);
           return `proc_${draws}`;
         },
       ),

@@ -50,7 +50,7 @@ export function parseCgroupMounts(text: string): CgroupMount[] {
     const mountPoint = unescapeMountField(fields[4] ?? '');
     if (root === '' || mountPoint === '') continue;
     const controllers =
-      fstype === 'cgroup2' ? [] : superOptions.split(',').filter((o) => o !== 'rw' && o !== 'ro');
+      fstype === 'cgroup2' ? [] : superOptions.split(',').filter((o) => o !== '' && o !== 'rw' && o !== 'ro');
     mounts.push({ version: fstype === 'cgroup2' ? 2 : 1, root, mountPoint, controllers });
   }
   return mounts;

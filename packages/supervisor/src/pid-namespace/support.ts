@@ -29,7 +29,8 @@ export async function pidNamespaceSupport(fx: PidNamespaceEffects): Promise<PidN
   const user = spec.userNamespace ? ['--user', '--map-current-user'] : [];
   const probe = await fx.run('unshare', [...user, '--pid', '--fork', 'true']);
   if (probe.code === 0) return { ok: true, spec };
-  const said = probe.stderr.trim().split('\n')[0] ?? '';
+  // split() always gives a first element: the first line said, or ''.
+  const said = probe.stderr.trim().split('\n')[0]!;
   return {
     ok: false,
     reason: spec.userNamespace

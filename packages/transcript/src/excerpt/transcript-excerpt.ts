@@ -103,12 +103,17 @@ function matchIn(text: string, from: number, base: number): Match | undefined {
   return m === null ? undefined : { start: base + m.index, end: base + m.index + m[0].length };
 }
 
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
 /** Head, tail and counts of a long text, collected chunk by chunk. */
 class Excerpt {
   #head = '';
   #tail = '';
   #length = 0;
   #bytes = 0;
+  /** Whether the last chunk ended in a high surrogate (the first half of a pair). */
+  #endsHigh = false;
   #newlines = 0;
   /** Error-looking lines, in order (after the head, at most #maxErrors). */
   #errors: PlacedErrorLine[] = [];
@@ -136,6 +141,9 @@ class Excerpt {
     this.#tail += chunk;
     if (this.#tail.length > 2 * this.#keep) this.#tail = this.#tail.slice(this.#tail.length - this.#keep);
     this.#bytes += Buffer.byteLength(chunk);
+    // A pair split between two chunks is one 4-byte character, not two 3-byte replacements.
+    if (this.#endsHigh && isLowSurrogate(chunk.charCodeAt(0))) this.#bytes -= 2;
+    this.#endsHigh = isHighSurrogate(chunk.charCodeAt(chunk.length - 1));
     let at = 0;
     // A chunk with no error word (a flood's): its first piece ends the open line as usual (a
     // word split across chunks is found there), the whole lines after it are only counted
@@ -255,13 +263,10 @@ function excerptBody(parts: ExcerptParts): BodyText {
       throw outside(from);
     },
     indexOf(newline, from) {
-      if (from >= tailBase) {
-        const i = tail.indexOf(newline, from - tailBase);
-        return i === -1 ? -1 : i + tailBase;
-      }
-      const i = head.indexOf(newline, from);
-      if (i !== -1) return i;
-      throw outside(from);
+      // The cut looks for a line feed only from where the tail's share begins, in the kept tail.
+      if (from < tailBase) throw outside(from);
+      const i = tail.indexOf(newline, from - tailBase);
+      return i === -1 ? -1 : i + tailBase;
     },
     lastIndexOf(newline, from) {
       if (from < head.length) return head.lastIndexOf(newline, from);
