@@ -32,7 +32,8 @@ const ESCAPEE = `(setsid sh -c 'exec env -i sleep ${SLEEP}' &); sleep 60`;
 
 const escapees = () => sleepers(SLEEP);
 // The wrapper's private directories for the waiter's status (marker: this host's pid first).
-const statusDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`procmux-pidns-${process.pid}-ssh-`));
+const statusDirs = () =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith(`procmux-pidns-${process.pid}-ssh-`));
 
 describe.skipIf(skip !== undefined || process.platform !== 'linux')(
   'a pid namespace on the remote host',
@@ -118,7 +119,7 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
       }
     });
 
-    it('the wrapper reports the program\'s own end: SIGKILL and SIGTERM from outside, exit 1, 130, 137', async () => {
+    it("the wrapper reports the program's own end: SIGKILL and SIGTERM from outside, exit 1, 130, 137", async () => {
       world = await open();
       const ends = async (command: string) => {
         const s = await world!.sessions.start({ shell: true, command });

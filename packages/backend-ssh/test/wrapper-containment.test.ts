@@ -66,7 +66,9 @@ describe.skipIf(!readOnly)("the wrapper where the remote shell's cgroup has no r
     if (support.ok) {
       const r = run('auto', namespaceWords(support.spec, true));
       // The last field is the waiter's status directory, which the host reads and removes.
-      const dir = /^n0:pid:\d+:\d+:bash:pid-namespace:(\/.+\/procmux-pidns-\d+-ssh-modetest)$/m.exec(r.stderr)?.[1];
+      const dir = /^n0:pid:\d+:\d+:bash:pid-namespace:(\/.+\/procmux-pidns-\d+-ssh-modetest)$/m.exec(
+        r.stderr,
+      )?.[1];
       expect(r.code).toBe(7);
       expect(dir && readFileSync(`${dir}/waiter`, 'utf8')).toBe('.');
       rmSync(dir!, { recursive: true, force: true });
