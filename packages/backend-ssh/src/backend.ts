@@ -119,7 +119,7 @@ function namespaceOf(connection: SshConnection): () => Promise<readonly string[]
     if (containment === 'cgroup' || containment === 'marker') return [];
     probed ??= remotePidNamespaceSupport((command) => connection.runShell(command));
     const support = await probed;
-    if (support.ok) return namespaceWords(support.spec);
+    if (support.ok) return namespaceWords(support.spec, true);
     if (containment === 'auto') return [];
     throw new ProcmuxError(
       'ERR_PROCESS_UNSUPPORTED',

@@ -2,9 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { remoteProgramPid } from '@procmux/backend-tmux';
 import { ProcmuxError, type SignalName } from '@procmux/core-types';
 import type { BackendExit } from '@procmux/sessions';
+import { readWaiterExit } from '@procmux/supervisor';
 import type { ClientChannel } from 'ssh2';
 import type { SshConnection } from './connection.js';
-import { killerCommand, signalCommand, type WrapperCommand, wrapperCommand } from './remote-scripts.js';
+import {
+  dropWaiterStatusCommand,
+  killerCommand,
+  signalCommand,
+  type WrapperCommand,
+  waiterStatusCommand,
+  wrapperCommand,
+} from './remote-scripts.js';
 
 export interface RemoteStart {
   /** `shell`: `file` is a command string for the remote shell (bash, else sh). */
@@ -49,8 +57,12 @@ export class RemoteProcess {
   containment: 'cgroup' | 'pid-namespace' | 'marker' = 'marker';
   /** The remote session's cgroup directory (containment 'cgroup'), removed when it ends. */
   cgroup = '';
+  /** A pid namespace's private directory for its waiter's status (read once the exit arrived). */
+  waiterDir = '';
   #exit: { exitCode: number | null; signal: SignalName | null } | undefined;
   #settled = false;
+  /** The waiter's status being read: the exit stands once it is in. */
+  #exitRead: Promise<void> | undefined;
   #done: Promise<BackendExit>;
   #resolveDone!: (exit: BackendExit) => void;
   #rejectDone!: (error: Error) => void;
@@ -121,13 +133,15 @@ export class RemoteProcess {
           this.pid = Number(a);
           this.monitorPid = Number(b);
           this.shell = shell === undefined || shell === '' ? null : shell;
-          this.cgroup = dir.join(':');
           this.containment =
-            held === 'cgroup' && this.cgroup !== ''
+            held === 'cgroup' && dir.join(':') !== ''
               ? 'cgroup'
               : held === 'pid-namespace'
                 ? 'pid-namespace'
                 : 'marker';
+          // The last field is the cgroup, or in a pid namespace the waiter's status directory.
+          if (this.containment === 'cgroup') this.cgroup = dir.join(':');
+          if (this.containment === 'pid-namespace') this.waiterDir = dir.join(':');
           started = true;
           resolve();
         } else if (a === 'containment') {
@@ -160,6 +174,7 @@ export class RemoteProcess {
           typeof code === 'number'
             ? { exitCode: code, signal: null }
             : { exitCode: null, signal: `SIG${String(signal ?? 'KILL').replace(/^SIG/, '')}` as SignalName };
+        if (this.waiterDir !== '') this.#exitRead = this.#readWaiter(this.waiterDir);
         // Output still in flight gets a moment; then the exit stands even if the channel
         // stays open (a background child holding stdout, as the native drain allows).
         setTimeout(() => this.#settle(), DRAIN_MS).unref();
@@ -180,17 +195,31 @@ export class RemoteProcess {
     });
   }
 
+  /**
+   * util-linux 2.38's waiter exits 1 when the program died of SIGKILL it cannot re-raise; its
+   * status file says so (readWaiterExit). A status that cannot be read leaves the exit as sshd
+   * reported it; the monitor removes the directory when the connection is lost.
+   */
+  async #readWaiter(dir: string): Promise<void> {
+    this.waiterDir = '';
+    try {
+      const { stdout } = await this.connection.run(waiterStatusCommand(dir));
+      const exit = this.#exit;
+      if (exit === undefined) return;
+      if (exit.exitCode === null) return;
+      const real = readWaiterExit({ code: exit.exitCode, signal: null }, stdout);
+      this.#exit = { exitCode: real.code, signal: real.signal };
+    } catch {}
+  }
+
   #settle(lostCause?: Error): void {
     if (this.#settled) return;
     this.#settled = true;
     // A kill in flight finishes first: the session ends once its whole tree is gone, not when
-    // the first process of it died of the SIGTERM.
-    if (this.#exit && this.#killing) {
-      const exit = this.#exit;
-      void this.#killing.then(
-        () => this.#resolveDone(exit),
-        () => this.#resolveDone(exit),
-      );
+    // the first process of it died of the SIGTERM. A waiter's status being read, too.
+    if (this.#exit && (this.#killing || this.#exitRead)) {
+      const pending = [this.#killing, this.#exitRead];
+      void Promise.allSettled(pending).then(() => this.#exit && this.#resolveDone(this.#exit));
     } else if (this.#exit) this.#resolveDone(this.#exit);
     else {
       this.#rejectDone(
@@ -255,6 +284,10 @@ export class RemoteProcess {
 
   /** Lets the process go its own way: nothing more is read; it stays the connection's. */
   release(): void {
+    if (this.waiterDir !== '' && !this.#settled) {
+      void this.connection.run(dropWaiterStatusCommand(this.waiterDir)).catch(() => {});
+      this.waiterDir = '';
+    }
     this.#settle();
   }
 }

@@ -46,7 +46,7 @@ kill_tree() {
 }`;
 
 /**
- * The monitor: `sh -c MONITOR procmux-ssh-monitor PID MARKER GRACE_TICKS SSHD_PID CGROUP`, in its own
+ * The monitor: `sh -c MONITOR procmux-ssh-monitor PID MARKER GRACE_TICKS SSHD_PID CGROUP STATUS`, in its own
  * session (outside the program's group and terminal, so neither a tree kill nor a hangup
  * reaches it). Once a second: when the sshd process serving the connection is gone, it kills
  * the tree; once the program's group is empty and no marked process remains, it exits. That
@@ -54,7 +54,9 @@ kill_tree() {
  * six processes of tree(): an empty group is one `kill -s 0` (builtin), the marker one grep.
  * With a CGROUP (still there): once the program's own process is gone, every member left is
  * killed and the cgroup removed (a local session's cgroup ends with its process too), and a
- * lost connection does the same (escapees the marker misses).
+ * lost connection does the same (escapees the marker misses). STATUS (a pid namespace's private
+ * directory for the waiter's status) is removed when the connection is lost; otherwise the host
+ * reads and removes it once the exit status arrived.
  */
 const MONITOR = `${TREE}
 ${REMOTE_CGROUP}
@@ -68,7 +70,7 @@ ended() {
 }
 while :; do
   sleep 1
-  if ! kill -0 "$4" 2>/dev/null && [ ! -d "/proc/$4" ]; then kill_tree "$1" "$2" "$3"; cg_kill "$5"; exit 0; fi
+  if ! kill -0 "$4" 2>/dev/null && [ ! -d "/proc/$4" ]; then kill_tree "$1" "$2" "$3"; cg_kill "$5"; [ -z "$6" ] || [ ! -d "$6" ] || rm -rf -- "$6"; exit 0; fi
   if [ -n "$5" ] && [ -d "$5" ]; then
     kill -0 "$1" 2>/dev/null || { cg_kill "$5"; ended "$1" "$2" && exit 0; }
   elif ended "$1" "$2"; then exit 0; fi
@@ -101,6 +103,14 @@ const BASH_CLOSE_FDS = `for f in /dev/fd/*; do f=\${f##*/}; ((f > 2)) && eval "e
  * outside it. Else, with NS (the words that run a program in a pid namespace there, probed by
  * the host: empty when there is none), the program runs in a pid namespace of its own; else the
  * marker sweep. A MODE the remote cannot give ends the wrapper with `NONCE:error:containment:WHY`.
+ *
+ * In a pid namespace the program is still exec'd (the waiter keeps the wrapper's pid, so every
+ * exit code and signal stays exact through sshd), but util-linux 2.38's waiter cannot re-raise
+ * SIGKILL and exits 1. NS then takes a status file first: `procmux-pidns-MARKER/waiter` in a
+ * private directory made here (`mkdir` refuses one that exists), named in the header's last
+ * field; the host reads it once the exit arrived (readWaiterExit) and removes the directory,
+ * the monitor removes it when the connection is lost. (sh's own `$?` could not be used instead:
+ * it reads the program's `exit 130` and its death by SIGINT alike.)
  */
 const WRAPPER = `${REMOTE_CGROUP}
 n=$1 m=$2 g=$3 r=$4 d=$5 ms=$6 k=$7 o=$8 ns=$9
@@ -109,15 +119,16 @@ cd -P -- "$r" 2>/dev/null || { printf '%s:error:workspace\\n' "$n" >&2; exit 126
 r=$PWD
 cd -P -- "$d" 2>/dev/null || { printf '%s:error:cwd\\n' "$n" >&2; exit 126; }
 case "$PWD/" in "\${r%/}"/*) ;; *) printf '%s:error:outside\\n' "$n" >&2; exit 126 ;; esac
-w=$$ s=$PPID c=
+w=$$ s=$PPID c= f=
 refuse() { printf '%s:error:containment:%s\\n' "$n" "$*" >&2; exit 126; }
 case "$o" in auto|cgroup) c=$(cg_make "procmux-$m" 2>&1) || { [ "$o" = cgroup ] && refuse "$c"; c=; } ;; esac
+[ -n "$ns" ] && case "$o" in auto|pid-namespace) f="\${TMPDIR:-/tmp}/procmux-pidns-$m" ;; esac
 if command -v setsid >/dev/null 2>&1; then
-  setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" </dev/null >/dev/null 2>&1 &
+  setsid sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" "$f" </dev/null >/dev/null 2>&1 &
 elif command -v perl >/dev/null 2>&1; then
-  perl -e 'setpgrp(0, 0); exec @ARGV' sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" </dev/null >/dev/null 2>&1 &
+  perl -e 'setpgrp(0, 0); exec @ARGV' sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" "$f" </dev/null >/dev/null 2>&1 &
 else
-  (trap '' HUP INT QUIT; exec sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c") </dev/null >/dev/null 2>&1 &
+  (trap '' HUP INT QUIT; exec sh -c "$ms" procmux-ssh-monitor "$w" "$m" "$g" "$s" "$c" "$f") </dev/null >/dev/null 2>&1 &
 fi
 h=marker
 if [ -n "$c" ]; then
@@ -131,7 +142,11 @@ if [ "$k" = shell ]; then
   sh=\${b:-sh}
   if [ -n "$b" ]; then set -- bash --norc -c "$1"; else set -- sh -c "$1"; fi
 fi
-[ "$h" = pid-namespace ] && eval "set -- $ns \\"\\$@\\""
+if [ "$h" = pid-namespace ]; then
+  mkdir -m 700 -- "$f" 2>/dev/null || refuse "$f could not be made"
+  eval "set -- $ns \\"\\$f/waiter\\" \\"\\$@\\""
+  c=$f
+fi
 printf '%s:pid:%s:%s:%s:%s:%s\\n' "$n" "$w" "$!" "$sh" "$h" "$c" >&2
 PROCMUX_TREE=$m
 export PROCMUX_TREE
@@ -200,6 +215,16 @@ export function killerCommand(pid: number, marker: string, graceMs: number, cgro
   const words = ['procmux-ssh-kill', String(pid), marker, String(graceTicks(graceMs))];
   if (cgroup !== '') words.push(cgroup);
   return `exec sh -c ${shQuote(KILLER)} ${words.map(shQuote).join(' ')}`;
+}
+
+/** Prints a pid-namespace run's waiter status (readWaiterExit) and removes its directory. */
+export function waiterStatusCommand(dir: string): string {
+  return `cat -- ${shQuote(`${dir}/waiter`)} 2>/dev/null; rm -rf -- ${shQuote(dir)}`;
+}
+
+/** Removes a pid-namespace run's status directory (the host no longer reads the exit). */
+export function dropWaiterStatusCommand(dir: string): string {
+  return `rm -rf -- ${shQuote(dir)}`;
 }
 
 /** One signal to the program itself (not its tree), as a local session's signal() does. */

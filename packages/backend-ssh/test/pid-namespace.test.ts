@@ -2,7 +2,7 @@
 // cgroup): the SSH wrapper's program and a remote tmux pane's run in a pid namespace of their
 // own, so the escapee of issue 28 dies with them; exit codes and signals stay the program's.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryRecoveryStores } from '@procmux/sessions';
@@ -31,6 +31,9 @@ const SLEEP = '301.7';
 const ESCAPEE = `(setsid sh -c 'exec env -i sleep ${SLEEP}' &); sleep 60`;
 
 const escapees = () => sleepers(SLEEP);
+// The wrapper's private directories for the waiter's status (marker: this host's pid first).
+const statusDirs = () =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith(`procmux-pidns-${process.pid}-ssh-`));
 
 describe.skipIf(skip !== undefined || process.platform !== 'linux')(
   'a pid namespace on the remote host',
@@ -64,6 +67,8 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
         await s.kill();
         // The namespace's init dies with the waiter the kill ended; the kernel then ends the rest.
         await waitFor(() => escapees().length === 0, 5_000, 'the escapee to end with its namespace');
+        await s.wait({ timeoutMs: 10_000 });
+        expect(statusDirs()).toEqual([]);
       }
     });
 
@@ -72,10 +77,13 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
       const s = await world.sessions.start({ shell: true, command: ESCAPEE });
       expect(s.metadata().containment).toBe('pid-namespace');
       await waitFor(() => escapees().length === 1, 10_000, 'the escapee to be up');
+      expect(statusDirs()).toHaveLength(1);
       process.kill(parentOf(s.pid!), 'SIGKILL');
       await waitFor(() => s.metadata().state === 'unknown', 10_000, 'the session to become unknown');
-      // The remote monitor ticks once a second: it sees its sshd gone and kills the tree.
+      // The remote monitor ticks once a second: it sees its sshd gone and kills the tree, and
+      // removes the waiter's status directory no host will read.
       await waitFor(() => escapees().length === 0, 10_000, 'the escapee to end with its namespace');
+      await waitFor(() => statusDirs().length === 0, 5_000, 'the monitor to remove the status directory');
     });
 
     it('exit codes and signals stay exact: exit 7, a kill, SIGINT to a trap', async () => {
@@ -109,6 +117,35 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')(
       } finally {
         await closeWorld(plain);
       }
+    });
+
+    it("the wrapper reports the program's own end: SIGKILL and SIGTERM from outside, exit 1, 130, 137", async () => {
+      world = await open();
+      const ends = async (command: string) => {
+        const s = await world!.sessions.start({ shell: true, command });
+        expect(s.metadata().containment).toBe('pid-namespace');
+        return s.wait({ timeoutMs: 10_000 });
+      };
+      expect(await ends('exit 1')).toMatchObject({ exitCode: 1, signal: null });
+      expect(await ends('exit 130')).toMatchObject({ exitCode: 130, signal: null });
+      expect(await ends('exit 137')).toMatchObject({ exitCode: 137, signal: null });
+      // Killed from outside the session (as the OOM killer does): util-linux 2.38's unshare
+      // cannot re-raise SIGKILL and exits 1; the waiter's status file tells it apart.
+      for (const [signal, seconds] of [
+        ['SIGKILL', '62.31'],
+        ['SIGTERM', '62.32'],
+      ] as const) {
+        for (const pty of [false, true]) {
+          const s = await world.sessions.start({ shell: true, command: `sleep ${seconds}`, pty });
+          await waitFor(() => sleepers(seconds).length === 1, 10_000, 'the program to run');
+          process.kill(sleepers(seconds)[0]!, signal);
+          expect({ pty, end: await s.wait({ timeoutMs: 10_000 }) }).toMatchObject({
+            pty,
+            end: { exitCode: null, signal },
+          });
+        }
+      }
+      expect(statusDirs()).toEqual([]);
     });
 
     it('a remote tmux pane: kill() leaves no escapee, exit 7 is 7, a SIGKILLed program is SIGKILL', async () => {

@@ -3,7 +3,7 @@
 // mounts are read-only (as a non-root user without a delegated subtree sees them). 'cgroup'
 // is refused naming why; 'auto' falls back to the pid namespace, else to the marker sweep.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namespaceWords, remotePidNamespaceSupport } from '@procmux/backend-tmux';
@@ -64,9 +64,14 @@ describe.skipIf(!readOnly)("the wrapper where the remote shell's cgroup has no r
       return { stdout: r.stdout, stderr: r.stderr, code: r.status ?? 1 };
     });
     if (support.ok) {
-      const r = run('auto', namespaceWords(support.spec));
-      expect(r.stderr).toMatch(/^n0:pid:\d+:\d+:bash:pid-namespace:$/m);
+      const r = run('auto', namespaceWords(support.spec, true));
+      // The last field is the waiter's status directory, which the host reads and removes.
+      const dir = /^n0:pid:\d+:\d+:bash:pid-namespace:(\/.+\/procmux-pidns-\d+-ssh-modetest)$/m.exec(
+        r.stderr,
+      )?.[1];
       expect(r.code).toBe(7);
+      expect(dir && readFileSync(`${dir}/waiter`, 'utf8')).toBe('.');
+      rmSync(dir!, { recursive: true, force: true });
     }
     const marker = run('auto');
     expect(marker.stderr).toMatch(/^n0:pid:\d+:\d+:bash:marker:$/m);

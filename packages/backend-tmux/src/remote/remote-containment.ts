@@ -131,8 +131,9 @@ export async function remoteProgramPid(run: RemoteRun, pid: number): Promise<num
 /**
  * The words that run a program in a pid namespace of its own (supervisor's wrap: the program
  * is not the init, its exit status and signals stay its own), the program's words after them.
+ * `withStatus`: the waiter's status file comes first, then the program (readWaiterExit).
  */
-export function namespaceWords(spec: PidNamespaceSpec): string[] {
-  const wrapped = pidNamespaceTarget({ file: '', args: [] }, spec);
-  return [wrapped.file, ...wrapped.args.slice(0, -1)];
+export function namespaceWords(spec: PidNamespaceSpec, withStatus = false): string[] {
+  const wrapped = pidNamespaceTarget({ file: '', args: [] }, spec, withStatus ? '' : undefined);
+  return [wrapped.file, ...wrapped.args.slice(0, withStatus ? -2 : -1)];
 }
