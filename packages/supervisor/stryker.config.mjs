@@ -31,6 +31,7 @@ export default mutationConfig('supervisor', {
         'test/timeouts.test.ts',
         'test/platform.test.ts',
         'test/watchdog.test.ts',
+        'test/systemd-scope-watchdog.test.ts',
       ],
     },
     contain: {
@@ -153,7 +154,7 @@ export const equivalent = [
   // signalled: [],
   {
     file: 'src/watchdog/host-death-kill.ts',
-    line: 48,
+    line: 50,
     column: 24,
     mutator: 'ArrayDeclaration',
     replacement: '["Stryker was here"]',
