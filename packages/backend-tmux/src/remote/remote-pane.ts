@@ -48,6 +48,19 @@ function followCommand(files: SessionFiles, offset: number): string {
   return `sh -c ${quoteWord(script)} procmux-follow ${commandLine([files.log, files.eof, String(offset), files.writer])}`;
 }
 
+const NUDGE_EVERY_MS = 500;
+const NUDGE_TIMES = 60;
+
+/** One SIGCHLD to the tmux server there, only when `pid` is its zombie (never another process). */
+export function reapNudgeCommand(tmux: string, socket: string, pid: number): string {
+  const script =
+    's=$("$1" -S "$2" display-message -p "#{pid}" 2>/dev/null) || exit 0; ' +
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: sh's ${st##*) }: the fields after the name
+    'st=$(cat "/proc/$3/stat" 2>/dev/null) || exit 0; set -- ${st##*) }; ' +
+    '[ "$1" = Z ] && [ "$2" = "$s" ] && kill -CHLD "$s"; exit 0';
+  return `sh -c ${quoteWord(script)} procmux-reap-nudge ${commandLine([tmux, socket, String(pid)])}`;
+}
+
 function signalName(number: number): SignalName | null {
   for (const [name, value] of Object.entries(constants.signals)) {
     if (value === number) return name as SignalName;
@@ -199,6 +212,31 @@ export class RemoteTmuxPane {
 
   async kill(): Promise<void> {
     await this.options.host.killTree(this.#livePid(), this.options.marker, this.options.cgroup);
+    this.#nudgeUntilEnded();
+  }
+
+  #nudging = false;
+
+  /**
+   * A killed pane process may die unreaped (a SIGCHLD lost in libutempter's window, unreaped.ts),
+   * and the reap nudge its shell starts dies with its group or cgroup: then no pane-died hook
+   * runs and the log never ends. As the local pane does from /proc, the host nudges tmux there
+   * (one SIGCHLD to the server, only when the pane's process is its zombie) until the end comes.
+   */
+  #nudgeUntilEnded(): void {
+    const pid = this.pid;
+    if (this.#nudging || pid === undefined) return;
+    this.#nudging = true;
+    const { host, server } = this.options;
+    const command = reapNudgeCommand(server.binary.path, server.socket, pid);
+    const pause = () => new Promise((resolve) => setTimeout(resolve, NUDGE_EVERY_MS).unref());
+    void (async () => {
+      for (let i = 0; i < NUDGE_TIMES; i++) {
+        await pause();
+        if (this.#ended || this.#released) return;
+        await host.run(command).catch(() => {});
+      }
+    })();
   }
 
   /** After the input already given, before any given later (in-order.ts). */
