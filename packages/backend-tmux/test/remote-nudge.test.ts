@@ -64,7 +64,8 @@ describe.skipIf(process.platform !== 'linux')('the remote reap nudge', () => {
     const { zombie, got, tmux } = await zombieOfA();
     const ran = spawnSync('/bin/sh', ['-c', reapNudgeCommand(tmux, '/nonexistent/socket', zombie)]);
     expect(ran.status).toBe(0);
-    await waitFor(() => existsSync(got), 10_000, 'the SIGCHLD');
+    // The handler opens the file before it writes: wait for the line, not the file.
+    await waitFor(() => existsSync(got) && readFileSync(got, 'utf8').endsWith('\n'), 10_000, 'the SIGCHLD');
     expect(readFileSync(got, 'utf8')).toBe('chld\n');
     await waitFor(() => !existsSync(`/proc/${zombie}`), 10_000, 'the zombie reaped');
   });
@@ -84,7 +85,11 @@ describe.skipIf(process.platform !== 'linux')('the remote reap nudge', () => {
     ] as const)
       expect(spawnSync('/bin/sh', ['-c', reapNudgeCommand(binary, '/s', pid)]).status).toBe(0);
     process.kill(server, 'SIGWINCH');
-    await waitFor(() => existsSync(got) && readFileSync(got, 'utf8').includes('winch'), 10_000, 'the WINCH');
+    await waitFor(
+      () => existsSync(got) && readFileSync(got, 'utf8').includes('winch\n'),
+      10_000,
+      'the WINCH',
+    );
     expect(readFileSync(got, 'utf8')).toBe('winch\n');
     expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
   });
