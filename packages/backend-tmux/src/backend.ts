@@ -223,7 +223,9 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       ]);
       const [marker, pidText, dead, lifetime] = shown.stdout.trim().split(' ');
       const sink = (data: string) => request.onStdout(data);
-      if (shown.code !== 0) {
+      // A session being torn down (the pane-died hook's kill-session, its pane already gone)
+      // answers with every format empty and exit 0: seen 3 of 120 runs under load. It is gone.
+      if (shown.code !== 0 || !pidText) {
         // No session: only an exit status written before it went makes this a real end.
         const ended = existsSync(files.exit) && parseExitFile(readFileSync(files.exit, 'utf8'));
         const held = adoptPane(ref.session, ref.cgroup, undefined);

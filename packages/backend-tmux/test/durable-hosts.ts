@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { openSqliteRecoveryStore, type SqliteRecoveryStore } from '@procmux/store-sqlite';
-import { createTmuxBackend, type TmuxBackend } from '../src/index.js';
+import { createTmuxBackend, type TmuxBackend, type TmuxBinary } from '../src/index.js';
 
 export interface DurableHost {
   sessions: ProcessSessions;
@@ -13,9 +13,9 @@ export interface DurableHost {
 
 let open: DurableHost[] = [];
 
-export function newHost(dir: string, ownerId = 'host-1'): DurableHost {
+export function newHost(dir: string, ownerId = 'host-1', binary?: TmuxBinary): DurableHost {
   const store = openSqliteRecoveryStore({ path: join(dir, 'state.sqlite') });
-  const tmux = createTmuxBackend({ dir: join(dir, 'tmux') });
+  const tmux = createTmuxBackend({ dir: join(dir, 'tmux'), ...(binary ? { tmux: binary } : {}) });
   const sessions = createProcessSessions({
     cwd: process.cwd(),
     ptyBackend: tmux,

@@ -2,8 +2,10 @@
 // recovers it: every line once, input works, the real exit code. Also: ended while detached,
 // a vanished tmux session, and fencing between two live hosts.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { locateTmux } from '../src/index.js';
 import { disposeHosts, newHost } from './durable-hosts.js';
 import { alive, markedBy, paneText, sigkill, startHost, stateDir, teardown } from './helpers.js';
 
@@ -15,6 +17,19 @@ afterEach(async () => {
   await disposeHosts();
   await teardown();
 });
+
+/** The private server's one session (the host named it). */
+const tmuxSession = (socket: string) =>
+  execFileSync('tmux', ['-S', socket, 'list-sessions', '-F', '#{session_name}'], { encoding: 'utf8' }).trim();
+
+function serverUp(socket: string): boolean {
+  try {
+    execFileSync('tmux', ['-S', socket, 'list-sessions'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const lines = (text: string) => text.split(/\r?\n/).filter((l) => l.startsWith('line-'));
 
@@ -57,6 +72,35 @@ describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKI
     expect(lines((await session.log({})).text)).toEqual(
       Array.from({ length: 20 }, (_, i) => `line-${i + 1}`),
     );
+  });
+
+  it('a session tmux is tearing down when the new host asks (every format empty, exit 0) still reports its exit code', async () => {
+    const dir = stateDir();
+    const socket = join(dir, 'tmux', 'tmux.sock');
+    const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [
+      dir,
+      'echo line-1; read x; exit 5',
+    ]);
+    await expect.poll(() => paneText(dir), { timeout: 10_000 }).toContain('line-1');
+    await sigkill(child);
+    execFileSync('tmux', ['-S', socket, 'send-keys', '-t', tmuxSession(socket), 'go', 'Enter']);
+    // The pane-died hook wrote the status, then ended the session (and with it the server).
+    await expect.poll(() => serverUp(socket), { timeout: 10_000 }).toBe(false);
+    // What tmux 3.3a answered under load (3 of 120 runs) while the hook's kill-session ran: the
+    // pane lookup with every format empty and exit 0. A shim gives that answer every time.
+    const shim = join(dir, 'tmux-shim');
+    writeFileSync(
+      shim,
+      `#!/bin/sh\ncase "$*" in *'#{@procmux_marker} #{pane_pid}'*) echo '   '; exit 0 ;; esac\nexec ${locateTmux().path} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const { sessions } = newHost(dir, 'host-1', { ...locateTmux(), path: shim });
+    const report = await sessions.recover();
+    expect(report.outcomes).toMatchObject([{ id: first.id, outcome: 'reattached' }]);
+    expect(await sessions.get(first.id).wait({ timeoutMs: 10_000 })).toMatchObject({
+      state: 'exited',
+      exitCode: 5,
+    });
   });
 
   it('a tmux session that vanished while detached is unknown with a reason, never an exit code', async () => {
