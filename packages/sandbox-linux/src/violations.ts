@@ -53,8 +53,9 @@ export interface ScanContext {
  * (`open /x: permission denied`), and node after its code (`EACCES: permission denied, open
  * '/x'`): both end in `: permission denied`. `ead-only file system` is either case (libuv's,
  * Go's `read-only file system`). Python's `[Errno 1]` comes with `Operation not permitted`.
- * Java says `PATH (Permission denied)` (java.io) or `AccessDeniedException: PATH` (java.nio,
- * no errno text at all). Codes alone (node's EROFS, EACCES, EPERM) are not words: the same
+ * Java's java.io says `PATH (Permission denied)`: the same words, another place for the path
+ * (java.nio's `AccessDeniedException: PATH` holds none, and one more word would cost every
+ * byte of every sandboxed session one more pass: not told). Codes alone (node's EROFS, EACCES, EPERM) are not words: the same
  * lines hold the text, and each word is one more pass over the output (~1.5 ms per 64 MiB for
  * a word absent from it).
  */
@@ -62,7 +63,6 @@ export const REFUSAL_WORDS: readonly string[] = [
   'ead-only file system',
   'Permission denied',
   ': permission denied',
-  'AccessDeniedException: ',
   'No such process',
   'Operation not permitted',
 ];
@@ -70,10 +70,9 @@ const ERRORS =
   '[Rr]ead-only file system|Permission denied|permission denied|No such process|Operation not permitted';
 const PATH_BEFORE = new RegExp(`(?:^|: |\\s)([^:\\s'‘"\`][^:'’"\`]*?): (?:${ERRORS})`);
 const QUOTED = /['‘"`]([^'’"`\n]+)['’"`]/;
-// Java: `java.io.FileNotFoundException: /a b/c (Read-only file system)`, and java.nio's
-// `AccessDeniedException: /a/b`; checked before quotes (its `Exception in thread "main"`).
-const JAVA =
-  /Exception: (\/.*?) \((?:[Rr]ead-only file system|Permission denied)\)$|AccessDeniedException: (\/.*)$/;
+// Java: `java.io.FileNotFoundException: /a b/c (Read-only file system)`; checked before
+// quotes (its `Exception in thread "main"`).
+const JAVA = /Exception: (\/.*?) \((?:[Rr]ead-only file system|Permission denied)\)$/;
 // CSI/OSC sequences and carriage returns a terminal session's lines carry.
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\r/g;
 
@@ -98,10 +97,7 @@ export function scanLine(
   if (/read-only file system/i.test(line) && path !== undefined) {
     const write = refusedWrite(resolve(context.cwd, path), context.policy, effects);
     if (write !== undefined) found.push({ kind: 'write', target: write, at });
-  } else if (
-    /Permission denied|: permission denied|AccessDeniedException: /.test(line) &&
-    path !== undefined
-  ) {
+  } else if (/Permission denied|: permission denied/.test(line) && path !== undefined) {
     const absolute = resolve(context.cwd, path);
     if (hidden(absolute, context.policy)) found.push({ kind: 'read', target: absolute, at });
   } else if (/Operation not permitted|EPERM/.test(line)) {
@@ -112,8 +108,8 @@ export function scanLine(
 }
 
 function pathIn(line: string): string | undefined {
-  const java = JAVA.exec(line);
-  if (java) return java[1] ?? java[2];
+  const java = JAVA.exec(line)?.[1];
+  if (java !== undefined) return java;
   const quoted = QUOTED.exec(line)?.[1];
   if (quoted !== undefined && (isAbsolute(quoted) || quoted.includes('/') || !quoted.includes(' ')))
     return quoted;
