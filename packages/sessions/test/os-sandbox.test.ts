@@ -54,6 +54,18 @@ describe.skipIf(process.platform !== 'linux')('sandboxPolicy and sandbox', () =>
     }
   });
 
+  it("removes a session's private dir once its exit is reported, and by dispose() at the latest", async () => {
+    const sessions = createProcessSessions({ cwd: makeWorkspace(), sandboxPolicy: true });
+    const first = await sessions.start({ command: 'true', shell: true });
+    await first.wait({ timeoutMs: 10_000 });
+    await waitFor(() => sandboxDirs(tmp).length === 0, 10_000, "the ended session's private dir to go");
+    // A host disposed in the very turn its session's exit is reported leaves none either.
+    const second = await sessions.start({ command: 'true', shell: true });
+    expect(sandboxDirs(tmp)).toHaveLength(1);
+    await second.wait({ timeoutMs: 10_000 }).then(() => sessions.dispose());
+    expect(sandboxDirs(tmp)).toEqual([]);
+  });
+
   it("removes each session's private dir when the host is SIGKILLed (the watchdog, after the tree kill)", async () => {
     const host = spawn(process.execPath, [SANDBOX_HOST, makeWorkspace()], {
       stdio: ['ignore', 'pipe', 'inherit'],

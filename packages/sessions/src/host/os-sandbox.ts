@@ -80,14 +80,17 @@ const RECENT_CHARS = 4096;
 
 /**
  * The proxy and the private directory live as long as the process does; signals aim at the
- * program inside, not bwrap.
+ * program inside, not bwrap. They go once the exit is reported, not before: removing the
+ * directory while the sandbox's mount namespace is still being torn down made each rmdir
+ * detach its mounts there (~6.5 ms of the host's thread per session, --cpu-prof), on the way
+ * to wait(). dispose() closes what is still open (box.close() is idempotent).
  */
 export function closeWithRun(run: ManagedRun, box: SessionSandbox): void {
   aimSignalsInside(run, box);
-  void run.wait().then(
-    () => box.close(),
-    () => box.close(),
-  );
+  const close = () => {
+    setImmediate(() => void box.close().catch(() => {}));
+  };
+  void run.wait().then(close, close);
 }
 
 /** A released session goes on without this host: its proxy stops, its directory stays. */

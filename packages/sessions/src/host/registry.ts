@@ -257,6 +257,10 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
       await supervisor.dispose();
       await journal?.dispose();
       await Promise.all([...sessions.values()].map((s) => s.closeOutput()));
+      // A sandbox whose process ended here goes with this host (closeWithRun defers it a turn).
+      await Promise.all(
+        [...sessions.values()].filter((s) => !released(s)).map((s) => s.closeSandbox().catch(() => {})),
+      );
     },
   };
 }

@@ -195,6 +195,10 @@ export class LiveSession implements ProcessSession {
       this.#s.ctx.emit(sessionEvent(this.#s, 'sandbox_violation', { violation: { ...violation } })),
     );
   }
+  /** Removes the sandbox's private directory and stops its proxy (idempotent); dispose() calls it. */
+  async closeSandbox(): Promise<void> {
+    await this.#s.sandbox?.close();
+  }
   /** Output from the supervisor (already free of answered terminal queries). */
   onOutput(stream: 'stdout' | 'stderr', chunk: string, bytes?: Uint8Array): void {
     lifecycle.onOutput(this.#s, stream, chunk, bytes);
