@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeSpillFileSystem, SLOW_WRITE_MS, SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
+import {
+  nodeSpillFileSystem,
+  SLOW_WRITE_MS,
+  SpillFile,
+  type SpillFileSystem,
+} from '../../src/log/spill-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-inline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,7 +60,9 @@ describe('spill writes', () => {
     expect(calls).toEqual({ sync: 6, async: 0 });
     expect(released).toHaveLength(6);
     // Past the 64-byte ring's first lap: the newest 64 bytes are there.
-    expect(spill.read(32, 96).toString()).toBe('C'.repeat(16) + 'D'.repeat(16) + 'E'.repeat(16) + 'F'.repeat(16));
+    expect(spill.read(32, 96).toString()).toBe(
+      'C'.repeat(16) + 'D'.repeat(16) + 'E'.repeat(16) + 'F'.repeat(16),
+    );
     spill.close();
     await spill.idle();
   });
@@ -88,7 +95,8 @@ describe('spill writes', () => {
   });
 
   it('leaves a block the disk refused with the caller, written at once or from a full queue', async () => {
-    const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const enospc = () =>
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     const fullDisk = (inline: boolean): SpillFileSystem => ({
       ...nodeSpillFileSystem,
       inline,
