@@ -4,12 +4,15 @@
 // open: the kernel frees it when the descriptor closes, so a host that is SIGKILLed leaves
 // nothing behind (no sweep has to find it).
 //
-// Writes leave the hot path: a block handed over is queued and written by the thread pool,
-// batched with the blocks queued meanwhile, one write in flight at a time. A queued block
-// stays in memory until its write completed, and reads of its bytes come from there, so a
-// page is exact whatever the writes' progress. Only when the queue is full (a producer
-// faster than the disk, or one that never yields to the event loop) is a block written
-// synchronously, so the memory held stays bounded.
+// A block is written at once, synchronously, while such writes are quick (a page-cache copy
+// of bytes still in this core's cache: under a 200 MB pipe flood the thread pool's writes of
+// the same bytes cost ~75 ms more CPU). Once one took SLOW_WRITE_MS or more (a disk that
+// stalls), or on a file system that says its writes may block, the writes leave the hot path:
+// a block handed over is queued and written by the thread pool, batched with the blocks queued
+// meanwhile, one write in flight at a time. A queued block stays in memory until its write
+// completed, and reads of its bytes come from there, so a page is exact whatever the writes'
+// progress. Only when the queue is full (a producer faster than the disk, or one that never
+// yields to the event loop) is a block written synchronously, so the memory held stays bounded.
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync, writev } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +20,11 @@ import { join } from 'node:path';
 
 /** The file operations a spill file uses; injectable so a full disk can be tested. */
 export interface SpillFileSystem {
+  /**
+   * False: a synchronous write may block (a network mount; tests holding writes), so every
+   * block goes through the queue. Default true: blocks are written at once until one is slow.
+   */
+  inline?: boolean;
   /** Creates and opens a new file in `dir` for reading and writing; returns its descriptor. */
   create(dir: string): number;
   /** Writes synchronously; returns the bytes written (may throw: ENOSPC, EIO...). */
@@ -73,7 +81,12 @@ export interface SpillFileOptions {
   release: (bytes: Buffer) => void;
   /** Called once when a write fails: everything the file held or was to hold is gone. */
   onFailure: (error: Error) => void;
+  /** The monotonic clock (ms) a synchronous write is timed on (default performance.now). */
+  now?: () => number;
 }
+
+/** A synchronous write that takes this long (a stalling disk) sends the later ones to the thread pool. */
+export const SLOW_WRITE_MS = 20;
 
 /** Bytes at absolute offsets in a ring file of `capacity` bytes, opened on the first write. */
 export class SpillFile {
@@ -88,8 +101,12 @@ export class SpillFile {
   // Descriptors to close once the write in flight (which may use them) has completed.
   #retired: number[] = [];
   #idle: (() => void)[] = [];
+  // Blocks are written at once, on the caller's thread, until one such write was slow.
+  #inline: boolean;
 
-  constructor(private readonly options: SpillFileOptions) {}
+  constructor(private readonly options: SpillFileOptions) {
+    this.#inline = options.fs.inline !== false;
+  }
 
   /** Bytes handed over whose write has not completed: still in memory. */
   get queuedBytes(): number {
@@ -108,6 +125,7 @@ export class SpillFile {
       this.#fail(error);
       return false;
     }
+    if (this.#inline) return this.#writeInline(start, bytes);
     if (this.#queuedBytes + bytes.length > this.options.queueBytes) {
       // The queue is full: what waits in it is written here and now, oldest first, and then
       // this block too if the write in flight alone fills the queue. Never a newer block
@@ -116,11 +134,9 @@ export class SpillFile {
       try {
         this.#writeWaiting();
         if (this.#queuedBytes + bytes.length > this.options.queueBytes) {
-          try {
-            this.#writeSync(start, bytes);
-          } finally {
-            this.options.release(bytes);
-          }
+          // Handed back only once written: refused (false), the block stays the caller's.
+          this.#writeSync(start, bytes);
+          this.options.release(bytes);
           return true;
         }
       } catch (error) {
@@ -131,6 +147,22 @@ export class SpillFile {
     this.#queue.push({ start, bytes });
     this.#queuedBytes += bytes.length;
     this.#pump();
+    return true;
+  }
+
+  // Writes a block at once and hands it back; the first slow write ends this for the file.
+  #writeInline(start: number, bytes: Buffer): boolean {
+    const now = this.options.now ?? performance.now.bind(performance);
+    const began = now();
+    try {
+      this.#writeSync(start, bytes);
+    } catch (error) {
+      // The caller drops the block (and takes its buffer back) when the file refuses it.
+      this.#fail(error);
+      return false;
+    }
+    if (now() - began >= SLOW_WRITE_MS) this.#inline = false;
+    this.options.release(bytes);
     return true;
   }
 

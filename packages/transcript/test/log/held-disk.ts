@@ -7,6 +7,8 @@ export function heldDisk(): { fs: SpillFileSystem; held: (() => Promise<void>)[]
   const held: (() => Promise<void>)[] = [];
   const fs: SpillFileSystem = {
     ...nodeSpillFileSystem,
+    // Every block goes through the queue, as on a disk whose writes may block.
+    inline: false,
     writeAsync(fd, buffers, position, done) {
       const copies = buffers.map((b) => Buffer.from(b));
       held.push(

@@ -31,6 +31,7 @@ describe('the spill ring', () => {
     const held: (() => void)[] = [];
     const fs: SpillFileSystem = {
       ...nodeSpillFileSystem,
+      inline: false,
       writeAsync(fd, buffers, position, done) {
         let at = position;
         for (const buffer of buffers) at += nodeSpillFileSystem.write(fd, buffer, at);
