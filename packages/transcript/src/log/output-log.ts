@@ -348,6 +348,21 @@ export class OutputLog {
     return { stdout, stderr, droppedBytes };
   }
 
+  /**
+   * The text of retained bytes [from, to), both streams in arrival order, decoded at once (no
+   * page limit): for a reader that knows its range is small enough and starts and ends at
+   * character boundaries (a line start the transcript index recorded, say).
+   *
+   * @throws RangeError when the range is not within the retained history.
+   */
+  textBetween(from: number, to: number): string {
+    this.settle();
+    if (!(this.first <= from && from <= to && to <= this.total)) {
+      throw new RangeError(`bytes ${from}-${to} are not within the retained ${this.first}-${this.total}`);
+    }
+    return this.store.decode(from, to);
+  }
+
   /** All retained history as one string, both streams in arrival order. */
   text(): string {
     this.settle();

@@ -1,0 +1,175 @@
+import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { excerptLog } from '../../src/excerpt/log-excerpt.js';
+import { budgetTranscript } from '../../src/excerpt/transcript-excerpt.js';
+import { applyOutputBudget } from '../../src/excerpt/truncate.js';
+import { transcriptChunks } from '../../src/lines/transcript.js';
+import { TranscriptIndex } from '../../src/lines/transcript-index.js';
+import { OutputLog } from '../../src/log/output-log.js';
+import { SessionTranscript } from '../../src/session-transcript.js';
+
+const PAGE_BYTES = 8 * 1024;
+const open: OutputLog[] = [];
+
+afterEach(async () => {
+  for (const log of open.splice(0)) {
+    log.close();
+    await log.flushed();
+  }
+});
+
+/** A log that spills past 64 KiB, and the pipe index over it, fed `text` in `sizes` chunks. */
+function logged(text: string, sizes: number[], maxRetainedBytes?: number) {
+  const log = new OutputLog({ memoryBytes: 64 * 1024, ...(maxRetainedBytes ? { maxRetainedBytes } : {}) });
+  open.push(log);
+  const index = new TranscriptIndex();
+  for (let at = 0, i = 0; at < text.length; i++) {
+    let end = Math.min(text.length, at + sizes[i % sizes.length]!);
+    // Adapters never split a character: nor does this.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end += 1;
+    const chunk = text.slice(at, end);
+    const before = log.totalBytes;
+    index.add(chunk, before, log.append(i % 3 === 2 ? 'stderr' : 'stdout', chunk));
+    at = end;
+  }
+  return { log, index };
+}
+
+/** What the transcript reads as, stripped page by page from the first retained byte. */
+async function stripped(log: OutputLog): Promise<string> {
+  let text = '';
+  for await (const chunk of transcriptChunks(log, undefined, PAGE_BYTES)) text += chunk;
+  return text;
+}
+
+// Lines a flood is made of: plain runs, error words in any case, and everything the stripper
+// changes (colours, a word split by one, an OSC title holding one, \r rewrites, C1, tabs,
+// rows past the soft wrap, lines longer than the index's checkpoint spacing).
+const line = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 200 }).map((n) => 'a'.repeat(n)) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'Error: boom',
+      'FATAL disk',
+      `${'b'.repeat(300)} panic ${'b'.repeat(600)}`,
+      'TraceBack (most recent call last)',
+      'tracebac\u212a',
+      'eRRor',
+      `x${'é'.repeat(450)} failed`,
+    ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '\u001b[31mred\u001b[0m text',
+      'err\u001b[1mor split by a colour',
+      '\u001b]0;error in a title\u0007after the title',
+      'progress 10%\rprogress 100%',
+      'x\u009b31my',
+      'abc\b\bX',
+      'col1\tcol2',
+      `${'é'.repeat(20)} ✓ 😀`,
+      'w'.repeat(5_000),
+    ),
+  },
+  { weight: 1, arbitrary: fc.constant('h'.repeat(40_000)) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }).map((s) => s.replace(/\n/g, ' ')) },
+);
+
+describe('excerptLog', () => {
+  // The reference is the cut of the whole transcript streamed past (budgetTranscript, itself
+  // property-tested against applyOutputBudget): what a one-shot's reply was before.
+  it('cuts a spilled log exactly as the whole stripped transcript streamed through the budget', async () => {
+    let skipped = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(line, fc.integer({ min: 1, max: 40 })), { minLength: 1, maxLength: 120 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 200, max: 70_000 }), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 600, max: 6_000 }),
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.integer({ min: 1, max: 200_000 }),
+        async (lines, trailing, sizes, budget, wholeExtra, blockBytes) => {
+          const text =
+            lines.flatMap(([l, n]) => Array<string>(n).fill(l)).join('\n') + (trailing ? '\n' : '');
+          const { log, index } = logged(text, sizes);
+          const request = {
+            budget,
+            status: 'Process exited with code 1.',
+            sessionId: 'proc_x',
+            empty: '(none)',
+          };
+          const whole = await stripped(log);
+          const wholeChars = budget + wholeExtra;
+          const expected = await budgetTranscript(
+            transcriptChunks(log, undefined, PAGE_BYTES),
+            request,
+            wholeChars,
+          );
+          const starts = (await index.lineStarts(log))!;
+          const got = excerptLog(log, starts, request, PAGE_BYTES, { wholeChars, blockBytes });
+          if (process.env.FC_SEED && JSON.stringify(got) !== JSON.stringify(expected))
+            console.log(
+              JSON.stringify({
+                lines: lines.map(([l, n]) => [l.slice(0, 30), l.length, n]),
+                trailing,
+                sizes,
+                budget,
+                wholeChars,
+                blockBytes,
+                starts,
+              }),
+            );
+          expect(got).toEqual(expected);
+          if (whole.length > wholeChars + 100_000) skipped += 1;
+        },
+      ),
+      {
+        numRuns: propertyRuns(60),
+        ...(process.env.FC_SEED
+          ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH, endOnFailure: true }
+          : {}),
+      },
+    );
+    // Most runs are long enough to have a middle between the head and the tail.
+    expect(skipped).toBeGreaterThan(propertyRuns(60) / 4);
+  }, 120_000);
+
+  it('keeps the error line in the middle of 8 MB, counts every line, and numbers them as log() does', async () => {
+    const row = 'a'.repeat(99);
+    const page = `${row}\n`.repeat(1_000);
+    const pages = Array<string>(80).fill(page);
+    pages[40] = `${page}Traceback: in the middle\n\u001b[31mred\u001b[0m\n`;
+    const t = new SessionTranscript({ log: new OutputLog({ memoryBytes: 64 * 1024 }) });
+    open.push(t.log);
+    for (const p of pages) t.append('stdout', p);
+    const request = { budget: 30_000, status: 'Process exited with code 0.', sessionId: 'proc_y', empty: '' };
+    const r = await t.excerpt(request, 50 * 1024);
+    expect(r).toEqual(applyOutputBudget({ ...request, body: await stripped(t.log) }));
+    expect(r.text).toContain('[line 41,001] Traceback: in the middle');
+    expect(r.cut).toMatchObject({ keptErrorLines: 1, lastOmittedLine: expect.any(Number) });
+    const last = (await t.page({}, 50 * 1024)).totalLines;
+    expect(last).toBe(80_002);
+    expect(r.text.endsWith(`${row}\n\nProcess exited with code 0.`)).toBe(true);
+  });
+
+  it('numbers lines from the first one the history cap kept, as log() pages them', async () => {
+    // seq-like lines; the cap keeps the last ~200 kB, from inside a line.
+    const text = Array.from({ length: 100_000 }, (_, i) => String(i + 1)).join('\n');
+    const t = new SessionTranscript({
+      log: new OutputLog({ maxRetainedBytes: 200_000, memoryBytes: 64 * 1024 }),
+    });
+    open.push(t.log);
+    for (let at = 0; at < text.length; at += 4_096) t.append('stdout', text.slice(at, at + 4_096));
+    const r = await t.excerpt({ budget: 2_000, sessionId: 'proc_z', empty: '' }, 8 * 1024);
+    const first = await t.page({ offset: 0, limit: 1 }, 8 * 1024);
+    // The reply's first line is log()'s first line, and the cut's lines are log()'s lines.
+    expect(r.text.split('\n')[0]).toBe(first.text);
+    const offset = Number(/offset: (\d+)/.exec(r.text)![1]);
+    const page = await t.page({ offset, limit: 1 }, 8 * 1024);
+    expect(Number(page.text)).toBe(offset + 1);
+    expect(r.cut!.firstOmittedLine).toBe(offset + 1);
+  });
+});
