@@ -205,6 +205,18 @@ export class ByteStore {
     return text;
   }
 
+  /** The bytes [from, to), copied out of the blocks. */
+  bytes(from: number, to: number): Buffer {
+    const parts: Buffer[] = [];
+    for (let i = this.find(from); i < this.blocks.length && from < to; i++) {
+      const block = this.blocks[i]!;
+      const stop = Math.min(to, block.start + block.used);
+      parts.push(block.bytes.subarray(Math.max(from, block.start) - block.start, stop - block.start));
+      if (stop === to) break;
+    }
+    return Buffer.concat(parts);
+  }
+
   private write(block: Block, text: string, room: number): number {
     const size = block.bytes.write(text, block.used, room, 'utf8');
     block.used += size;

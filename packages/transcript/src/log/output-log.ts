@@ -349,18 +349,18 @@ export class OutputLog {
   }
 
   /**
-   * The text of retained bytes [from, to), both streams in arrival order, decoded at once (no
-   * page limit): for a reader that knows its range is small enough and starts and ends at
-   * character boundaries (a line start the transcript index recorded, say).
+   * The raw UTF-8 bytes [from, to) of the retained history, both streams, in one read (no page
+   * limit): for a reader that knows its range is small enough and wants to look at the bytes
+   * before deciding to decode them (a line start the transcript index recorded, say).
    *
    * @throws RangeError when the range is not within the retained history.
    */
-  textBetween(from: number, to: number): string {
+  bytesBetween(from: number, to: number): Buffer {
     this.settle();
     if (!(this.first <= from && from <= to && to <= this.total)) {
       throw new RangeError(`bytes ${from}-${to} are not within the retained ${this.first}-${this.total}`);
     }
-    return this.store.decode(from, to);
+    return this.store.bytes(from, to);
   }
 
   /** All retained history as one string, both streams in arrival order. */

@@ -146,6 +146,15 @@ export class TieredStore {
     return mid < to ? old + this.hot.decode(mid, to) : old;
   }
 
+  /** The bytes [from, to), held: from the file and memory alike. */
+  bytes(from: number, to: number): Buffer {
+    const memory = this.hot.start;
+    if (from >= memory || from >= to) return this.hot.bytes(from, to);
+    const mid = Math.min(to, memory);
+    const old = this.file!.read(from, mid);
+    return mid < to ? Buffer.concat([old, this.hot.bytes(mid, to)]) : old;
+  }
+
   /** Frees the file: its history is gone, and from now on older blocks are dropped. */
   close(): void {
     this.closed = true;

@@ -1,7 +1,8 @@
 import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { excerptLog } from '../../src/excerpt/log-excerpt.js';
+import { ERROR_LINE_PATTERN } from '../../src/excerpt/error-lines.js';
+import { ERROR_WORD_LETTERS, excerptLog } from '../../src/excerpt/log-excerpt.js';
 import { budgetTranscript } from '../../src/excerpt/transcript-excerpt.js';
 import { applyOutputBudget } from '../../src/excerpt/truncate.js';
 import { transcriptChunks } from '../../src/lines/transcript.js';
@@ -79,6 +80,14 @@ const line = fc.oneof(
 );
 
 describe('excerptLog', () => {
+  it('looks for error words by letters every one of them holds, in both cases', () => {
+    for (const word of ERROR_LINE_PATTERN.source.split('|')) {
+      for (const cased of [word.toLowerCase(), word.toUpperCase()]) {
+        expect(ERROR_WORD_LETTERS.some((letter) => cased.includes(letter))).toBe(true);
+      }
+    }
+  });
+
   // The reference is the cut of the whole transcript streamed past (budgetTranscript, itself
   // property-tested against applyOutputBudget): what a one-shot's reply was before.
   it('cuts a spilled log exactly as the whole stripped transcript streamed through the budget', async () => {
@@ -141,17 +150,21 @@ describe('excerptLog', () => {
     const row = 'a'.repeat(99);
     const page = `${row}\n`.repeat(1_000);
     const pages = Array<string>(80).fill(page);
-    pages[40] = `${page}Traceback: in the middle\n\u001b[31mred\u001b[0m\n`;
+    // An error line in a plain stretch, a coloured one far from it.
+    pages[20] = `${page}Traceback: in the middle\n`;
+    pages[60] = `${page}\u001b[31mred\u001b[0m\n`;
+    const text = pages.join('');
     const t = new SessionTranscript({ log: new OutputLog({ memoryBytes: 64 * 1024 }) });
     open.push(t.log);
-    for (const p of pages) t.append('stdout', p);
+    // Pipe-sized chunks: a line start recorded about every 16 KiB.
+    for (let at = 0; at < text.length; at += 4_096) t.append('stdout', text.slice(at, at + 4_096));
     const request = { budget: 30_000, status: 'Process exited with code 0.', sessionId: 'proc_y', empty: '' };
     const r = await t.excerpt(request, 50 * 1024);
     expect(r).toEqual(applyOutputBudget({ ...request, body: await stripped(t.log) }));
-    expect(r.text).toContain('[line 41,001] Traceback: in the middle');
+    expect(r.text).toContain('[line 21,001] Traceback: in the middle');
     expect(r.cut).toMatchObject({ keptErrorLines: 1, lastOmittedLine: expect.any(Number) });
-    const last = (await t.page({}, 50 * 1024)).totalLines;
-    expect(last).toBe(80_002);
+    expect((await t.page({}, 50 * 1024)).totalLines).toBe(80_002);
+    expect((await t.page({ offset: 61_001, limit: 1 }, 50 * 1024)).text).toBe('red');
     expect(r.text.endsWith(`${row}\n\nProcess exited with code 0.`)).toBe(true);
   });
 
