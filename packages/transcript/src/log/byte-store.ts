@@ -205,16 +205,15 @@ export class ByteStore {
     return text;
   }
 
-  /** The bytes [from, to), copied out of the blocks. */
-  bytes(from: number, to: number): Buffer {
-    const parts: Buffer[] = [];
+  /** Copies the bytes [from, to) to the start of `into`. */
+  copy(from: number, to: number, into: Buffer): void {
     for (let i = this.find(from); i < this.blocks.length && from < to; i++) {
       const block = this.blocks[i]!;
+      const start = Math.max(from, block.start);
       const stop = Math.min(to, block.start + block.used);
-      parts.push(block.bytes.subarray(Math.max(from, block.start) - block.start, stop - block.start));
+      block.bytes.copy(into, start - from, start - block.start, stop - block.start);
       if (stop === to) break;
     }
-    return Buffer.concat(parts);
   }
 
   private write(block: Block, text: string, room: number): number {

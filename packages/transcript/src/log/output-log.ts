@@ -350,17 +350,20 @@ export class OutputLog {
 
   /**
    * The raw UTF-8 bytes [from, to) of the retained history, both streams, in one read (no page
-   * limit): for a reader that knows its range is small enough and wants to look at the bytes
-   * before deciding to decode them (a line start the transcript index recorded, say).
+   * limit) into the start of `into` (a reader's scratch buffer, so that reading a history
+   * back leaves no garbage): for a reader that wants to look at the bytes before deciding to
+   * decode them. Returns the part of `into` they fill.
    *
-   * @throws RangeError when the range is not within the retained history.
+   * @throws RangeError when the range is not within the retained history or `into` is shorter.
    */
-  bytesBetween(from: number, to: number): Buffer {
+  bytesBetween(from: number, to: number, into: Buffer): Buffer {
     this.settle();
-    if (!(this.first <= from && from <= to && to <= this.total)) {
-      throw new RangeError(`bytes ${from}-${to} are not within the retained ${this.first}-${this.total}`);
+    if (!(this.first <= from && from <= to && to <= this.total && to - from <= into.length)) {
+      throw new RangeError(
+        `bytes ${from}-${to} are not within the retained ${this.first}-${this.total} or longer than ${into.length}`,
+      );
     }
-    return this.store.bytes(from, to);
+    return this.store.bytes(from, to, into);
   }
 
   /** All retained history as one string, both streams in arrival order. */
