@@ -78,8 +78,13 @@ export class SessionTranscript {
   async excerpt(request: TranscriptExcerptRequest, pageBytes: number): Promise<OutputBudgetResult> {
     const starts = await this.#index.lineStarts(this.log);
     // Nothing awaits from here on: the log and the index hold still while the cut reads them.
-    // A terminal's, or one whose retained history holds no whole line (all of it one line).
-    if (starts === undefined || (starts[0]!.offset === this.log.totalBytes && this.log.retainedBytes > 0)) {
+    // A terminal's, one whose retained history holds no whole line (all of it one line), or
+    // one whose oldest lines the cap dropped since the index was asked.
+    if (
+      starts === undefined ||
+      (starts[0]!.offset === this.log.totalBytes && this.log.retainedBytes > 0) ||
+      starts[0]!.offset < this.log.firstRetainedOffset
+    ) {
       return budgetTranscript(this.chunks(pageBytes), request);
     }
     return excerptLog(this.log, starts, request, pageBytes);
