@@ -74,6 +74,14 @@ function memory(pid: number): { rss: number; peak: number } {
   return { rss: field('VmRSS'), peak: field('VmHWM') };
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The end line, with or without the usage suffix a cgroup-held session adds. */
 function endedCleanly(text: string): boolean {
   return /Process exited with code 0\.( \([^)]*\))?$/.test(text);
@@ -126,14 +134,18 @@ export const mcpOneShot50mb: BenchCase = {
     try {
       await server.call({ command: 'echo warm' });
       const idle = memory(server.pid).rss;
+      // The server's own CPU per call: the machine may be loaded, this is not.
+      const serverCpu: number[] = [];
       const { a, b } = await alternate({
         warmup: 1,
         runs: 5,
         onPair: (i) => ctx.progress(`mcp-one-shot-50mb: pair ${i + 1}/5`),
         a: async () => {
+          const cpuBefore = cpuMs(server.pid);
           const start = performance.now();
           const text = await server.call({ command });
           const took = performance.now() - start;
+          serverCpu.push(cpuMs(server.pid) - cpuBefore);
           if (!endedCleanly(text)) throw new Error('the one-shot did not finish');
           return took;
         },
@@ -157,6 +169,10 @@ export const mcpOneShot50mb: BenchCase = {
         pass: ratio <= ONE_SHOT_MAX_RATIO,
         notes: [
           `${bytes / MB} MB one-shot, 1 warm-up + 5 counted pairs on one server; server RSS idle ${num(idle / MiB)} MiB, peak ${num(peak / MiB)} MiB (VmHWM over all 6 calls)`,
+          `server CPU per call (user + system, /proc): median ${num(median(serverCpu.slice(1)))} ms (${serverCpu
+            .slice(1)
+            .map((ms) => num(ms))
+            .join(', ')}; warm-up ${num(serverCpu[0] ?? 0)})`,
           'raw: child_process.spawn of the same command line, stdout decoded as UTF-8 and counted',
         ],
       };

@@ -1,4 +1,5 @@
 import type { SessionState, SignalName, StdioMode } from '@procmux/core-types';
+import type { OutputBudgetResult, TranscriptExcerptRequest } from '@procmux/transcript';
 import type { InputWait } from './input-wait/input-watch.js';
 import type { HumanControlLease, HumanControlState } from './session/human-control.js';
 import type { SessionWatcher } from './session/session-watch.js';
@@ -69,6 +70,13 @@ export interface ProcessSession {
    * wants the head and tail of a huge output.
    */
   transcript(): AsyncGenerator<string>;
+  /**
+   * The transcript log() pages, cut to a character budget as @procmux/transcript's
+   * applyOutputBudget cuts it (head, tail, the error-looking lines between, exact counts),
+   * lines numbered as log() numbers them. A pipe session's is read from the log only where
+   * the cut shows text or may find an error line: a 50 MB flood's middle is only counted.
+   */
+  excerpt(request: TranscriptExcerptRequest): Promise<OutputBudgetResult>;
   /** The full rendered terminal (scrollback + screen) of an emulated session. */
   screen(): Promise<string>;
   /** Waits for the end (or timeoutMs); exitCode is null unless the state is `exited`. */

@@ -6,7 +6,9 @@ import {
   type OutputBudgetRequest,
   type OutputBudgetResult,
   type PageHint,
+  type TranscriptExcerptRequest,
 } from '@procmux/transcript';
+import type { ToolSession } from './types.js';
 
 /** `Read them with process action=log session_id=… offset=… limit=…`: the page a model asks for. */
 export const processLogHint: PageHint = ({ sessionId, offset, limit }) =>
@@ -23,10 +25,14 @@ export function applyOutputBudget(request: OutputBudgetRequest): OutputBudgetRes
   return applyBudget({ pageHint: processLogHint, ...request });
 }
 
-/** The same over a transcript given as chunks, never held whole past the budget's needs. */
+/**
+ * The same over a session's whole transcript, never held whole: its own excerpt where it has
+ * one (a pipe session's reads only what the cut shows), else its transcript() as it streams.
+ */
 export function budgetTranscript(
-  chunks: AsyncIterable<string>,
-  request: Omit<OutputBudgetRequest, 'body'> & { empty: string },
+  session: ToolSession,
+  request: TranscriptExcerptRequest,
 ): Promise<OutputBudgetResult> {
-  return budgetChunks(chunks, { pageHint: processLogHint, ...request });
+  const worded = { pageHint: processLogHint, ...request };
+  return session.excerpt ? session.excerpt(worded) : budgetChunks(session.transcript(), worded);
 }

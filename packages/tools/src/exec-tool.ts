@@ -172,7 +172,7 @@ async function oneShot(
   if (typeof ended === 'object') {
     await session.kill().catch(() => {});
     const result = await sessionReply(target, session, {
-      transcript: { chunks: session.transcript(), empty: '(no output)' },
+      transcript: { empty: '(no output)' },
       notes: [personNote(answered), inputStopNote(ended)],
       data: {
         backgrounded: false,
@@ -203,11 +203,11 @@ async function oneShot(
       data: { backgrounded: true },
     });
   }
-  // Built from the transcript as it streams past: a 50 MB output is never held whole.
+  // Cut from the transcript, never held whole: a 50 MB output's middle is only counted.
   const guessed = inputWatch.guessed();
   const left = await settleJobs(session.metadata().leftovers ?? []);
   const result = await sessionReply(target, session, {
-    transcript: { chunks: session.transcript(), empty: '(no output)' },
+    transcript: { empty: '(no output)' },
     notes: [
       timeoutNote(session, timeoutMs, noOutputTimeoutMs),
       guessed ? guessedInputNote(guessed) : undefined,

@@ -19,10 +19,10 @@ export interface SessionReply {
   /** The output to show (cut in the middle to fit the budget). */
   body?: string;
   /**
-   * The output as a stream of chunks, never held whole (a one-shot's transcript); `empty` is
+   * The session's whole transcript as the output, never held whole (a one-shot's); `empty` is
    * shown when it has none. Instead of `body`.
    */
-  transcript?: { chunks: AsyncIterable<string>; empty: string };
+  transcript?: { empty: string };
   /** Lines between the body and the state line. */
   notes?: (string | undefined)[];
   /** Log line index of the body's first line; a function when it costs a log read (only on a cut). */
@@ -56,7 +56,7 @@ export async function sessionReply(
   };
   let shown: OutputBudgetResult | undefined;
   if (reply.transcript) {
-    shown = await budgetTranscript(reply.transcript.chunks, {
+    shown = await budgetTranscript(session, {
       ...request,
       empty: reply.transcript.empty,
       firstLine: typeof reply.firstLine === 'number' ? reply.firstLine : 0,

@@ -28,8 +28,9 @@ export type ToolSession = Pick<
   | 'wait'
   | 'kill'
 > &
-  // Optional so hosts with their own session handles need not record.
-  Partial<Pick<ProcessSession, 'asciicast' | 'checkInput' | 'watchInput'>>;
+  // Optional so hosts with their own session handles need not record (or cut: without
+  // excerpt, a reply reads the whole transcript() and cuts it as it streams past).
+  Partial<Pick<ProcessSession, 'asciicast' | 'checkInput' | 'watchInput' | 'excerpt'>>;
 
 /** The parts of a registry the tools use (what createProcessSessions returns satisfies it). */
 export interface ToolSessions {

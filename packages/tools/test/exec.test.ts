@@ -151,6 +151,37 @@ describe('exec one_shot', () => {
       String(cut.firstOmittedLine + 2),
     ]);
   });
+
+  it('keeps the error line from the middle of a million-character output, and its notice pages the cut lines', async () => {
+    h = harness();
+    // 5 MB: 12,000 numbered rows, an error and a coloured row, 12,000 rows more (past the
+    // 1,000,000 characters a transcript is held whole up to).
+    const rows = (from: number, to: number) =>
+      `seq -f 'row %06g of a flood: ${'0123456789 '.repeat(18)}' ${from} ${to}`;
+    const r = await h.exec({
+      command: `${rows(1, 12_000)}; echo 'Error: deep in the middle'; printf '\\033[31mred\\033[0m\\n'; ${rows(12_001, 24_000)}`,
+    });
+    const id = idOf(r);
+    expect(r.text.length).toBeLessThanOrEqual(30_000);
+    expect(r.text).toContain('[line 12,001] Error: deep in the middle');
+    expect(r.data.cut).toMatchObject({ keptErrorLines: 1, lastOmittedLine: expect.any(Number) });
+    const cut = r.data.cut!;
+    const notice = r.text.split('\n').find((l) => l.includes('bytes left out'))!;
+    expect(notice).toContain(
+      `(lines ${cut.firstOmittedLine.toLocaleString('en-US')}-${cut.lastOmittedLine.toLocaleString('en-US')})`,
+    );
+    const offset = Number(/offset=(\d+)/.exec(notice)![1]);
+    expect(offset).toBe(cut.firstOmittedLine - 1);
+    // The log's lines: 24,002 in all, the cut ones exactly those the reply does not show.
+    const session = h.sessions.get(id);
+    expect((await session.log({ limit: 1 })).totalLines).toBe(24_002);
+    expect((await session.log({ offset: 12_001, limit: 1 })).text).toBe('red');
+    const around = (await session.log({ offset: offset - 1, limit: 2 })).text.split('\n');
+    expect(around[0]).toBe(r.text.split('\n')[offset - 1]);
+    expect(r.text).not.toContain(around[1]);
+    const last = (await session.log({ limit: 1 })).text;
+    expect(withoutUsage(r.text).endsWith(`${last}\n\nProcess exited with code 0.`)).toBe(true);
+  });
 });
 
 describe('exec session', () => {

@@ -4,7 +4,11 @@
 // excerpts that fit a budget (excerpt/).
 export { type BodyText, countNewlines, type ErrorLine, stringBody } from './excerpt/body-text.js';
 export { ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS } from './excerpt/error-lines.js';
-export { budgetTranscript, WHOLE_TRANSCRIPT_CHARS } from './excerpt/transcript-excerpt.js';
+export {
+  budgetTranscript,
+  type TranscriptExcerptRequest,
+  WHOLE_TRANSCRIPT_CHARS,
+} from './excerpt/transcript-excerpt.js';
 export {
   applyOutputBudget,
   bodyRoom,

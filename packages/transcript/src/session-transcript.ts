@@ -1,8 +1,9 @@
 // The one object a session holds for the text a model reads of it: the byte log, the line
 // index log() pages, the live text of each stream, the recording's timeline and the screen's
 // gate. A session calls these few methods; how each view is kept is this package's business.
-import { budgetTranscript } from './excerpt/transcript-excerpt.js';
-import type { OutputBudgetRequest, OutputBudgetResult } from './excerpt/truncate.js';
+import { excerptLog } from './excerpt/log-excerpt.js';
+import { budgetTranscript, type TranscriptExcerptRequest } from './excerpt/transcript-excerpt.js';
+import type { OutputBudgetResult } from './excerpt/truncate.js';
 import type { LogResult } from './lines/log-result.js';
 import { TranscriptIndex } from './lines/transcript-index.js';
 import type { OutputLog } from './log/output-log.js';
@@ -68,12 +69,25 @@ export class SessionTranscript {
     return this.#index.chunks(this.log, pageBytes);
   }
 
-  /** The transcript cut to a budget (head, tail, error lines between), streamed, never held whole. */
-  excerpt(
-    request: Omit<OutputBudgetRequest, 'body'> & { empty: string },
-    pageBytes: number,
-  ): Promise<OutputBudgetResult> {
-    return budgetTranscript(this.chunks(pageBytes), request);
+  /**
+   * The transcript cut to a budget (head, tail, error lines between), never held whole, lines
+   * numbered as page() numbers them (from `request.firstLine`, 0 by default). A pipe's is read
+   * only where the cut shows text or may find an error line; a terminal's is streamed whole
+   * (its full-screen episodes render).
+   */
+  async excerpt(request: TranscriptExcerptRequest, pageBytes: number): Promise<OutputBudgetResult> {
+    const starts = await this.#index.lineStarts(this.log);
+    // Nothing awaits from here on: the log and the index hold still while the cut reads them.
+    // A terminal's, one whose retained history holds no whole line (all of it one line), or
+    // one whose oldest lines the cap dropped since the index was asked.
+    if (
+      starts === undefined ||
+      (starts[0]!.offset === this.log.totalBytes && this.log.retainedBytes > 0) ||
+      starts[0]!.offset < this.log.firstRetainedOffset
+    ) {
+      return budgetTranscript(this.chunks(pageBytes), request);
+    }
+    return excerptLog(this.log, starts, request, pageBytes);
   }
 
   /** The terminal was resized at `at`: the index renders at the new size, the recording says so. */

@@ -2,6 +2,7 @@
 // output, expiry, unknown ends, durable records). Internal: hosts get the interface.
 import type { ManagedRun, SessionState, SignalName, StdioMode } from '@procmux/core-types';
 import type { SessionSandbox } from '@procmux/sandbox-linux';
+import type { OutputBudgetResult, TranscriptExcerptRequest } from '@procmux/transcript';
 import type { BackendAdapter } from '../backends/backend-adapter.js';
 import type { Contained } from '../backends/containment.js';
 import type { RecordSource } from '../durable/record.js';
@@ -126,6 +127,9 @@ export class LiveSession implements ProcessSession {
   }
   transcript(): AsyncGenerator<string> {
     return reads.transcript(this.#s);
+  }
+  excerpt(request: TranscriptExcerptRequest): Promise<OutputBudgetResult> {
+    return reads.excerpt(this.#s, request);
   }
   screen(): Promise<string> {
     return reads.screen(this.#s);

@@ -1,6 +1,7 @@
 // What a session gives back: history pages, poll deltas, log lines, the transcript, the
 // rendered screen, and the end. Reads work for the whole life of the record.
 import { integerOption, ProcmuxError } from '@procmux/core-types';
+import type { OutputBudgetResult, TranscriptExcerptRequest } from '@procmux/transcript';
 import type { LogResult, OutputPage, PollResult, WaitOutcome } from '../types.js';
 import type { SessionCore } from './core.js';
 import { noteDelivered } from './delivered.js';
@@ -136,6 +137,14 @@ export async function log(
 export async function* transcript(s: SessionCore): AsyncGenerator<string> {
   await access(s);
   yield* s.transcript.chunks(s.ctx.limits.maxOutputChunkBytes);
+}
+
+export async function excerpt(
+  s: SessionCore,
+  request: TranscriptExcerptRequest,
+): Promise<OutputBudgetResult> {
+  await access(s);
+  return s.transcript.excerpt(request, s.ctx.limits.maxOutputChunkBytes);
 }
 
 export async function screen(s: SessionCore): Promise<string> {

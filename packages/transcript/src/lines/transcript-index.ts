@@ -147,6 +147,20 @@ export class TranscriptIndex {
     else yield* walkTranscript(log, this.#firstPageable(log), this.#walkOptions(live, pageBytes));
   }
 
+  /**
+   * Where lines of the retained transcript start (the first one whole, then about every
+   * 16 KiB), each with its line number: a fresh stripper from any of them reads as this index
+   * counted, so a reader may strip only the parts it shows and count the lines between from
+   * here. Undefined for a terminal's transcript (its episodes render, see chunks()).
+   */
+  async lineStarts(log: OutputLog): Promise<readonly Checkpoint[] | undefined> {
+    await this.#settle();
+    if (this.#tracker.terminal) return undefined;
+    const first = this.#firstPageable(log);
+    const later = this.#checkpoints.filter((cp) => cp.offset > first.offset);
+    return [first, ...later];
+  }
+
   /** Whether a program's stay on the alternate screen was ever rendered into this transcript. */
   get rendersFullScreen(): boolean {
     return this.#tracker.episodes.length > 0;

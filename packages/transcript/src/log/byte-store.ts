@@ -205,6 +205,17 @@ export class ByteStore {
     return text;
   }
 
+  /** Copies the bytes [from, to) to the start of `into`. */
+  copy(from: number, to: number, into: Buffer): void {
+    for (let i = this.find(from); i < this.blocks.length && from < to; i++) {
+      const block = this.blocks[i]!;
+      const start = Math.max(from, block.start);
+      const stop = Math.min(to, block.start + block.used);
+      block.bytes.copy(into, start - from, start - block.start, stop - block.start);
+      if (stop === to) break;
+    }
+  }
+
   private write(block: Block, text: string, room: number): number {
     const size = block.bytes.write(text, block.used, room, 'utf8');
     block.used += size;

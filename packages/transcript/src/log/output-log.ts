@@ -348,6 +348,24 @@ export class OutputLog {
     return { stdout, stderr, droppedBytes };
   }
 
+  /**
+   * The raw UTF-8 bytes [from, to) of the retained history, both streams, in one read (no page
+   * limit) into the start of `into` (a reader's scratch buffer, so that reading a history
+   * back leaves no garbage): for a reader that wants to look at the bytes before deciding to
+   * decode them. Returns the part of `into` they fill.
+   *
+   * @throws RangeError when the range is not within the retained history or `into` is shorter.
+   */
+  bytesBetween(from: number, to: number, into: Buffer): Buffer {
+    this.settle();
+    if (!(this.first <= from && from <= to && to <= this.total && to - from <= into.length)) {
+      throw new RangeError(
+        `bytes ${from}-${to} are not within the retained ${this.first}-${this.total} or longer than ${into.length}`,
+      );
+    }
+    return this.store.bytes(from, to, into);
+  }
+
   /** All retained history as one string, both streams in arrival order. */
   text(): string {
     this.settle();

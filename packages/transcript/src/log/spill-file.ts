@@ -167,8 +167,8 @@ export class SpillFile {
   }
 
   /** Reads bytes [from, to) that were handed over: queued ones from memory, the rest from the file. */
-  read(from: number, to: number): Buffer {
-    const out = Buffer.allocUnsafe(to - from);
+  read(from: number, to: number, into?: Buffer): Buffer {
+    const out = into ? into.subarray(0, to - from) : Buffer.allocUnsafe(to - from);
     let at = from;
     for (const block of this.#queue) {
       const end = block.start + block.bytes.length;

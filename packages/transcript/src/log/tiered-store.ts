@@ -146,6 +146,16 @@ export class TieredStore {
     return mid < to ? old + this.hot.decode(mid, to) : old;
   }
 
+  /** The bytes [from, to), held, from the file and memory alike, copied into `into` (its start). */
+  bytes(from: number, to: number, into: Buffer): Buffer {
+    const out = into.subarray(0, to - from);
+    const memory = this.hot.start;
+    const mid = Math.max(from, Math.min(to, memory));
+    if (from < mid) this.file!.read(from, mid, out);
+    this.hot.copy(mid, to, out.subarray(mid - from));
+    return out;
+  }
+
   /** Frees the file: its history is gone, and from now on older blocks are dropped. */
   close(): void {
     this.closed = true;
