@@ -96,7 +96,9 @@ describe('what a check reports', () => {
   it('a new echo, prompt or confidence is a change; the wait keeps its start', async () => {
     const h = harness();
     await h.watch.check();
+    // Since when: the check that first saw the wait.
     const since = h.watch.state?.since;
+    expect(since).toBe(Date.now());
     await sleep(1_000);
     h.state.answer = { waiting: true, echo: false, confidence: 'kernel' };
     await h.watch.check();

@@ -130,6 +130,11 @@ describe('select and poll read only the descriptors they were given', () => {
     expect(await kernelWaiting(pty(), fx)).toEqual({ waiting: false, pollsInput: true });
   });
 
+  it('select with no descriptors (a sleep) is not waiting', async () => {
+    const { fx } = fakeProc({ files: alone('23 0x0 0x0 0x0 0x0 0x7ffc 0 0 0'), links: onTerminal });
+    expect(await kernelWaiting(pty(), fx)).toEqual({ waiting: false });
+  });
+
   it('poll with no descriptors (a sleep), or an unreadable array, is not waiting', async () => {
     const sleeping = fakeProc({ files: alone('7 0x0 0x0 0x3e8 0 0 0 0 0'), links: onTerminal });
     expect(await kernelWaiting(pty(), sleeping.fx)).toEqual({ waiting: false });

@@ -70,15 +70,32 @@ async function onTerminal(script: string): Promise<number> {
 
 const ptyTarget = (rootPid: number) => ({ rootPid, kind: 'pty' as const, arch: process.arch });
 const pipeTarget = (rootPid: number) => ({ rootPid, kind: 'pipe' as const, arch: process.arch });
-const waiting = (target: ReturnType<typeof ptyTarget>) =>
-  waitFor(
-    async () => {
-      const verdict = await kernelWaiting(target, linuxProcEffects);
-      return verdict?.waiting ? verdict : undefined;
+// Blocking calls by number, per architecture (the machines CI runs on).
+const CALLS: Record<string, { read: number[]; pselect6: number[]; epoll: number[] }> = {
+  x64: { read: [0], pselect6: [270], epoll: [232, 281, 441] },
+  arm64: { read: [63], pselect6: [72], epoll: [22, 441] },
+};
+
+/**
+ * Waits until `pid` sleeps in one of `calls` (its /proc syscall line), so what the test then
+ * asks once is the state it asserts, not a race with the program's start.
+ */
+function blockedIn(pid: number, call: 'read' | 'pselect6' | 'epoll'): Promise<true> {
+  const numbers = CALLS[process.arch]?.[call] ?? [];
+  return waitFor(
+    () => {
+      try {
+        const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+        const nr = Number(readFileSync(`/proc/${pid}/syscall`, 'utf8').split(' ')[0]);
+        return state === 'S' && numbers.includes(nr);
+      } catch {
+        return false;
+      }
     },
     20_000,
-    `process ${target.rootPid} waiting for input`,
+    `process ${pid} blocked in ${call}`,
   );
+}
 
 /** A pid that was a process and is no more. */
 function goneProcess(): number {
@@ -97,17 +114,20 @@ describe.skipIf(skip !== undefined)('on real terminals', () => {
 
   it('read -s (echo off) on the terminal is waiting, and echo is read off the terminal', async () => {
     const sh = await onTerminal('stty -echo; read x');
-    expect(await waiting(ptyTarget(sh))).toEqual({ waiting: true, echo: false });
+    await blockedIn(sh, 'read');
+    expect(await kernelWaiting(ptyTarget(sh), linuxProcEffects)).toEqual({ waiting: true, echo: false });
   });
 
   it('read with echo on is waiting with echo', async () => {
     const sh = await onTerminal('read x');
-    expect(await waiting(ptyTarget(sh))).toEqual({ waiting: true, echo: true });
+    await blockedIn(sh, 'read');
+    expect(await kernelWaiting(ptyTarget(sh), linuxProcEffects)).toEqual({ waiting: true, echo: true });
   });
 
   it('bash at its prompt waits in pselect6: the set is read out of its memory', async () => {
     const sh = await onTerminal('exec bash --norc --noprofile -i');
-    expect(await waiting(ptyTarget(sh))).toEqual({ waiting: true, echo: true });
+    await blockedIn(sh, 'pselect6');
+    expect(await kernelWaiting(ptyTarget(sh), linuxProcEffects)).toEqual({ waiting: true, echo: true });
   });
 
   it('stty cannot read the echo flag of what is no terminal', async () => {
@@ -121,20 +141,28 @@ describe.skipIf(skip !== undefined)('on pipes', () => {
       '-e',
       "process.stdin.on('data', () => {}); setInterval(() => {}, 1e6)",
     ]);
-    expect(await waitFor(() => pollsStdin(pid), 20_000, 'node to poll its stdin')).toBe(true);
+    await blockedIn(pid, 'epoll');
+    expect(await pollsStdin(pid)).toBe(true);
     // Off Linux the kernel is not asked.
     expect(await pollsStdin(pid, 'darwin')).toBeNull();
   });
 
   it('a read of stdin is waiting, not polling; the default detector says so from the kernel', async () => {
     const pid = onPipes(python, ['-c', 'input()']);
-    expect(await waiting(pipeTarget(pid))).toEqual({ waiting: true, echo: true });
+    await blockedIn(pid, 'read');
+    expect(await kernelWaiting(pipeTarget(pid), linuxProcEffects)).toEqual({ waiting: true, echo: true });
     expect(await pollsStdin(pid)).toBe(false);
     expect(await defaultInputDetector()({ rootPid: pid, kind: 'pipe', quietMs: 0, prompt: '' })).toEqual({
       waiting: true,
       echo: true,
       confidence: 'kernel',
     });
+  });
+
+  it('a program that reads nothing (sleep) neither waits nor polls', async () => {
+    const pid = onPipes('sleep', ['30']);
+    await waitForSleep(pid);
+    expect(await pollsStdin(pid)).toBe(false);
   });
 
   it('a process gone is no answer', async () => {
