@@ -214,6 +214,25 @@ describe('when it checks', () => {
     expect(h.asked.length).toBe(after);
   });
 
+  it('no check runs after the ask window ends', async () => {
+    const h = harness({ answer: NOT_WAITING });
+    h.watch.ask();
+    await sleep(ASK_WINDOW_MS);
+    const atEnd = h.asked.length;
+    await sleep(CHECK_EVERY_MS * 2);
+    expect(h.asked.length).toBe(atEnd);
+  });
+
+  it('asking again the moment the window ends starts the checks again', async () => {
+    const h = harness({ answer: NOT_WAITING });
+    h.watch.ask();
+    await sleep(ASK_WINDOW_MS);
+    const atEnd = h.asked.length;
+    h.watch.ask();
+    await sleep(CHECK_EVERY_MS * 2);
+    expect(h.asked.length).toBeGreaterThan(atEnd);
+  });
+
   it('asking often costs one check per tick, not one per ask', async () => {
     const h = harness({ answer: NOT_WAITING });
     for (let i = 0; i < 10; i++) {
