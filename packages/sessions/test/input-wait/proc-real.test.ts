@@ -63,7 +63,7 @@ async function onTerminal(script: string): Promise<number> {
   });
   started.push(child);
   trackPid(child.pid);
-  const leader = await waitFor(() => childrenOf(child.pid!)[0], 20_000, 'the terminal session to start');
+  const leader = await waitFor(() => childrenOf(child.pid!)[0] ?? 0, 20_000, 'the terminal session to start');
   trackPid(leader);
   return leader;
 }
@@ -80,7 +80,7 @@ const CALLS: Record<string, { read: number[]; pselect6: number[]; epoll: number[
  * Waits until `pid` sleeps in one of `calls` (its /proc syscall line), so what the test then
  * asks once is the state it asserts, not a race with the program's start.
  */
-function blockedIn(pid: number, call: 'read' | 'pselect6' | 'epoll'): Promise<true> {
+function blockedIn(pid: number, call: 'read' | 'pselect6' | 'epoll'): Promise<boolean> {
   const numbers = CALLS[process.arch]?.[call] ?? [];
   return waitFor(
     () => {
@@ -106,7 +106,7 @@ function goneProcess(): number {
 describe.skipIf(skip !== undefined)('on real terminals', () => {
   it('names the program in the foreground: sleep run by sh, not sh', async () => {
     const sh = await onTerminal('sleep 30; true');
-    const sleep = await waitFor(() => childrenOf(sh)[0], 20_000, 'sleep to start');
+    const sleep = await waitFor(() => childrenOf(sh)[0] ?? 0, 20_000, 'sleep to start');
     await waitForSleep(sleep);
     expect(foregroundProgram(sh)).toEqual({ group: sh, name: 'sleep' });
     expect(foregroundProgram(goneProcess())).toBeUndefined();
