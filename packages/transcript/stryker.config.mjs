@@ -26,6 +26,7 @@ export default mutationConfig('transcript', {
         'test/log/stream-runs.test.ts',
         'test/log/output-log-bytes.test.ts',
         'test/log/output-log-spill.test.ts',
+        'test/log/output-log-ascii-cut.test.ts',
         'test/lines/transcript.test.ts',
         'test/lines/transcript-render.test.ts',
         'test/lines/transcript-mutants.test.ts',
@@ -114,14 +115,6 @@ export const equivalent = [
     why: `${FAST_PATH} (a chunk measured or not is stored as the same bytes)`,
   },
   // if (size === text.length) this.appendAscii(text);
-  {
-    file: 'src/log/byte-store.ts',
-    line: 81,
-    column: 11,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    why: `${FAST_PATH} (ASCII encoded as UTF-8 instead of copied)`,
-  },
   // else if (size <= room) this.write(block, text, room);
   {
     file: 'src/log/byte-store.ts',
@@ -532,14 +525,6 @@ export const equivalent = [
     why: SAME_BLOCKS,
   },
   // while (size < held && size < this.maxBlock) size *= 2;
-  {
-    file: 'src/log/byte-store.ts',
-    line: 257,
-    column: 12,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    why: SAME_BLOCKS,
-  },
   {
     file: 'src/log/byte-store.ts',
     line: 257,
