@@ -36,6 +36,11 @@ export const PLATFORM_RULES = {
       ],
       reason: POSIX_SHELL,
     },
+    {
+      on: 'linux',
+      files: ['test/input-wait/proc-real.test.ts'],
+      reason: 'reads /proc (the blocked call, descriptors, memory) of real processes on real terminals',
+    },
   ],
   'packages/tools': [
     {

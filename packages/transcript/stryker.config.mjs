@@ -26,6 +26,7 @@ export default mutationConfig('transcript', {
         'test/log/stream-runs.test.ts',
         'test/log/output-log-bytes.test.ts',
         'test/log/output-log-spill.test.ts',
+        'test/log/output-log-ascii-cut.test.ts',
         'test/lines/transcript.test.ts',
         'test/lines/transcript-render.test.ts',
         'test/lines/transcript-mutants.test.ts',
@@ -66,7 +67,7 @@ export const equivalent = [
   // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));
   {
     file: 'src/log/byte-store.ts',
-    line: 54,
+    line: 56,
     column: 21,
     mutator: 'MethodExpression',
     replacement: 'Math.max(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes))',
@@ -75,7 +76,7 @@ export const equivalent = [
   // if (text.length >= MEASURE_FIRST_UNITS) {
   {
     file: 'src/log/byte-store.ts',
-    line: 77,
+    line: 79,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -83,7 +84,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 77,
+    line: 79,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -91,7 +92,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 77,
+    line: 79,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'text.length > MEASURE_FIRST_UNITS',
@@ -99,7 +100,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 77,
+    line: 79,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'text.length < MEASURE_FIRST_UNITS',
@@ -107,25 +108,17 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 77,
+    line: 79,
     column: 45,
     mutator: 'BlockStatement',
     replacement: '{}',
     why: `${FAST_PATH} (a chunk measured or not is stored as the same bytes)`,
   },
   // if (size === text.length) this.appendAscii(text);
-  {
-    file: 'src/log/byte-store.ts',
-    line: 79,
-    column: 11,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    why: `${FAST_PATH} (ASCII encoded as UTF-8 instead of copied)`,
-  },
   // else if (size <= room) this.write(block, text, room);
   {
     file: 'src/log/byte-store.ts',
-    line: 80,
+    line: 82,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -133,7 +126,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 80,
+    line: 82,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'size < room',
@@ -142,7 +135,7 @@ export const equivalent = [
   // else this.appendBytes(Buffer.from(text, 'utf8'));
   {
     file: 'src/log/byte-store.ts',
-    line: 81,
+    line: 83,
     column: 47,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -151,7 +144,7 @@ export const equivalent = [
   // if (text.length * MAX_BYTES_PER_UNIT <= room) return this.write(block, text, room);
   {
     file: 'src/log/byte-store.ts',
-    line: 85,
+    line: 87,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -159,7 +152,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 85,
+    line: 87,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'text.length * MAX_BYTES_PER_UNIT < room',
@@ -176,7 +169,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 87,
+    line: 89,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'size < room',
@@ -185,7 +178,7 @@ export const equivalent = [
   // if (size === text.length) this.appendAscii(text);
   {
     file: 'src/log/byte-store.ts',
-    line: 90,
+    line: 92,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -194,7 +187,7 @@ export const equivalent = [
   // else this.appendBytes(Buffer.from(text, 'utf8'));
   {
     file: 'src/log/byte-store.ts',
-    line: 91,
+    line: 93,
     column: 45,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -203,7 +196,7 @@ export const equivalent = [
   // if (at + count < bytes.length) while (count > 0 && isContinuation(bytes[at + count]!)) count -= 1;
   {
     file: 'src/log/byte-store.ts',
-    line: 104,
+    line: 106,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -211,7 +204,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 104,
+    line: 106,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'at + count <= bytes.length',
@@ -219,7 +212,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 104,
+    line: 106,
     column: 11,
     mutator: 'ArithmeticOperator',
     replacement: 'at - count',
@@ -227,7 +220,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 104,
+    line: 106,
     column: 45,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -235,7 +228,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 104,
+    line: 106,
     column: 45,
     mutator: 'EqualityOperator',
     replacement: 'count >= 0',
@@ -244,16 +237,16 @@ export const equivalent = [
   // if (this.head > 16 && this.head * 2 >= this.blocks.length) {
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '141:62',
+    end: '144:62',
     why: 'when the dropped slots are compacted away: memory only',
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -261,7 +254,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 9,
     mutator: 'LogicalOperator',
     replacement: 'this.head > 16 || this.head * 2 >= this.blocks.length',
@@ -269,16 +262,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '141:23',
+    end: '144:23',
     why: 'when the dropped slots are compacted away: memory only',
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'this.head >= 16',
@@ -286,7 +279,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'this.head <= 16',
@@ -294,7 +287,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 27,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -302,7 +295,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 141,
+    line: 144,
     column: 27,
     mutator: 'EqualityOperator',
     replacement: 'this.head * 2 > this.blocks.length',
@@ -311,7 +304,7 @@ export const equivalent = [
   // let kept = false;
   {
     file: 'src/log/byte-store.ts',
-    line: 158,
+    line: 161,
     column: 16,
     mutator: 'BooleanLiteral',
     replacement: 'true',
@@ -320,7 +313,7 @@ export const equivalent = [
   // } finally {
   {
     file: 'src/log/byte-store.ts',
-    line: 161,
+    line: 164,
     column: 15,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -329,7 +322,7 @@ export const equivalent = [
   // if (!kept) this.recycle(block.bytes);
   {
     file: 'src/log/byte-store.ts',
-    line: 162,
+    line: 165,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -338,16 +331,16 @@ export const equivalent = [
   // if (this.head > 16 && this.head * 2 >= this.blocks.length) {
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '163:64',
+    end: '166:64',
     why: 'when the dropped slots are compacted away: memory only',
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -355,7 +348,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 11,
     mutator: 'LogicalOperator',
     replacement: 'this.head > 16 || this.head * 2 >= this.blocks.length',
@@ -363,16 +356,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '163:25',
+    end: '166:25',
     why: 'when the dropped slots are compacted away: memory only',
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'this.head <= 16',
@@ -380,7 +373,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 29,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -388,7 +381,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 29,
     mutator: 'EqualityOperator',
     replacement: 'this.head * 2 > this.blocks.length',
@@ -396,7 +389,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 29,
     mutator: 'EqualityOperator',
     replacement: 'this.head * 2 < this.blocks.length',
@@ -404,7 +397,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 29,
     mutator: 'ArithmeticOperator',
     replacement: 'this.head / 2',
@@ -412,7 +405,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 163,
+    line: 166,
     column: 66,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -421,7 +414,7 @@ export const equivalent = [
   // for (let i = this.find(from); i < this.blocks.length; i++) {
   {
     file: 'src/log/byte-store.ts',
-    line: 195,
+    line: 198,
     column: 35,
     mutator: 'EqualityOperator',
     replacement: 'i <= this.blocks.length',
@@ -430,7 +423,7 @@ export const equivalent = [
   // if (stop === to) break;
   {
     file: 'src/log/byte-store.ts',
-    line: 200,
+    line: 203,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -439,7 +432,7 @@ export const equivalent = [
   // const size = block.bytes.write(text, block.used, room, 'utf8');
   {
     file: 'src/log/byte-store.ts',
-    line: 206,
+    line: 209,
     column: 60,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -448,7 +441,7 @@ export const equivalent = [
   // block.bytes.write(text.slice(at, at + count), block.used, count, 'latin1');
   {
     file: 'src/log/byte-store.ts',
-    line: 216,
+    line: 220,
     column: 72,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -465,7 +458,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 230,
+    line: 234,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'this.blocks.length >= this.head',
@@ -474,7 +467,7 @@ export const equivalent = [
   // if (this.blocks[high]!.start <= offset) return high;
   {
     file: 'src/log/byte-store.ts',
-    line: 238,
+    line: 242,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -482,7 +475,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 238,
+    line: 242,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'this.blocks[high]!.start < offset',
@@ -491,7 +484,7 @@ export const equivalent = [
   // if (high > low && this.blocks[low + 1]!.start > offset) return low;
   {
     file: 'src/log/byte-store.ts',
-    line: 239,
+    line: 243,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -499,16 +492,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 239,
+    line: 243,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '239:19',
+    end: '243:19',
     why: 'a shortcut before a search or loop that reaches the same answer without it',
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 239,
+    line: 243,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'high >= low',
@@ -516,7 +509,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 239,
+    line: 243,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'high <= low',
@@ -525,7 +518,7 @@ export const equivalent = [
   // const held = this.written - this.start;
   {
     file: 'src/log/byte-store.ts',
-    line: 251,
+    line: 255,
     column: 18,
     mutator: 'ArithmeticOperator',
     replacement: 'this.written + this.start',
@@ -534,15 +527,7 @@ export const equivalent = [
   // while (size < held && size < this.maxBlock) size *= 2;
   {
     file: 'src/log/byte-store.ts',
-    line: 253,
-    column: 12,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    why: SAME_BLOCKS,
-  },
-  {
-    file: 'src/log/byte-store.ts',
-    line: 253,
+    line: 257,
     column: 12,
     mutator: 'LogicalOperator',
     replacement: 'size < held || size < this.maxBlock',
@@ -550,7 +535,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 253,
+    line: 257,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -558,7 +543,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 253,
+    line: 257,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'size <= held',
@@ -566,7 +551,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 253,
+    line: 257,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'size >= held',
@@ -574,7 +559,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 253,
+    line: 257,
     column: 27,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -582,7 +567,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 253,
+    line: 257,
     column: 27,
     mutator: 'EqualityOperator',
     replacement: 'size <= this.maxBlock',
@@ -590,7 +575,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 253,
+    line: 257,
     column: 27,
     mutator: 'EqualityOperator',
     replacement: 'size >= this.maxBlock',
@@ -599,7 +584,7 @@ export const equivalent = [
   // size = Math.min(size, this.maxBlock);
   {
     file: 'src/log/byte-store.ts',
-    line: 254,
+    line: 258,
     column: 12,
     mutator: 'MethodExpression',
     replacement: 'Math.max(size, this.maxBlock)',
@@ -608,7 +593,7 @@ export const equivalent = [
   // size === this.maxBlock
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 261,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -616,7 +601,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 261,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -624,7 +609,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 261,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'size !== this.maxBlock',
@@ -633,7 +618,7 @@ export const equivalent = [
   // reuse(bytes: Buffer): void {
   {
     file: 'src/log/byte-store.ts',
-    line: 266,
+    line: 270,
     column: 30,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -642,16 +627,16 @@ export const equivalent = [
   // if (bytes.byteOffset === 0 && whole.byteLength === this.maxBlock) this.recycle(Buffer.from(whole));
   {
     file: 'src/log/byte-store.ts',
-    line: 268,
+    line: 272,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '268:69',
+    end: '272:69',
     why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 268,
+    line: 272,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -659,7 +644,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 268,
+    line: 272,
     column: 9,
     mutator: 'LogicalOperator',
     replacement: 'bytes.byteOffset === 0 || whole.byteLength === this.maxBlock',
@@ -667,16 +652,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 268,
+    line: 272,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '268:31',
+    end: '272:31',
     why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 268,
+    line: 272,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'bytes.byteOffset !== 0',
@@ -684,7 +669,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 268,
+    line: 272,
     column: 35,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -692,7 +677,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 268,
+    line: 272,
     column: 35,
     mutator: 'EqualityOperator',
     replacement: 'whole.byteLength !== this.maxBlock',
@@ -701,7 +686,7 @@ export const equivalent = [
   // private recycle(bytes: Buffer): void {
   {
     file: 'src/log/byte-store.ts',
-    line: 271,
+    line: 275,
     column: 40,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -710,7 +695,7 @@ export const equivalent = [
   // if (bytes.length === this.maxBlock && this.spares.length < MAX_SPARES) this.spares.push(bytes);
   {
     file: 'src/log/byte-store.ts',
-    line: 275,
+    line: 279,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -718,7 +703,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 275,
+    line: 279,
     column: 43,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -726,7 +711,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 275,
+    line: 279,
     column: 43,
     mutator: 'EqualityOperator',
     replacement: 'this.spares.length <= MAX_SPARES',
@@ -734,7 +719,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 275,
+    line: 279,
     column: 43,
     mutator: 'EqualityOperator',
     replacement: 'this.spares.length >= MAX_SPARES',
@@ -897,18 +882,10 @@ export const equivalent = [
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   // this.total += this.appendBeyondCap(bytes ?? Buffer.from(text, 'utf8'));
-  {
-    file: 'src/log/output-log.ts',
-    line: 245,
-    column: 69,
-    mutator: 'StringLiteral',
-    replacement: '""',
-    why: "Node reads the encoding '' as its default, UTF-8",
-  },
   // if (text.length <= LAST_CHUNK_UNITS || text.length <= this.undrainedCap) {
   {
     file: 'src/log/output-log.ts',
-    line: 254,
+    line: 256,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -916,16 +893,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 254,
-    column: 11,
-    mutator: 'ConditionalExpression',
-    replacement: 'false',
-    end: '254:78',
-    why: CACHE,
-  },
-  {
-    file: 'src/log/output-log.ts',
-    line: 254,
+    line: 256,
     column: 11,
     mutator: 'LogicalOperator',
     replacement: 'text.length <= LAST_CHUNK_UNITS && text.length <= this.undrainedCap',
@@ -933,16 +901,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 254,
+    line: 256,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '254:42',
+    end: '256:42',
     why: CACHE,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 254,
+    line: 256,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length < LAST_CHUNK_UNITS',
@@ -950,7 +918,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 254,
+    line: 256,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length > LAST_CHUNK_UNITS',
@@ -958,7 +926,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 254,
+    line: 256,
     column: 80,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -967,7 +935,7 @@ export const equivalent = [
   // if (this.total - this.first > cap) this.evict();
   {
     file: 'src/log/output-log.ts',
-    line: 262,
+    line: 264,
     column: 9,
     mutator: 'ArithmeticOperator',
     replacement: 'this.total + this.first',
@@ -976,7 +944,7 @@ export const equivalent = [
   // let i = position < this.total ? this.runs.indexOf(position) : this.runs.length;
   {
     file: 'src/log/output-log.ts',
-    line: 292,
+    line: 294,
     column: 15,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -984,7 +952,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 292,
+    line: 294,
     column: 15,
     mutator: 'EqualityOperator',
     replacement: 'position <= this.total',
@@ -993,7 +961,7 @@ export const equivalent = [
   // i < this.runs.length;
   {
     file: 'src/log/output-log.ts',
-    line: 293,
+    line: 295,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'i <= this.runs.length',
@@ -1002,7 +970,7 @@ export const equivalent = [
   // if (budget === 0) break;
   {
     file: 'src/log/output-log.ts',
-    line: 302,
+    line: 304,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1011,7 +979,7 @@ export const equivalent = [
   // if (from < floor) {
   {
     file: 'src/log/output-log.ts',
-    line: 326,
+    line: 328,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'from <= floor',
@@ -1020,7 +988,7 @@ export const equivalent = [
   // const last = this.lastText !== undefined && from >= this.lastStart ? this.lastEnd(from) : undefined;
   {
     file: 'src/log/output-log.ts',
-    line: 333,
+    line: 335,
     column: 18,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1029,7 +997,7 @@ export const equivalent = [
   // if (last !== undefined) {
   {
     file: 'src/log/output-log.ts',
-    line: 334,
+    line: 336,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1038,7 +1006,7 @@ export const equivalent = [
   // } else if (from < this.total) {
   {
     file: 'src/log/output-log.ts',
-    line: 337,
+    line: 339,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1046,7 +1014,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 337,
+    line: 339,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'from <= this.total',
@@ -1055,7 +1023,7 @@ export const equivalent = [
   // private lastEnd(from: number): string | undefined {
   {
     file: 'src/log/output-log.ts',
-    line: 368,
+    line: 370,
     column: 53,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -1064,7 +1032,7 @@ export const equivalent = [
   // if (from === this.lastStart) return text;
   {
     file: 'src/log/output-log.ts',
-    line: 370,
+    line: 372,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1073,7 +1041,7 @@ export const equivalent = [
   // return this.lastSize === text.length ? text.slice(from - this.lastStart) : undefined;
   {
     file: 'src/log/output-log.ts',
-    line: 371,
+    line: 373,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1082,7 +1050,7 @@ export const equivalent = [
   // while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
   {
     file: 'src/log/output-log.ts',
-    line: 378,
+    line: 380,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1090,7 +1058,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 378,
+    line: 380,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1098,7 +1066,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 378,
+    line: 380,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut <= bytes.length',
@@ -1106,7 +1074,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 378,
+    line: 380,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut >= bytes.length',
@@ -1114,7 +1082,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 378,
+    line: 380,
     column: 63,
     mutator: 'AssignmentOperator',
     replacement: 'cut -= 1',

@@ -27,7 +27,8 @@ export function parseStat(text: string): ProcStat | undefined {
     .trim()
     .split(/\s+/);
   if (rest.length < 6 || !Number.isInteger(pid)) return undefined;
-  const [state = '', ppid, pgrp, session, ttyNr, tpgid] = rest;
+  // Six fields at least, checked above.
+  const [state, ppid, pgrp, session, ttyNr, tpgid] = rest as [string, string, string, string, string, string];
   return {
     pid,
     state,

@@ -23,6 +23,6 @@ export function promptFromTail(tail: string): string {
  * Whether this host's detection is grounded in the kernel (Linux), so a tool may act on it
  * (stop a one-shot at a prompt) rather than only report it.
  */
-export function kernelInputDetection(): boolean {
-  return process.platform === 'linux';
+export function kernelInputDetection(platform: NodeJS.Platform = process.platform): boolean {
+  return platform === 'linux';
 }
