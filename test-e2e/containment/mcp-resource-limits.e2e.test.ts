@@ -95,7 +95,9 @@ describe.skipIf(!linuxRoot)('procmux mcp with per-session limits (Linux cgroups)
         ) ?? [];
       expect(Number(ok) + Number(failed)).toBe(200);
       expect(Number(failed)).toBeGreaterThanOrEqual(137);
-      expect(sleeps(n)).toBe(Number(ok));
+      // A forked child is python until its execv: under load some had not become sleep yet
+      // when the report came (60 of 63 counted once in a stress run). Wait for all of them.
+      await waitFor(() => sleeps(n) === Number(ok), 30_000, `the ${ok} forked children to be sleep`);
       expect(sleeps(n)).toBeLessThanOrEqual(63);
       // The server still answers while the session sits at its limit.
       const started = performance.now();
