@@ -58,8 +58,12 @@ export function packageTestConfig(options: PackageTestOptions = {}) {
       exclude: [...configDefaults.exclude, ...platformExcludes()],
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 60_000,
-      // Once every file ran: no procmux cgroup may be left behind (test-utils/src/cgroups.ts).
-      globalSetup: [fileURLToPath(new URL('./cgroup-global-teardown.ts', import.meta.url))],
+      // A private XDG_STATE_HOME for the run; once every file ran, no procmux cgroup may be
+      // left behind (test-utils/src/cgroups.ts).
+      globalSetup: [
+        fileURLToPath(new URL('./test-state-home.ts', import.meta.url)),
+        fileURLToPath(new URL('./cgroup-global-teardown.ts', import.meta.url)),
+      ],
       retry: options.retry ?? 0,
       // PROCMUX_TEST_RESULT_FILE: where tooling/scripts/verify-static.mjs reads a run's results.
       reporters: [

@@ -7,7 +7,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { killTagged, newTag, TAG_ENV, taggedProcesses } from './tagged.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -52,14 +52,28 @@ function startHost(script: string, args: string[]): Host {
 }
 
 async function survivorsAfter(host: Host, name: string, die: (host: Host, readyLine: string) => void) {
+  // A run that timed out once under load (120 s, not reproduced since) said nothing of where
+  // it stood: a failure now names the step it was in and what carried the tag then.
+  let step = 'waiting for the host to print ready';
+  const startedAt = Date.now();
+  onTestFailed(() => {
+    const host_ = `host pid ${host.child.pid} exit ${host.child.exitCode ?? host.child.signalCode ?? 'none yet'}`;
+    const tagged = taggedProcesses(host.tag).map((p) => `${p.pid} ${p.command}`);
+    console.error(
+      `[host-death] ${name}: failed at "${step}" after ${Date.now() - startedAt} ms; ${host_}; tagged: ${JSON.stringify(tagged)}`,
+    );
+  });
   try {
     const readyLine = await host.ready;
     // Every tagged process is up: the host, the daemon, python3, both sleeps of the setsid shell.
     expect(taggedProcesses(host.tag).length).toBeGreaterThanOrEqual(5);
+    step = `killing the host as the path says (${readyLine})`;
     die(host, readyLine);
     host.child.stdin!.on('error', () => {});
     host.child.stdin!.end('go\n');
+    step = 'waiting for the host process to exit';
     await host.exited;
+    step = 'the settle after the host exited';
     await new Promise((resolve) => setTimeout(resolve, AFTER_DEATH_MS));
     const survivors = taggedProcesses(host.tag);
     counts[name] = survivors.length;
