@@ -101,6 +101,8 @@ async function main() {
       npm_config_userconfig: npmrc,
       npm_config_registry: registry.url,
       ...(nodedir ? { npm_config_nodedir: nodedir } : {}),
+      // The probes' `procmux mcp` and demo keep their state here, not in the user's ~/.local/state.
+      XDG_STATE_HOME: join(work, 'state'),
     };
     for (const key of Object.keys(env)) if (/^npm_(package|lifecycle)_/.test(key)) delete env[key];
 

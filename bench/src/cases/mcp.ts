@@ -1,7 +1,8 @@
 // `procmux mcp` as a host runs it (node dist/cli.js mcp, the SDK's own client over stdio):
 // the server's memory under a 50 MB one-shot, and what a tool call adds to running `echo hi`.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { alternate } from '../alternate.js';
 import type { BenchCase, BenchContext, Measured } from '../case.js';
@@ -40,9 +41,11 @@ async function startServer(cwd: string): Promise<Server> {
   }
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  // A state dir of its own, removed at close: the default is one per workspace in ~/.local/state.
+  const stateDir = mkdtempSync(join(tmpdir(), 'procmux-bench-state-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, 'mcp', '--cwd', cwd],
+    args: [cli, 'mcp', '--cwd', cwd, '--state-dir', stateDir],
     env: benchEnv(),
     stderr: 'ignore',
   });
@@ -63,6 +66,7 @@ async function startServer(cwd: string): Promise<Server> {
     async close() {
       await client.close();
       untrack(pid);
+      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }
