@@ -36,23 +36,23 @@ const OUTER = [
 
 // Inside, socat forwards 127.0.0.1:3128 (where the proxy variables point) to the host's proxy
 // socket (Ctrl-C ignored, as inherited), so every connection made through the proxy reaches
-// it: let through when allowed, refused and told when not, allowed domains or none. With
-// allowed domains the target starts once socat listens (a builtin read of /proc/net/tcp, no
-// exec), so its first connection finds it. Without, nothing could get through, and the target
-// does not wait for it (waiting cost ~40 ms of the first byte under load, measured): a
-// connection made before socat listens (its first milliseconds) is refused by the kernel, untold.
+// it: let through when allowed, refused and told when not, allowed domains or none. The target
+// starts once socat listens, so its first connection finds it: without the wait a connection
+// made in socat's first milliseconds was refused by the kernel and never told (a one-shot
+// `curl` to the host's loopback, once in a stress run of the suite at load ~7). Listening is
+// read from /proc/net/sockstat, whose TCP `inuse` counts the namespace's hashed sockets: none
+// but socat's listener can exist yet (/proc/net/tcp walks the kernel's whole connection table
+// at each open: 2,000 looks took 28.8 s here, sockstat's 1.5 s, under load). The wait ends if
+// socat dies.
 const INNER = [
-  's=$1; w=$2; shift 2',
+  's=$1; shift',
   `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
-  'if [ "$w" = wait ]; then',
-  '  n=0',
-  '  while [ $n -lt 2000 ]; do',
-  '    while read -r _ a _ st _; do',
-  `      [ "$a" = 0100007F:${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} ] && [ "$st" = 0A ] && n=2000`,
-  '    done </proc/net/tcp',
-  '    n=$((n+1))',
-  '  done',
-  'fi',
+  'p=$! w=1',
+  'while [ $w = 1 ] && kill -0 $p 2>/dev/null; do',
+  '  while read -r k _ u _; do',
+  '    [ "$k" = TCP: ] && [ "$u" != 0 ] && w=0',
+  '  done </proc/net/sockstat',
+  'done',
   // A shell cannot undo an ignored signal it inherited (POSIX); coreutils' env can.
   '[ -t 0 ] && exec env --default-signal=INT,QUIT "$@"',
   'exec "$@"',
@@ -125,7 +125,6 @@ export function launchArgs(
       INNER,
       'procmux-sandbox',
       files.proxySocket,
-      policy.allowDomains.length > 0 ? 'wait' : 'nowait',
       target.file,
       ...target.args,
     ],
