@@ -42,10 +42,13 @@ export class TerminalScreen implements ScreenLike {
   // Plain text not yet parsed: handed over when the screen is read or other output arrives.
   private readonly plain: PlainHold;
   private delta: DeltaState = INITIAL_DELTA_STATE;
+  // Fixed at construction; kept here because xterm.js's options getter is slow for once a chunk.
+  private readonly scrollback: number;
   private disposed = false;
 
   constructor(options: TerminalScreenOptions = {}) {
     const { cols, rows, scrollback } = resolveScreenOptions(options);
+    this.scrollback = scrollback;
     // The buffer, marker and unicode APIs are "proposed" in xterm.js and need this to be on.
     this.terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     // Programs measure emoji as two columns (Unicode 11+ wcwidth); xterm.js's default tables
@@ -261,7 +264,7 @@ export class TerminalScreen implements ScreenLike {
 
   // Line feeds after a CR that scroll every row out: down to the last row, then the whole buffer.
   private plainKeep(): number {
-    return this.terminal.options.scrollback! + 2 * this.terminal.rows + 2;
+    return this.scrollback + 2 * this.terminal.rows + 2;
   }
 
   /** Hands held plain text to the parser, in one write. */
@@ -288,7 +291,7 @@ export class TerminalScreen implements ScreenLike {
     if (normal.length !== normal.baseY + terminal.rows || !printsAsText(terminal)) return undefined;
     const tail = this.plain.coveringTail(this.plainKeep());
     if (tail === undefined || tail.includes('\t')) return undefined;
-    const rows = plainRows(tail, terminal.cols, terminal.options.scrollback! + terminal.rows);
+    const rows = plainRows(tail, terminal.cols, this.scrollback + terminal.rows);
     return { rows, normalEnd: rows.length };
   }
 
