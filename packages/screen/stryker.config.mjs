@@ -14,6 +14,8 @@ export default mutationConfig('screen', {
     'test/anchor.test.ts',
     'test/serialize.test.ts',
     'test/buffer-lines.test.ts',
+    'test/retire.test.ts',
+    'test/plain-rows.test.ts',
   ],
 });
 
@@ -255,5 +257,58 @@ export const equivalent = [
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: '→ true: the alternate buffer always holds at least one row (rows >= 1)',
+  },
+  // plain-rows.ts
+  // while (stop < end && text.charCodeAt(stop) !== LF && text.charCodeAt(stop) !== CR) stop++;
+  {
+    file: 'src/plain-rows.ts',
+    line: 44,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: '→ false: the run is written one character at a time, into the same cells with the same wraps',
+  },
+  // return rows.length > count ? rows.slice(rows.length - count) : rows;
+  {
+    file: 'src/plain-rows.ts',
+    line: 60,
+    column: 10,
+    mutator: 'EqualityOperator',
+    replacement: 'rows.length >= count',
+    why: 'at equal lengths slice(0) is the same rows',
+  },
+  // if (x === 0 && part.length >= line.length) return part;
+  {
+    file: 'src/plain-rows.ts',
+    line: 65,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'a shortcut: the general path gives the same string (empty head, the part, nothing of the line after it)',
+  },
+  {
+    file: 'src/plain-rows.ts',
+    line: 65,
+    column: 18,
+    mutator: 'EqualityOperator',
+    replacement: 'part.length > line.length',
+    why: 'at equal lengths the general path gives the part too',
+  },
+  // const head = x > line.length ? line + ' '.repeat(x - line.length) : line.slice(0, x);
+  {
+    file: 'src/plain-rows.ts',
+    line: 66,
+    column: 16,
+    mutator: 'EqualityOperator',
+    replacement: 'x >= line.length',
+    why: 'at x === line.length both branches give the whole line',
+  },
+  {
+    file: 'src/plain-rows.ts',
+    line: 66,
+    column: 52,
+    mutator: 'ArithmeticOperator',
+    replacement: 'x + line.length',
+    why: 'the cursor passes the written cells only on a row nothing was written to yet (after a line feed), where line.length is 0',
   },
 ];

@@ -28,7 +28,8 @@ const DSR_QUERY = /\x1b\[\??6n/g;
  * stripDsrRequests('>>> \x1b[6n'); // { text: '>>> ', count: 1 }
  */
 export function stripDsrRequests(chunk: string): DsrStripResult {
-  if (!chunk.includes('6n')) return { text: chunk, count: 0 };
+  // ESC first: a one-character search, and a flood of digits holds no ESC (but many a '6').
+  if (!chunk.includes('\x1b') || !chunk.includes('6n')) return { text: chunk, count: 0 };
   let count = 0;
   const text = chunk.replace(DSR_QUERY, () => {
     count++;

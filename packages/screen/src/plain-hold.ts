@@ -53,6 +53,18 @@ export class PlainHold {
     return true;
   }
 
+  /**
+   * The held text from the last CR with `keep` line feeds after it: once parsed it would leave
+   * nothing of what was there before (see the top of this file). Undefined when no such CR is
+   * held or a drop would not be exact now. Holds on to everything either way.
+   */
+  coveringTail(keep: number): string | undefined {
+    if (this.#lines < keep || !this.options.canDrop()) return undefined;
+    const cut = lastCoveringCr(this.#chunks, this.#feeds, keep);
+    if (cut === undefined) return undefined;
+    return this.#chunks[cut.chunk]!.slice(cut.at) + this.#chunks.slice(cut.chunk + 1).join('');
+  }
+
   /** Held more than a drop could shed: the caller should hand it to the parser now. */
   get full(): boolean {
     return this.#chars > MAX_HELD_CHARS;
@@ -105,9 +117,20 @@ function countLineFeeds(text: string): number {
 
 /**
  * Where the kept tail starts: at a CR with at least `keep` line feeds after it, the last such
- * CR. Undefined when there is none (a stream of bare line feeds: the column carries over).
+ * CR. Undefined when there is none (a stream of bare line feeds: the column carries over), or
+ * when it is the first character held (nothing to drop).
  */
 function findCut(
+  chunks: readonly string[],
+  feeds: readonly number[],
+  keep: number,
+): { chunk: number; at: number } | undefined {
+  const cut = lastCoveringCr(chunks, feeds, keep);
+  return cut && (cut.chunk > 0 || cut.at > 0) ? cut : undefined;
+}
+
+/** The last CR with at least `keep` line feeds after it, if any. */
+function lastCoveringCr(
   chunks: readonly string[],
   feeds: readonly number[],
   keep: number,
@@ -126,7 +149,7 @@ function findCut(
   // Then back to a CR before it.
   for (; i >= 0; i--, at = i >= 0 ? chunks[i]!.length : 0) {
     const cr = at === 0 ? -1 : chunks[i]!.lastIndexOf('\r', at - 1);
-    if (cr !== -1) return cr === 0 && i === 0 ? undefined : { chunk: i, at: cr };
+    if (cr !== -1) return { chunk: i, at: cr };
   }
   return undefined;
 }

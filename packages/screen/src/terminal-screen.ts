@@ -9,6 +9,7 @@ import { computeDelta, type DeltaState, INITIAL_DELTA_STATE } from './delta.js';
 import { resolveScreenOptions, resolveSize } from './options.js';
 import { ParseQueue } from './parse-queue.js';
 import { PlainHold } from './plain-hold.js';
+import { plainRows } from './plain-rows.js';
 import type { TerminalScreenOptions } from './types.js';
 
 const { Terminal } = xterm;
@@ -41,10 +42,13 @@ export class TerminalScreen implements ScreenLike {
   // Plain text not yet parsed: handed over when the screen is read or other output arrives.
   private readonly plain: PlainHold;
   private delta: DeltaState = INITIAL_DELTA_STATE;
+  // Fixed at construction; kept here because xterm.js's options getter is slow for once a chunk.
+  private readonly scrollback: number;
   private disposed = false;
 
   constructor(options: TerminalScreenOptions = {}) {
     const { cols, rows, scrollback } = resolveScreenOptions(options);
+    this.scrollback = scrollback;
     // The buffer, marker and unicode APIs are "proposed" in xterm.js and need this to be on.
     this.terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     // Programs measure emoji as two columns (Unicode 11+ wcwidth); xterm.js's default tables
@@ -56,7 +60,7 @@ export class TerminalScreen implements ScreenLike {
     this.queue = new ParseQueue((chunk, done) => this.terminal.write(chunk, done), PARSER_HIGH_WATER);
     this.anchor = new HistoryAnchor(this.terminal);
     this.plain = new PlainHold({
-      keepLines: () => this.terminal.options.scrollback! + 2 * this.terminal.rows + 2,
+      keepLines: () => this.plainKeep(),
       canDrop: () => this.queue.isIdle && plainState(this.terminal),
     });
     this.terminal.buffer.onBufferChange((buffer) => {
@@ -127,6 +131,29 @@ export class TerminalScreen implements ScreenLike {
     this.delta = { lines, started: delta.started, endsOnLast: delta.endsOnLast, blankLines };
     this.anchor.moveTo(next);
     return delta.text;
+  }
+
+  /**
+   * The last look: what renderNew() and renderFull() would return now, read in one pass, then
+   * the screen is disposed (later calls throw ERR_PROCESS_STATE). Plain output still held
+   * whose tail scrolls every row there was out is rendered from its text, never parsed.
+   */
+  async retire(): Promise<{ delta: string; full: string }> {
+    this.assertLive('retire');
+    try {
+      // Everything before the held text parsed; the held text stays held.
+      await this.queue.idle();
+      this.assertLive('retire');
+      const plain = this.heldRows();
+      const rows = plain ?? (await this.parsedRows());
+      const full = withoutTrailingBlank(joinRows(rows.rows));
+      // Every row the anchor could be on scrolled out under held text: it reads from row 0.
+      const start = plain ? 0 : Math.min(this.anchor.row(), rows.normalEnd);
+      const fresh = start === 0 ? full : withoutTrailingBlank(joinRows(rows.rows, start));
+      return { delta: computeDelta(this.delta, fresh).text, full: full.join('\n') };
+    } finally {
+      this.dispose();
+    }
   }
 
   /**
@@ -235,9 +262,37 @@ export class TerminalScreen implements ScreenLike {
     this.assertLive(operation);
   }
 
+  // Line feeds after a CR that scroll every row out: down to the last row, then the whole buffer.
+  private plainKeep(): number {
+    return this.scrollback + 2 * this.terminal.rows + 2;
+  }
+
   /** Hands held plain text to the parser, in one write. */
   private release(): void {
     if (!this.plain.empty) this.queue.push(this.plain.take());
+  }
+
+  /** Rows of the normal buffer (and the alternate screen when active) once all is parsed. */
+  private async parsedRows(): Promise<{ rows: Row[]; normalEnd: number }> {
+    await this.parsed('retire');
+    const normal = this.terminal.buffer.normal;
+    if (this.terminal.buffer.active.type === 'normal') {
+      return { rows: readRows(normal, 0, normal.length), normalEnd: normal.length };
+    }
+    return { rows: this.withAlternateScreen(readRows(normal, 0, normal.baseY)), normalEnd: normal.baseY };
+  }
+
+  /** The buffer's rows after the held plain text, when they follow from that text alone (plain-rows.ts). */
+  private heldRows(): { rows: Row[]; normalEnd: number } | undefined {
+    const terminal = this.terminal;
+    const normal = terminal.buffer.normal;
+    if (terminal.buffer.active.type !== 'normal' || !this.queue.isIdle) return undefined;
+    // Scrolling appends below the screen only while the screen is the buffer's end.
+    if (normal.length !== normal.baseY + terminal.rows || !printsAsText(terminal)) return undefined;
+    const tail = this.plain.coveringTail(this.plainKeep());
+    if (tail === undefined || tail.includes('\t')) return undefined;
+    const rows = plainRows(tail, terminal.cols, this.scrollback + terminal.rows);
+    return { rows, normalEnd: rows.length };
   }
 
   private withAlternateScreen(rows: Row[]): Row[] {
@@ -267,6 +322,8 @@ interface XtermInternals {
   _core?: {
     buffer?: { scrollTop?: unknown; scrollBottom?: unknown };
     _inputHandler?: { _parser?: { currentState?: unknown } };
+    // `charset` is set only while a mapping is in use; `glevel` is always there.
+    _charsetService?: { charset?: unknown; glevel?: unknown };
   };
 }
 
@@ -282,6 +339,23 @@ function plainState(terminal: XtermTerminal): boolean {
     buffer?.scrollTop === 0 &&
     buffer.scrollBottom === terminal.rows - 1 &&
     core?._inputHandler?._parser?.currentState === 0
+  );
+}
+
+/**
+ * Whether printable ASCII is written as itself: autowrap on, insert mode off, a line feed not
+ * also a carriage return, no charset mapping (DEC graphics and such). The charset is read from
+ * xterm.js's internals; where they are not found the answer is no.
+ */
+function printsAsText(terminal: XtermTerminal): boolean {
+  const charsets = (terminal as unknown as XtermInternals)._core?._charsetService;
+  return (
+    terminal.modes.wraparoundMode &&
+    !terminal.modes.insertMode &&
+    terminal.options.convertEol !== true &&
+    charsets !== undefined &&
+    'glevel' in charsets &&
+    charsets.charset === undefined
   );
 }
 

@@ -89,9 +89,8 @@ export function retireScreen(s: SessionCore): Promise<void> {
   if (!screen) return Promise.resolve();
   s.retiring ??= (async () => {
     try {
-      const delta = await screen.renderNew();
-      const full = await screen.renderFull();
-      s.finalScreen = { delta, full };
+      // One read of the rows for both; a flood's held tail is rendered from its text (screen's retire).
+      s.finalScreen = await screen.retire();
     } finally {
       s.screen = undefined;
       screen.dispose();
