@@ -14,7 +14,11 @@ export default mutationConfig('transcript', {
         'src/log/byte-store.ts',
         'src/log/utf8.ts',
         'src/log/stream-runs.ts',
+        'src/log/tiered-store.ts',
+        'src/log/spill-file.ts',
+        'src/log/validate.ts',
         'src/lines/transcript-index.ts',
+        'src/lines/line-start.ts',
       ],
       tests: [
         'test/log/output-log.test.ts',
@@ -27,7 +31,12 @@ export default mutationConfig('transcript', {
         'test/log/output-log-bytes.test.ts',
         'test/log/output-log-spill.test.ts',
         'test/log/output-log-ascii-cut.test.ts',
+        'test/log/spill-ring.test.ts',
+        'test/log/spill-inline.test.ts',
         'test/lines/transcript.test.ts',
+        'test/lines/transcript-small-cap.test.ts',
+        'test/lines/transcript-small-cap.property.test.ts',
+        'test/lines/transcript-index.property.test.ts',
         'test/lines/transcript-render.test.ts',
         'test/lines/transcript-mutants.test.ts',
       ],
@@ -728,7 +737,7 @@ export const equivalent = [
   // private lastStream: OutputStream = 'stdout';
   {
     file: 'src/log/output-log.ts',
-    line: 113,
+    line: 118,
     column: 38,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -737,7 +746,7 @@ export const equivalent = [
   // if (this.tailAt !== this.total) {
   {
     file: 'src/log/output-log.ts',
-    line: 213,
+    line: 227,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -746,7 +755,7 @@ export const equivalent = [
   // if (chunk.length === 0) return 0;
   {
     file: 'src/log/output-log.ts',
-    line: 235,
+    line: 249,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -755,7 +764,7 @@ export const equivalent = [
   // const text = bytes === undefined ? wellFormed(chunk) : chunk;
   {
     file: 'src/log/output-log.ts',
-    line: 236,
+    line: 250,
     column: 18,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -764,26 +773,26 @@ export const equivalent = [
   // bytes !== undefined
   {
     file: 'src/log/output-log.ts',
-    line: 241,
+    line: 255,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '243:105',
+    end: '257:105',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 241,
+    line: 255,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '241:26',
+    end: '255:26',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   // ? bytes.length > cap
   {
     file: 'src/log/output-log.ts',
-    line: 242,
+    line: 256,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -791,7 +800,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 242,
+    line: 256,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'bytes.length >= cap',
@@ -800,16 +809,16 @@ export const equivalent = [
   // : text.length > cap || (text.length * MAX_BYTES_PER_UNIT > cap && Buffer.byteLength(text) > cap)
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '243:105',
+    end: '257:105',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'LogicalOperator',
     replacement:
@@ -818,16 +827,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '243:28',
+    end: '257:28',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length >= cap',
@@ -835,7 +844,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -843,7 +852,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -851,7 +860,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'EqualityOperator',
     replacement: 'text.length * MAX_BYTES_PER_UNIT >= cap',
@@ -859,7 +868,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'EqualityOperator',
     replacement: 'text.length * MAX_BYTES_PER_UNIT <= cap',
@@ -867,7 +876,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'ArithmeticOperator',
     replacement: 'text.length / MAX_BYTES_PER_UNIT',
@@ -875,7 +884,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 75,
     mutator: 'EqualityOperator',
     replacement: 'Buffer.byteLength(text) >= cap',
@@ -885,7 +894,7 @@ export const equivalent = [
   // if (text.length <= LAST_CHUNK_UNITS || text.length <= this.undrainedCap) {
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -893,7 +902,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'LogicalOperator',
     replacement: 'text.length <= LAST_CHUNK_UNITS && text.length <= this.undrainedCap',
@@ -901,16 +910,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '256:42',
+    end: '270:42',
     why: CACHE,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length < LAST_CHUNK_UNITS',
@@ -918,7 +927,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length > LAST_CHUNK_UNITS',
@@ -926,7 +935,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 80,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -935,7 +944,7 @@ export const equivalent = [
   // if (this.total - this.first > cap) this.evict();
   {
     file: 'src/log/output-log.ts',
-    line: 264,
+    line: 278,
     column: 9,
     mutator: 'ArithmeticOperator',
     replacement: 'this.total + this.first',
@@ -944,7 +953,7 @@ export const equivalent = [
   // let i = position < this.total ? this.runs.indexOf(position) : this.runs.length;
   {
     file: 'src/log/output-log.ts',
-    line: 294,
+    line: 308,
     column: 15,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -952,7 +961,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 294,
+    line: 308,
     column: 15,
     mutator: 'EqualityOperator',
     replacement: 'position <= this.total',
@@ -961,7 +970,7 @@ export const equivalent = [
   // i < this.runs.length;
   {
     file: 'src/log/output-log.ts',
-    line: 295,
+    line: 309,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'i <= this.runs.length',
@@ -970,7 +979,7 @@ export const equivalent = [
   // if (budget === 0) break;
   {
     file: 'src/log/output-log.ts',
-    line: 304,
+    line: 318,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -979,7 +988,7 @@ export const equivalent = [
   // if (from < floor) {
   {
     file: 'src/log/output-log.ts',
-    line: 328,
+    line: 342,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'from <= floor',
@@ -988,7 +997,7 @@ export const equivalent = [
   // const last = this.lastText !== undefined && from >= this.lastStart ? this.lastEnd(from) : undefined;
   {
     file: 'src/log/output-log.ts',
-    line: 335,
+    line: 349,
     column: 18,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -997,7 +1006,7 @@ export const equivalent = [
   // if (last !== undefined) {
   {
     file: 'src/log/output-log.ts',
-    line: 336,
+    line: 350,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1006,7 +1015,7 @@ export const equivalent = [
   // } else if (from < this.total) {
   {
     file: 'src/log/output-log.ts',
-    line: 339,
+    line: 353,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1014,7 +1023,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 339,
+    line: 353,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'from <= this.total',
@@ -1023,7 +1032,7 @@ export const equivalent = [
   // private lastEnd(from: number): string | undefined {
   {
     file: 'src/log/output-log.ts',
-    line: 370,
+    line: 384,
     column: 53,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -1032,7 +1041,7 @@ export const equivalent = [
   // if (from === this.lastStart) return text;
   {
     file: 'src/log/output-log.ts',
-    line: 372,
+    line: 386,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1041,7 +1050,7 @@ export const equivalent = [
   // return this.lastSize === text.length ? text.slice(from - this.lastStart) : undefined;
   {
     file: 'src/log/output-log.ts',
-    line: 373,
+    line: 387,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1050,7 +1059,7 @@ export const equivalent = [
   // while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1058,7 +1067,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1066,7 +1075,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut <= bytes.length',
@@ -1074,7 +1083,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut >= bytes.length',
@@ -1082,7 +1091,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 63,
     mutator: 'AssignmentOperator',
     replacement: 'cut -= 1',
