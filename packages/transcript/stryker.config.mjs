@@ -33,6 +33,8 @@ export default mutationConfig('transcript', {
         'test/log/output-log-ascii-cut.test.ts',
         'test/log/spill-ring.test.ts',
         'test/log/spill-inline.test.ts',
+        'test/log/spill-file-edges.test.ts',
+        'test/log/validate.test.ts',
         'test/lines/transcript.test.ts',
         'test/lines/transcript-small-cap.test.ts',
         'test/lines/transcript-small-cap.property.test.ts',
