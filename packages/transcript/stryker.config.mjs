@@ -40,6 +40,7 @@ export default mutationConfig('transcript', {
         'test/lines/transcript-small-cap.property.test.ts',
         'test/lines/transcript-index.property.test.ts',
         'test/lines/first-line-cost.test.ts',
+        'test/lines/transcript-small-cap-terminal.test.ts',
         'test/lines/transcript-render.test.ts',
         'test/lines/transcript-mutants.test.ts',
       ],

@@ -1,4 +1,3 @@
-import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { OutputLog } from '../../src/log/output-log.js';
@@ -47,7 +46,7 @@ describe('log() under a small history cap (property)', () => {
           await expectPagesExact(t, text, limit, pageBytes);
         },
       ),
-      { numRuns: propertyRuns(300) },
+      { numRuns: 300 },
     );
   });
 });
