@@ -35,6 +35,7 @@ export default mutationConfig('transcript', {
         'test/log/spill-inline.test.ts',
         'test/log/spill-file-edges.test.ts',
         'test/log/validate.test.ts',
+        'test/log/first-starts-line.test.ts',
         'test/lines/transcript.test.ts',
         'test/lines/transcript-small-cap.test.ts',
         'test/lines/transcript-small-cap.property.test.ts',
