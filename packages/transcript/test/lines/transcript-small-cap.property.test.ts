@@ -1,3 +1,4 @@
+import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { OutputLog } from '../../src/log/output-log.js';
@@ -46,7 +47,7 @@ describe('log() under a small history cap (property)', () => {
           await expectPagesExact(t, text, limit, pageBytes);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
