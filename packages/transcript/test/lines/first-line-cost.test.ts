@@ -54,5 +54,12 @@ describe('the first whole line of a capped history', () => {
     reads.scanned = 0;
     expect(await index.page(log, {}, 4096)).toEqual(page);
     expect(reads.scanned).toBe(0);
+    // The huge line ends: the lines after it are pageable, numbered on.
+    append('\nafter 1\nafter 2\n');
+    expect(await index.page(log, {}, 4096)).toMatchObject({
+      text: 'after 1\nafter 2',
+      offset: 2,
+      totalLines: 4,
+    });
   });
 });

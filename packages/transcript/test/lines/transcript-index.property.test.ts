@@ -88,6 +88,18 @@ describe('TranscriptIndex over a pipe (property)', () => {
     );
   });
 
+  it('places no checkpoint where a chunk with no line feed starts, inside a line', async () => {
+    // A checkpoint is due (over 16 KiB since the last) when a short chunk with no line feed comes.
+    const { log, index } = indexed(['start\n', 'y'.repeat(20_000), 'abc', '\nnext\n'], false);
+    expect(await index.page(log, { offset: 1, limit: 1 }, 4096)).toMatchObject({
+      text: `${'y'.repeat(20_000)}abc`,
+      offset: 1,
+      totalLines: 3,
+    });
+    // Where "abc" begins (after "start\n" and the 20,000 y's) no line starts.
+    expect((await index.lineStarts(log))!.map((start) => start.offset)).not.toContain(20_006);
+  });
+
   it('reads about a page from the nearest checkpoint, deep in a big history', async () => {
     const chunks: string[] = [];
     for (let i = 0; i < 40_000; i += 500) {
