@@ -2,7 +2,8 @@ import { mutationConfig } from '../../tooling/stryker.shared.mjs';
 
 // The pure part of the transcript, in two parts each scored on its own
 // (`pnpm mutate --filter @procmux/transcript --part lines`; both without --part):
-// - log: the output log and the byte store under it, and the line index over it;
+// - log: the output log, the byte store and spill file under it, its input checks, and the
+//   line index over it with its first-line scan;
 // - lines: the lines a page or a tail reads and their walk over episodes, and the excerpts
 //   that fit a result into the output budget.
 export default mutationConfig('transcript', {
@@ -14,7 +15,11 @@ export default mutationConfig('transcript', {
         'src/log/byte-store.ts',
         'src/log/utf8.ts',
         'src/log/stream-runs.ts',
+        'src/log/tiered-store.ts',
+        'src/log/spill-file.ts',
+        'src/log/validate.ts',
         'src/lines/transcript-index.ts',
+        'src/lines/line-start.ts',
       ],
       tests: [
         'test/log/output-log.test.ts',
@@ -27,7 +32,17 @@ export default mutationConfig('transcript', {
         'test/log/output-log-bytes.test.ts',
         'test/log/output-log-spill.test.ts',
         'test/log/output-log-ascii-cut.test.ts',
+        'test/log/spill-ring.test.ts',
+        'test/log/spill-inline.test.ts',
+        'test/log/spill-file-edges.test.ts',
+        'test/log/validate.test.ts',
+        'test/log/first-starts-line.test.ts',
         'test/lines/transcript.test.ts',
+        'test/lines/transcript-small-cap.test.ts',
+        'test/lines/transcript-small-cap.property.test.ts',
+        'test/lines/transcript-index.property.test.ts',
+        'test/lines/first-line-cost.test.ts',
+        'test/lines/transcript-small-cap-terminal.test.ts',
         'test/lines/transcript-render.test.ts',
         'test/lines/transcript-mutants.test.ts',
       ],
@@ -728,7 +743,7 @@ export const equivalent = [
   // private lastStream: OutputStream = 'stdout';
   {
     file: 'src/log/output-log.ts',
-    line: 113,
+    line: 118,
     column: 38,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -737,7 +752,7 @@ export const equivalent = [
   // if (this.tailAt !== this.total) {
   {
     file: 'src/log/output-log.ts',
-    line: 213,
+    line: 227,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -746,7 +761,7 @@ export const equivalent = [
   // if (chunk.length === 0) return 0;
   {
     file: 'src/log/output-log.ts',
-    line: 235,
+    line: 249,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -755,7 +770,7 @@ export const equivalent = [
   // const text = bytes === undefined ? wellFormed(chunk) : chunk;
   {
     file: 'src/log/output-log.ts',
-    line: 236,
+    line: 250,
     column: 18,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -764,26 +779,26 @@ export const equivalent = [
   // bytes !== undefined
   {
     file: 'src/log/output-log.ts',
-    line: 241,
+    line: 255,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '243:105',
+    end: '257:105',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 241,
+    line: 255,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '241:26',
+    end: '255:26',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   // ? bytes.length > cap
   {
     file: 'src/log/output-log.ts',
-    line: 242,
+    line: 256,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -791,7 +806,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 242,
+    line: 256,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'bytes.length >= cap',
@@ -800,16 +815,16 @@ export const equivalent = [
   // : text.length > cap || (text.length * MAX_BYTES_PER_UNIT > cap && Buffer.byteLength(text) > cap)
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '243:105',
+    end: '257:105',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'LogicalOperator',
     replacement:
@@ -818,16 +833,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '243:28',
+    end: '257:28',
     why: `${FAST_PATH}: a chunk over the cap stored whole is then evicted to the same boundary`,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length >= cap',
@@ -835,7 +850,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -843,7 +858,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -851,7 +866,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'EqualityOperator',
     replacement: 'text.length * MAX_BYTES_PER_UNIT >= cap',
@@ -859,7 +874,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'EqualityOperator',
     replacement: 'text.length * MAX_BYTES_PER_UNIT <= cap',
@@ -867,7 +882,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 33,
     mutator: 'ArithmeticOperator',
     replacement: 'text.length / MAX_BYTES_PER_UNIT',
@@ -875,7 +890,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 243,
+    line: 257,
     column: 75,
     mutator: 'EqualityOperator',
     replacement: 'Buffer.byteLength(text) >= cap',
@@ -885,7 +900,7 @@ export const equivalent = [
   // if (text.length <= LAST_CHUNK_UNITS || text.length <= this.undrainedCap) {
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -893,7 +908,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'LogicalOperator',
     replacement: 'text.length <= LAST_CHUNK_UNITS && text.length <= this.undrainedCap',
@@ -901,16 +916,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '256:42',
+    end: '270:42',
     why: CACHE,
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length < LAST_CHUNK_UNITS',
@@ -918,7 +933,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'text.length > LAST_CHUNK_UNITS',
@@ -926,7 +941,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 256,
+    line: 270,
     column: 80,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -935,7 +950,7 @@ export const equivalent = [
   // if (this.total - this.first > cap) this.evict();
   {
     file: 'src/log/output-log.ts',
-    line: 264,
+    line: 278,
     column: 9,
     mutator: 'ArithmeticOperator',
     replacement: 'this.total + this.first',
@@ -944,7 +959,7 @@ export const equivalent = [
   // let i = position < this.total ? this.runs.indexOf(position) : this.runs.length;
   {
     file: 'src/log/output-log.ts',
-    line: 294,
+    line: 308,
     column: 15,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -952,7 +967,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 294,
+    line: 308,
     column: 15,
     mutator: 'EqualityOperator',
     replacement: 'position <= this.total',
@@ -961,7 +976,7 @@ export const equivalent = [
   // i < this.runs.length;
   {
     file: 'src/log/output-log.ts',
-    line: 295,
+    line: 309,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'i <= this.runs.length',
@@ -970,7 +985,7 @@ export const equivalent = [
   // if (budget === 0) break;
   {
     file: 'src/log/output-log.ts',
-    line: 304,
+    line: 318,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -979,7 +994,7 @@ export const equivalent = [
   // if (from < floor) {
   {
     file: 'src/log/output-log.ts',
-    line: 328,
+    line: 342,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'from <= floor',
@@ -988,7 +1003,7 @@ export const equivalent = [
   // const last = this.lastText !== undefined && from >= this.lastStart ? this.lastEnd(from) : undefined;
   {
     file: 'src/log/output-log.ts',
-    line: 335,
+    line: 349,
     column: 18,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -997,7 +1012,7 @@ export const equivalent = [
   // if (last !== undefined) {
   {
     file: 'src/log/output-log.ts',
-    line: 336,
+    line: 350,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1006,7 +1021,7 @@ export const equivalent = [
   // } else if (from < this.total) {
   {
     file: 'src/log/output-log.ts',
-    line: 339,
+    line: 353,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1014,7 +1029,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 339,
+    line: 353,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'from <= this.total',
@@ -1023,7 +1038,7 @@ export const equivalent = [
   // private lastEnd(from: number): string | undefined {
   {
     file: 'src/log/output-log.ts',
-    line: 370,
+    line: 384,
     column: 53,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -1032,7 +1047,7 @@ export const equivalent = [
   // if (from === this.lastStart) return text;
   {
     file: 'src/log/output-log.ts',
-    line: 372,
+    line: 386,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1041,7 +1056,7 @@ export const equivalent = [
   // return this.lastSize === text.length ? text.slice(from - this.lastStart) : undefined;
   {
     file: 'src/log/output-log.ts',
-    line: 373,
+    line: 387,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1050,7 +1065,7 @@ export const equivalent = [
   // while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1058,7 +1073,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1066,7 +1081,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut <= bytes.length',
@@ -1074,7 +1089,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut >= bytes.length',
@@ -1082,7 +1097,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 380,
+    line: 394,
     column: 63,
     mutator: 'AssignmentOperator',
     replacement: 'cut -= 1',
@@ -2090,5 +2105,174 @@ export const equivalent = [
     replacement: 'true',
     end: '103:27',
     why: "the tail's window slides while lines stream only to bound memory; with an offset only the window's lines are kept, never more than its count",
+  },
+  // Keyed 2026-12-04 (issue 30) from a run of transcript-index.ts, line-start.ts and validate.ts.
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 238,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'where checkpoints go, not what a page reads: a page from an earlier checkpoint reads more and gives the same lines (a shortcut before lastIndexOf; the later spacing check decides)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 238,
+    column: 7,
+    mutator: 'EqualityOperator',
+    replacement: 'offsetBefore + chunk.length * 3 - last.offset <= CHECKPOINT_BYTES',
+    why: 'where checkpoints go, not what a page reads: a page from an earlier checkpoint reads more and gives the same lines (a shortcut before lastIndexOf; the later spacing check decides)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 238,
+    column: 7,
+    mutator: 'ArithmeticOperator',
+    replacement: 'offsetBefore + chunk.length * 3 + last.offset',
+    why: 'where checkpoints go, not what a page reads: a page from an earlier checkpoint reads more and gives the same lines (a shortcut before lastIndexOf; the later spacing check decides)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 238,
+    column: 74,
+    mutator: 'UnaryOperator',
+    replacement: '+1',
+    why: 'where checkpoints go, not what a page reads: a page from an earlier checkpoint reads more and gives the same lines (a shortcut before lastIndexOf; the later spacing check decides)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 243,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'a fresh stripper at a line feed met at ground reads on as the running one: the condition only forgoes a valid checkpoint (the property test checks every line start)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 243,
+    column: 7,
+    mutator: 'EqualityOperator',
+    replacement: 'chunk.length - newline - 1 >= MAX_TAIL_CHARS',
+    why: 'a fresh stripper at a line feed met at ground reads on as the running one: the condition only forgoes a valid checkpoint (the property test checks every line start)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 243,
+    column: 7,
+    mutator: 'ArithmeticOperator',
+    replacement: 'chunk.length - newline + 1',
+    why: 'a fresh stripper at a line feed met at ground reads on as the running one: the condition only forgoes a valid checkpoint (the property test checks every line start)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 258,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'offset - last.offset <= CHECKPOINT_BYTES',
+    why: 'where checkpoints go, not what a page reads: a page from an earlier checkpoint reads more and gives the same lines',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 309,
+    column: 27,
+    mutator: 'MethodExpression',
+    replacement: 'this.#checkpoints',
+    why: 'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 309,
+    column: 51,
+    mutator: 'MethodExpression',
+    replacement: 'Math.max(drop, this.#checkpoints.length - 1)',
+    why: 'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 318,
+    column: 27,
+    mutator: 'MethodExpression',
+    replacement: 'this.#checkpoints',
+    why: 'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 318,
+    column: 51,
+    mutator: 'MethodExpression',
+    replacement: 'Math.max(drop, this.#checkpoints.length - 1)',
+    why: 'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 349,
+    column: 39,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'the floor moves on every append once the cap is reached, and only up: bytes already scanned for an earlier floor hold no line feed after the new one either, and a start found is kept as a checkpoint',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 350,
+    column: 43,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'the floor moves on every append once the cap is reached, and only up: bytes already scanned for an earlier floor hold no line feed after the new one either, and a start found is kept as a checkpoint',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 350,
+    column: 70,
+    mutator: 'ArithmeticOperator',
+    replacement: 'start + 1',
+    why: 'the floor moves on every append once the cap is reached, and only up: bytes already scanned for an earlier floor hold no line feed after the new one either, and a start found is kept as a checkpoint',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 359,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'lo < hi',
+    why: 'where checkpoints go, not what a page reads: a page from an earlier checkpoint reads more and gives the same lines (the search may settle on an earlier checkpoint)',
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 362,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'cp.line < line',
+    why: 'where checkpoints go, not what a page reads: a page from an earlier checkpoint reads more and gives the same lines (the search may settle on an earlier checkpoint)',
+  },
+  {
+    file: 'src/lines/line-start.ts',
+    line: 15,
+    column: 23,
+    mutator: 'EqualityOperator',
+    replacement: 'at <= to',
+    why: 'a page is cut at `to` whether it ends there or past it: the same text; `at <= to` reads an empty range more',
+  },
+  {
+    file: 'src/lines/line-start.ts',
+    line: 39,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'a page of the log never comes back empty before eof (output-log.ts), and the count stops at `to`',
+  },
+  {
+    file: 'src/lines/line-start.ts',
+    line: 42,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'a page is cut at `to` whether it ends there or past it: the same text; `at <= to` reads an empty range more',
+  },
+  {
+    file: 'src/lines/line-start.ts',
+    line: 42,
+    column: 7,
+    mutator: 'EqualityOperator',
+    replacement: 'page.cursor >= to',
+    why: 'a page is cut at `to` whether it ends there or past it: the same text; `at <= to` reads an empty range more',
   },
 ];

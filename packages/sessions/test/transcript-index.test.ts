@@ -164,4 +164,29 @@ describe('log() of a terminal session pages the whole retained history', () => {
     expect(page.droppedBytes).toBe(bytes);
     expect(page.droppedBytes).toBeGreaterThanOrEqual(s.metadata().droppedBytes);
   });
+
+  it('pages the tail a small history cap keeps, numbered as written (a cap below one checkpoint interval)', async () => {
+    sessions = track(createProcessSessions({ cwd: workspace, limits: { maxOutputBytes: 300 } }));
+    const s = await sessions.start({ command: 'bash', args: ['-c', 'seq 1 2000'] });
+    await s.wait({ timeoutMs: 60_000 });
+    const page = await s.log({ limit: 1_000 });
+    // 300 bytes hold exactly the last 60 lines of seq (5 bytes each from 1000 on).
+    const numbers = Array.from({ length: 60 }, (_, i) => String(1_941 + i));
+    expect(page).toEqual({
+      text: numbers.join('\n'),
+      offset: 1_940,
+      lines: 60,
+      totalLines: 2_000,
+      cut: true,
+      droppedLines: 1_940,
+      droppedBytes: numbersBytes(1_940),
+    });
+  });
 });
+
+/** Bytes seq writes for its first `lines` lines: digits and a line feed each. */
+function numbersBytes(lines: number): number {
+  let bytes = 0;
+  for (let n = 1; n <= lines; n += 1) bytes += String(n).length + 1;
+  return bytes;
+}

@@ -2,6 +2,7 @@ import { createAnsiStripper } from '@procmux/ansi';
 import type { OutputLog } from '../log/output-log.js';
 import { EpisodeTracker, type TranscriptStep } from '../screen/episode-tracker.js';
 import type { Foreground } from '../screen/full-screen-episode.js';
+import { lineStartAfter, linesBetween } from './line-start.js';
 import type { LogResult } from './log-result.js';
 import { logWindow, transcriptChunks } from './transcript.js';
 import { type Checkpoint, walkTranscript } from './transcript-walk.js';
@@ -43,6 +44,8 @@ export class TranscriptIndex {
   #queue: TranscriptStep[] = [];
   #waiting: Promise<void> | undefined;
   #changes = 0;
+  /** Retained bytes [from, to) known to hold no line feed: a line start is not sought there again. */
+  #noLineFeed = { from: 0, to: 0 };
 
   constructor(options: TranscriptIndexOptions = {}) {
     this.#tracker = new EpisodeTracker(options.terminal, options.foreground, (step) => this.#step(step));
@@ -296,19 +299,56 @@ export class TranscriptIndex {
    */
   #firstPageable(log: OutputLog): Checkpoint {
     const floor = log.firstRetainedOffset;
-    // Checkpoints and episodes below the retained history are of no more use.
+    // Checkpoints below the retained history are of no more use (the last stays, as the
+    // spacing's reference, until one above replaces it).
     let drop = 0;
-    while (drop < this.#checkpoints.length - 1 && this.#checkpoints[drop]!.offset < floor) drop += 1;
-    if (drop > 0) this.#checkpoints = this.#checkpoints.slice(drop);
+    while (drop < this.#checkpoints.length && this.#checkpoints[drop]!.offset < floor) drop += 1;
     this.#tracker.dropBefore(floor);
     const straddling = this.#tracker.episodes[0];
     if (straddling && straddling.start < floor && straddling.line !== undefined) {
+      this.#checkpoints = this.#checkpoints.slice(Math.min(drop, this.#checkpoints.length - 1));
       return { offset: straddling.start, line: straddling.line };
     }
-    const first = this.#checkpoints[0]!;
-    // Nothing retained starts a known line yet (a single huge line): only the end is left.
-    if (first.offset < floor) return { offset: log.totalBytes, line: this.totalLines };
+    const first = this.#firstLine(log, floor, this.#checkpoints[drop]);
+    if (first.offset < log.totalBytes) {
+      // A line start found between the floor and the next checkpoint is one: kept as the first.
+      const later = this.#checkpoints.slice(drop);
+      this.#checkpoints = later[0]?.offset === first.offset ? later : [first, ...later];
+    } else {
+      this.#checkpoints = this.#checkpoints.slice(Math.min(drop, this.#checkpoints.length - 1));
+    }
     return first;
+  }
+
+  /**
+   * Where the first whole line at or after `floor` starts, and its number: at the floor when
+   * the log says a line starts there, else after the first line feed the retained history
+   * holds. Its number is counted back from the next point whose number is known: a checkpoint,
+   * an episode's start, or the end. None retained (a single huge line): only the end is left.
+   */
+  #firstLine(log: OutputLog, floor: number, checkpoint: Checkpoint | undefined): Checkpoint {
+    const episode = this.#tracker.episodes[0];
+    let next: Checkpoint = { offset: log.totalBytes, line: this.#lines };
+    let closes = false;
+    if (checkpoint) next = checkpoint;
+    if (episode?.line !== undefined && episode.start < next.offset) {
+      next = { offset: episode.start, line: episode.line };
+      closes = true;
+    }
+    const start = log.firstRetainedStartsLine ? floor : this.#lineStartAfter(log, floor, next.offset);
+    if (start === undefined || start >= next.offset) {
+      // At the end, the unfinished last line is counted too.
+      return next.offset === log.totalBytes ? { offset: next.offset, line: this.totalLines } : next;
+    }
+    return { offset: start, line: next.line - linesBetween(log, start, next.offset, closes) };
+  }
+
+  /** lineStartAfter, skipping what an earlier call with the same floor read. */
+  #lineStartAfter(log: OutputLog, floor: number, to: number): number | undefined {
+    const known = this.#noLineFeed;
+    const start = lineStartAfter(log, known.from === floor ? Math.max(floor, known.to) : floor, to);
+    this.#noLineFeed = { from: floor, to: start === undefined ? to : start - 1 };
+    return start;
   }
 
   /** The latest checkpoint at or before `line` (at least `from`). */

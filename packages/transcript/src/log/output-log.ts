@@ -73,6 +73,8 @@ const MAX_BYTES_PER_UNIT = 3;
 // cap): a chunk at most, never a history.
 const LAST_CHUNK_UNITS = 1024 * 1024;
 
+const LINE_FEED = 0x0a;
+
 // TAIL_CHARS characters lie within the last 4 × TAIL_CHARS bytes.
 const TAIL_BYTES = TAIL_CHARS * 4;
 
@@ -103,6 +105,9 @@ export class OutputLog {
   private first = 0;
   private drainedTo = 0;
   private lostAny = false;
+  // Whether the oldest retained byte starts a line: the byte before it, when dropped, was a
+  // line feed still in memory (false when it was in the spill file: never read for this).
+  private firstStartsLine = true;
   private tailCache = '';
   private tailAt = 0;
   // The newest chunk as given, until the next append or drain: a drain after every append
@@ -194,6 +199,15 @@ export class OutputLog {
   get firstRetainedOffset(): number {
     this.settle();
     return this.first;
+  }
+
+  /**
+   * True when a line starts at firstRetainedOffset: nothing was dropped, or the last byte
+   * dropped was a line feed. False when not known (that byte had gone to the spill file).
+   */
+  get firstRetainedStartsLine(): boolean {
+    this.settle();
+    return this.firstStartsLine;
   }
 
   /** True once any cap (retained history or undrained output) discarded data. */
@@ -392,12 +406,13 @@ export class OutputLog {
   }
 
   // A chunk larger than the whole cap: only its retainable end is stored, and everything
-  // held before it is gone. Returns the chunk's full size.
+  // held before it is gone. Returns the chunk's full size. The byte before the cut is stored
+  // too, for evict() to see whether a line starts at the cut, and dropped there.
   private appendBeyondCap(bytes: Uint8Array, ascii: boolean): number {
     let cut = bytes.length - this.maxRetainedBytes;
     while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
-    this.store.skipTo(this.total + cut);
-    this.store.appendBytes(bytes.subarray(cut), ascii);
+    this.store.skipTo(this.total + cut - 1);
+    this.store.appendBytes(bytes.subarray(cut - 1), ascii);
     return bytes.length;
   }
 
@@ -408,6 +423,7 @@ export class OutputLog {
   }
 
   private dropBefore(first: number): void {
+    this.firstStartsLine = this.store.memoryByte(first - 1) === LINE_FEED;
     this.first = first;
     this.store.discardBefore(first);
     this.runs.discardBefore(first);

@@ -123,6 +123,11 @@ export class TieredStore {
     if (gone > 0) this.asciiRanges.splice(0, gone);
   }
 
+  /** The byte at `offset` when memory holds it (the file is never read for it), else undefined. */
+  memoryByte(offset: number): number | undefined {
+    return offset >= this.hot.start && offset < this.hot.end ? this.hot.byteAt(offset) : undefined;
+  }
+
   ceil(offset: number): number {
     if (offset < this.hot.start && this.inAscii(offset)) return offset;
     let at = offset;

@@ -1,0 +1,172 @@
+// The spill file on a disk that misbehaves the ways a real one may: writes and reads that take
+// part of what they were given, a file that cannot be made, a close while a write is in flight.
+// An in-memory disk, so each write completes when the test says.
+import { describe, expect, it } from 'vitest';
+import { SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
+
+const CAPACITY = 64;
+
+/** A ring-sized file per descriptor; each call takes at most `chunk` bytes; async writes wait in `pending`. */
+function memoryDisk(options: { inline?: boolean; chunk?: number; readChunk?: number } = {}) {
+  const files = new Map<number, Buffer>();
+  const closed: number[] = [];
+  const pending: (() => void)[] = [];
+  const chunk = options.chunk ?? Number.POSITIVE_INFINITY;
+  let next = 10;
+  const fs: SpillFileSystem = {
+    inline: options.inline ?? true,
+    create() {
+      files.set(next, Buffer.alloc(CAPACITY, '.'));
+      return next++;
+    },
+    write(fd, bytes, position) {
+      const count = Math.min(bytes.length, chunk);
+      Buffer.from(bytes.subarray(0, count)).copy(files.get(fd)!, position);
+      return count;
+    },
+    writeAsync(fd, buffers, position, done) {
+      pending.push(() => {
+        const all = Buffer.concat(buffers);
+        const count = Math.min(all.length, chunk);
+        all.subarray(0, count).copy(files.get(fd)!, position);
+        done(null, count);
+      });
+    },
+    read(fd, into, position) {
+      const count = Math.min(into.length, options.readChunk ?? Number.POSITIVE_INFINITY);
+      files.get(fd)!.copy(into, 0, position, position + count);
+      return count;
+    },
+    close(fd) {
+      closed.push(fd);
+    },
+  };
+  const settle = () => {
+    while (pending.length > 0) pending.shift()!();
+  };
+  return { fs, files, closed, pending, settle };
+}
+
+function spillFile(fs: SpillFileSystem, queueBytes = 1024) {
+  const released: Buffer[] = [];
+  const failures: Error[] = [];
+  const spill = new SpillFile({
+    dir: '/unused',
+    capacity: CAPACITY,
+    queueBytes,
+    fs,
+    release: (bytes) => released.push(bytes),
+    onFailure: (error) => failures.push(error),
+  });
+  return { spill, released, failures };
+}
+
+const text = (from: number, length: number) =>
+  Buffer.from(Array.from({ length }, (_, i) => String.fromCharCode(65 + ((from + i) % 26))).join(''));
+
+describe('SpillFile on a disk that takes part of each write or read', () => {
+  it('writes at once in pieces, across the ring end, and reads back every byte in order', () => {
+    const disk = memoryDisk({ chunk: 5, readChunk: 3 });
+    const { spill, released } = spillFile(disk.fs);
+    // Five blocks of 20 bytes: the third and the fifth cross the 64-byte ring's end.
+    for (let start = 0; start < 100; start += 20) expect(spill.enqueue(start, text(start, 20))).toBe(true);
+    expect(released).toHaveLength(5);
+    expect(spill.read(36, 100).toString()).toBe(text(36, 64).toString());
+    expect(spill.read(60, 70).toString()).toBe(text(60, 10).toString());
+  });
+
+  it('writes queued blocks in pieces through the thread pool, a block cut by the ring end included', () => {
+    const disk = memoryDisk({ inline: false, chunk: 7 });
+    const { spill, released } = spillFile(disk.fs);
+    for (let start = 0; start < 100; start += 20) spill.enqueue(start, text(start, 20));
+    // Read from memory while the writes wait.
+    expect(spill.queuedBytes).toBe(100);
+    expect(spill.read(36, 100).toString()).toBe(text(36, 64).toString());
+    disk.settle();
+    expect(spill.queuedBytes).toBe(0);
+    expect(released).toHaveLength(5);
+    expect(spill.read(36, 100).toString()).toBe(text(36, 64).toString());
+    // The file itself holds the newest lap: offsets 64..99 at 0..35, 36..63 where they were.
+    expect(disk.files.get(10)!.toString()).toBe(text(64, 36).toString() + text(36, 28).toString());
+  });
+
+  it('refuses to read what no write put there, and names the offset of a read that gets nothing', () => {
+    const disk = memoryDisk();
+    expect(() => spillFile(disk.fs).spill.read(0, 4)).toThrow('spill file read before any write');
+    const empty = memoryDisk();
+    empty.fs.read = () => 0;
+    const { spill } = spillFile(empty.fs);
+    spill.enqueue(16, text(16, 8));
+    expect(() => spill.read(16, 24)).toThrow('spill file short read at 16');
+  });
+});
+
+describe('SpillFile failures and close', () => {
+  it('a file that cannot be made: every block refused, the failure told once, as an Error', () => {
+    const disk = memoryDisk();
+    let creates = 0;
+    disk.fs.create = () => {
+      creates += 1;
+      throw 'EACCES';
+    };
+    const { spill, failures, released } = spillFile(disk.fs);
+    expect(spill.enqueue(0, text(0, 8))).toBe(false);
+    expect(spill.enqueue(8, text(8, 8))).toBe(false);
+    expect(creates).toBe(1);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toBeInstanceOf(Error);
+    expect(failures[0]!.message).toBe('EACCES');
+    expect(released).toEqual([]);
+  });
+
+  it('a failed asynchronous write drops the queue and closes the file; later blocks are refused', () => {
+    const disk = memoryDisk({ inline: false });
+    const write = disk.fs.writeAsync;
+    disk.fs.writeAsync = (fd, buffers, position, done) =>
+      write(fd, buffers, position, () => done(new Error('EIO: i/o error, write'), 0));
+    const { spill, failures, released } = spillFile(disk.fs);
+    spill.enqueue(0, text(0, 8));
+    spill.enqueue(8, text(8, 8));
+    expect(spill.queuedBytes).toBe(16);
+    disk.settle();
+    expect(failures.map((e) => e.message)).toEqual(['EIO: i/o error, write']);
+    expect(spill.queuedBytes).toBe(0);
+    expect(released).toHaveLength(2);
+    expect(spill.enqueue(16, text(16, 8))).toBe(false);
+    expect(disk.closed).toEqual([10]);
+    expect(disk.pending).toHaveLength(0);
+  });
+
+  it('closes the descriptor only once the write in flight completed; idle settles then', async () => {
+    const disk = memoryDisk({ inline: false });
+    const { spill, released } = spillFile(disk.fs);
+    const first = text(0, 8);
+    spill.enqueue(0, first);
+    spill.enqueue(8, text(8, 8));
+    let idle = false;
+    const settled = spill.idle().then(() => {
+      idle = true;
+    });
+    spill.close();
+    expect(spill.enqueue(16, text(16, 8))).toBe(false);
+    // The block in flight is still the thread pool's: not handed back; the waiting one is.
+    expect(released.map((b) => b.toString())).toEqual([text(8, 8).toString()]);
+    expect(disk.closed).toEqual([]);
+    disk.settle();
+    expect(disk.closed).toEqual([10]);
+    await settled;
+    expect(idle).toBe(true);
+    expect(released).toHaveLength(1);
+  });
+
+  it('reset starts a fresh file: the old one closes, queued blocks are handed back', () => {
+    const disk = memoryDisk();
+    const { spill, released } = spillFile(disk.fs);
+    spill.enqueue(0, text(0, 8));
+    spill.reset();
+    expect(disk.closed).toEqual([10]);
+    expect(spill.enqueue(100, text(100, 8))).toBe(true);
+    expect(spill.read(100, 108).toString()).toBe(text(100, 8).toString());
+    expect(released).toHaveLength(2);
+  });
+});
