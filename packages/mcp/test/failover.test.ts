@@ -75,6 +75,9 @@ describe.skipIf(skip !== undefined)(
       for (const host of hosts.splice(0)) await host.client.close().catch(() => {});
     });
     afterAll(async () => {
+      // sshd first: a remote shell of a killed host still running could make its tmux dir again
+      // after the removal below (an empty `tmux-<hash>/sessions` was left in ~ after runs).
+      await sshd?.stop();
       // A failed run may leave persisted sessions on the "remote" tmux servers: end them there.
       for (const d of dirs.filter((x) => x.includes('pm-fo-ws-'))) {
         const hash = createHash('sha256').update(d).digest('hex').slice(0, 16);
@@ -82,7 +85,6 @@ describe.skipIf(skip !== undefined)(
         spawnSync('tmux', ['-S', join(tmuxDir, 'tmux.sock'), 'kill-server'], { stdio: 'ignore' });
         rmSync(tmuxDir, { recursive: true, force: true });
       }
-      await sshd?.stop();
       await admin?.end();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
       await assertNoLeakedProcesses();

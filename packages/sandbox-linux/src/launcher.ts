@@ -39,11 +39,11 @@ const OUTER = [
 // it: let through when allowed, refused and told when not, allowed domains or none. The target
 // starts once socat listens, so its first connection finds it: without the wait a connection
 // made in socat's first milliseconds was refused by the kernel and never told (a one-shot
-// `curl` to the host's loopback, once in a stress run of the suite at load ~7). Listening is
-// read from /proc/net/sockstat, whose TCP `inuse` counts the namespace's hashed sockets: none
-// but socat's listener can exist yet (/proc/net/tcp walks the kernel's whole connection table
-// at each open: 2,000 looks took 28.8 s here, sockstat's 1.5 s, under load). The wait ends if
-// socat dies.
+// `curl` to the host's loopback, in 2 of 2 stress runs of the suite at load 7-13). The wait
+// costs the first byte socat's start, ~10 ms here. Listening is read from /proc/net/sockstat,
+// whose TCP `inuse` counts the namespace's hashed sockets: none but socat's listener can exist
+// yet (/proc/net/tcp walks the kernel's whole connection table at each open: 2,000 looks took
+// 28.8 s here, sockstat's 1.5 s, under load). The wait ends if socat dies.
 const INNER = [
   's=$1; shift',
   `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
