@@ -8,7 +8,6 @@ import { promisify } from 'node:util';
 import { isAlive, trackPid, waitFor } from '@procmux/test-utils';
 
 const run = promisify(execFile);
-let sessions = 0;
 
 export interface TmuxCapture {
   /** `capture-pane -p -J -S -`: the history and the pane, wrapped lines joined. */
@@ -22,10 +21,12 @@ export interface TmuxCapture {
 /** Feeds `bytes` to a fresh tmux pane of the given size and captures what it shows. */
 export async function captureWithTmux(bytes: Uint8Array, cols: number, rows: number): Promise<TmuxCapture> {
   const dir = mkdtempSync(join(tmpdir(), 'procmux-tmux-'));
-  const socket = `procmux-test-${process.pid}-${++sessions}`;
+  // The socket in the private dir: `-L` left one in /tmp/tmux-<uid>/ per capture (kill-server
+  // does not remove it), hundreds per suite run.
+  const socket = join(dir, 'tmux.sock');
   const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TMUX: '' };
   const tmux = (...args: string[]) =>
-    run('tmux', ['-u', '-L', socket, '-f', join(dir, 'tmux.conf'), ...args], { env, timeout: 30_000 });
+    run('tmux', ['-u', '-S', socket, '-f', join(dir, 'tmux.conf'), ...args], { env, timeout: 30_000 });
   writeFileSync(join(dir, 'stream.bin'), bytes);
   // No status line: the pane gets every row. raw -echo: the bytes reach tmux unchanged, and the
   // answers tmux gives to the stream's queries are not echoed onto the screen.
