@@ -97,8 +97,9 @@ if (job === 'setup') {
     }
   }
   // One closing line CI reads: a failed test counts once, a file that failed to load once.
-  const { passed, failed, skipped } = readResults(root);
+  const { passed, failed, skipped, failures, reasons } = readResults(root);
   if (failedSteps.length > 0) log(`failed steps: ${failedSteps.join(', ')}`);
+  for (const [i, name] of failures.entries()) process.stdout.write(`failed: ${name}\n  ${reasons[i]}\n`);
   process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   process.exit(failedSteps.length > 0 || failed > 0 ? 1 : 0);
 } else {

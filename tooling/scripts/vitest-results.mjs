@@ -25,6 +25,7 @@ export function readResults(root) {
   let failed = 0;
   let skipped = 0;
   const failures = [];
+  const reasons = [];
   for (const dir of workspaceDirs(root)) {
     const results = join(dir, 'test-results');
     if (!existsSync(results)) continue;
@@ -38,12 +39,24 @@ export function readResults(root) {
           .split('\\')
           .join('/');
         const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
-        for (const test of failedTests) failures.push(`${where} > ${test.fullName ?? test.title}`);
-        if (failedTests.length === 0 && suite.status === 'failed')
+        for (const test of failedTests) {
+          failures.push(`${where} > ${test.fullName ?? test.title}`);
+          reasons.push(firstLine(test.failureMessages));
+        }
+        if (failedTests.length === 0 && suite.status === 'failed') {
           failures.push(`${where} > (the file itself)`);
+          reasons.push(firstLine([suite.message]));
+        }
         failed += failedTests.length === 0 && suite.status === 'failed' ? 1 : failedTests.length;
       }
     }
   }
-  return { passed, failed, skipped, failures };
+  return { passed, failed, skipped, failures, reasons };
+}
+
+// CI keeps only the tail of a run: the closing lines carry each failure's first message line.
+function firstLine(messages) {
+  const text = (messages ?? []).find((m) => typeof m === 'string' && m.trim() !== '') ?? '';
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '(no message)';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line.trim();
 }
