@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -83,6 +84,9 @@ describe.skipIf(skip !== undefined)('procmux mcp --ssh against a real sshd', () 
   afterAll(async () => {
     await sshd?.stop();
     rmSync(workspace, { recursive: true, force: true });
+    // The "remote" user is this one: `mcp --ssh` made its tmux dir in this home (~/.local/state).
+    const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
+    rmSync(join(homedir(), '.local', 'state', 'procmux', `tmux-${hash}`), { recursive: true, force: true });
     await assertNoLeakedProcesses();
   });
 
