@@ -81,7 +81,9 @@ async function measureFirstByte(ctx: BenchContext): Promise<Measured> {
       raw: figure(b, 'ms'),
       ratio: signedMs(extra),
       pass: extra <= FIRST_BYTE_ALLOWANCE_MS,
-      notes: [`median of ${runs} starts per side; sandbox without allowed domains (socat not waited for)`],
+      notes: [
+        `median of ${runs} starts per side; sandbox without allowed domains (the target starts once socat listens: ~10 ms of the figure)`,
+      ],
     };
   } finally {
     await sessions.dispose();

@@ -43,7 +43,12 @@ const OUTER = [
 // costs the first byte socat's start, ~10 ms here. Listening is read from /proc/net/sockstat,
 // whose TCP `inuse` counts the namespace's hashed sockets: none but socat's listener can exist
 // yet (/proc/net/tcp walks the kernel's whole connection table at each open: 2,000 looks took
-// 28.8 s here, sockstat's 1.5 s, under load). The wait ends if socat dies.
+// 28.8 s here, sockstat's 1.5 s, under load). The wait ends if socat dies; the program then
+// runs with nothing to tell its refused connections, and its stderr says so first.
+/** The line a sandboxed program's stderr starts with when socat ended before it listened. */
+export const FORWARDER_DIED =
+  'procmux sandbox: socat ended before it listened; a connection this program makes is refused without being told';
+
 const INNER = [
   's=$1; shift',
   `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
@@ -53,6 +58,7 @@ const INNER = [
   '    [ "$k" = TCP: ] && [ "$u" != 0 ] && w=0',
   '  done </proc/net/sockstat',
   'done',
+  `[ $w = 1 ] && echo "${FORWARDER_DIED}" >&2`,
   // A shell cannot undo an ignored signal it inherited (POSIX); coreutils' env can.
   '[ -t 0 ] && exec env --default-signal=INT,QUIT "$@"',
   'exec "$@"',
