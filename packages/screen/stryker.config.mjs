@@ -208,7 +208,7 @@ export const equivalent = [
   // const PARSER_HIGH_WATER = 16 * 1024 * 1024;
   {
     file: 'src/terminal-screen.ts',
-    line: 18,
+    line: 20,
     column: 27,
     mutator: 'ArithmeticOperator',
     replacement: '16 * 1024 / 1024',
@@ -216,7 +216,7 @@ export const equivalent = [
   },
   {
     file: 'src/terminal-screen.ts',
-    line: 18,
+    line: 20,
     column: 27,
     mutator: 'ArithmeticOperator',
     replacement: '16 / 1024',
@@ -225,7 +225,7 @@ export const equivalent = [
   // const kept = next >= start ? rows.slice(above) : readRows(normal, next, start).concat(rows);
   {
     file: 'src/terminal-screen.ts',
-    line: 108,
+    line: 125,
     column: 18,
     mutator: 'EqualityOperator',
     replacement: 'next > start',
@@ -234,7 +234,7 @@ export const equivalent = [
   // if (!this.replyListeners.delete(listener)) return;
   {
     file: 'src/terminal-screen.ts',
-    line: 182,
+    line: 241,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -243,7 +243,7 @@ export const equivalent = [
   // if (this.disposed) return;
   {
     file: 'src/terminal-screen.ts',
-    line: 189,
+    line: 248,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -252,7 +252,7 @@ export const equivalent = [
   // if (rows[first]) rows[first]!.wrapped = false;
   {
     file: 'src/terminal-screen.ts',
-    line: 210,
+    line: 303,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
