@@ -100,7 +100,8 @@ for (let run = 1; run <= runs; run++) {
   const failedSteps = steps.filter((args) => pnpm(args) !== 0).length;
   const result = readResults(root);
   for (const name of new Set(result.failures)) failedIn.set(name, (failedIn.get(name) ?? 0) + 1);
-  for (const [i, name] of result.failures.entries()) log(`run ${run} failed: ${name}\n  ${result.reasons[i]}`);
+  for (const [i, name] of result.failures.entries())
+    log(`run ${run} failed: ${name}\n  ${result.reasons[i]}`);
   // A step that failed with no failed test in any report (a crash before reporting) still counts.
   if (failedSteps > 0 && result.failures.length === 0) {
     const name = '(a test step failed without a failed test in its report)';
