@@ -35,6 +35,8 @@ export default mutationConfig('transcript', {
         'test/log/spill-ring.test.ts',
         'test/log/spill-inline.test.ts',
         'test/log/spill-file-edges.test.ts',
+        'test/log/spill-window.test.ts',
+        'test/log/tiered-store.test.ts',
         'test/log/validate.test.ts',
         'test/log/first-starts-line.test.ts',
         'test/lines/transcript.test.ts',
@@ -78,6 +80,17 @@ const TAIL_MEMORY =
 // The log's list was rebuilt on 2026-12-03 from a fresh full report (608 mutants, in
 // @procmux/registry then) and an incremental run with the spill suites; each reason carried over
 // from the old list by its source line, or new. The lines' entries follow it.
+const WINDOW_BELOW_CAP =
+  'the log passes the store a finite window only below the cap (at or above it, Infinity: nothing spills)';
+const EMPTY_FILE_START =
+  'with nothing in the file its end is where memory starts (0 without a file, never above the first retained byte): the log reads the same start';
+const BELOW_FIRST =
+  "the file's start and its ASCII ranges below it are read only at or above the first retained offset (diskBytes takes the larger; ceil is asked there): left behind, they are memory only";
+const MEMORY_BYTE =
+  'asked only for the byte before the first retained one, below the end; below memory the block lookup indexes the oldest block before its start: undefined, as the guard gives';
+const FLOOR =
+  "floor() is asked only at a page's cut: below the end (its run goes on past it) and above the page's start, a character boundary the walk back stops at";
+const REFUSES = 'the spill file refuses every block itself once it failed or was closed (close() closes it)';
 export const equivalent = [
   // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));
   {
@@ -2274,5 +2287,378 @@ export const equivalent = [
     mutator: 'EqualityOperator',
     replacement: 'page.cursor >= to',
     why: 'a page is cut at `to` whether it ends there or past it: the same text; `at <= to` reads an empty range more',
+  },
+  // Keyed 2026-12-04 (issue 30) from a run of tiered-store.ts. The log is the store's only user.
+  // const spills = Number.isFinite(options.memoryBytes) && options.memoryBytes < options.retainedBytes;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 43,
+    column: 20,
+    mutator: 'LogicalOperator',
+    replacement: 'Number.isFinite(options.memoryBytes) || options.memoryBytes < options.retainedBytes',
+    why: 'a window of Infinity is neither finite nor below the cap, so `||` is false as `&&` is; a finite window reaches the store only below the cap',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 43,
+    column: 60,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: WINDOW_BELOW_CAP,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 43,
+    column: 60,
+    mutator: 'EqualityOperator',
+    replacement: 'options.memoryBytes <= options.retainedBytes',
+    why: WINDOW_BELOW_CAP,
+  },
+  // : Math.min(MAX_BLOCK_BYTES, options.retainedBytes);
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 46,
+    column: 9,
+    mutator: 'MethodExpression',
+    replacement: 'Math.max(MAX_BLOCK_BYTES, options.retainedBytes)',
+    why: `${SAME_BLOCKS} (the largest block of a log that never spills)`,
+  },
+  // capacity: options.retainedBytes + maxBlockBytes,
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 54,
+    column: 21,
+    mutator: 'ArithmeticOperator',
+    replacement: 'options.retainedBytes - maxBlockBytes',
+    why: 'the file never holds more than the cap less what memory keeps (over 7 blocks: the window less its 8 slack blocks, less one), so a ring a block short of the cap still holds every spilled byte retained',
+  },
+  // release: (bytes) => this.hot.reuse(bytes),
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 57,
+    column: 20,
+    mutator: 'ArrowFunction',
+    replacement: '() => undefined',
+    why: `${SAME_BLOCKS} (a written block not taken back as a spare: a fresh one later)`,
+  },
+  // return this.coldStart < this.coldEnd ? this.coldStart : this.hot.start;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 65,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: EMPTY_FILE_START,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 65,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'this.coldStart <= this.coldEnd',
+    why: EMPTY_FILE_START,
+  },
+  // this.coldStart = Math.max(this.coldStart, Math.min(offset, this.coldEnd));
+  // while (gone < this.asciiRanges.length && this.asciiRanges[gone]!.end <= this.coldStart) gone += 1;
+  // if (gone > 0) this.asciiRanges.splice(0, gone);
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 120,
+    column: 22,
+    mutator: 'MethodExpression',
+    replacement: 'Math.min(this.coldStart, Math.min(offset, this.coldEnd))',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 122,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 122,
+    column: 46,
+    mutator: 'EqualityOperator',
+    replacement: 'this.asciiRanges[gone]!.end < this.coldStart',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'gone >= 0',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'gone <= 0',
+    why: BELOW_FIRST,
+  },
+  // return offset >= this.hot.start && offset < this.hot.end ? this.hot.byteAt(offset) : undefined;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '128:61',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 12,
+    mutator: 'LogicalOperator',
+    replacement: 'offset >= this.hot.start || offset < this.hot.end',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '128:36',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 40,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 40,
+    mutator: 'EqualityOperator',
+    replacement: 'offset <= this.hot.end',
+    why: MEMORY_BYTE,
+  },
+  // if (offset < this.hot.start && this.inAscii(offset)) return offset;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 132,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '132:32',
+    why: 'the ASCII ranges cover spilled offsets only, below where memory starts: none holds an offset at or above it',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 132,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'offset <= this.hot.start',
+    why: 'the ASCII ranges cover spilled offsets only, below where memory starts: none holds an offset at or above it',
+  },
+  // while (at > floor && at < this.hot.end && isContinuation(this.byteAt(at))) at -= 1;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '140:43',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'LogicalOperator',
+    replacement: 'at > floor || at < this.hot.end',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '140:22',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'at >= floor',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 26,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 26,
+    mutator: 'EqualityOperator',
+    replacement: 'at <= this.hot.end',
+    why: FLOOR,
+  },
+  // if (from >= memory || from >= to) return this.hot.decode(from, to);
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 147,
+    column: 27,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'an empty range below memory reads no byte of the file either: the same empty text',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 147,
+    column: 27,
+    mutator: 'EqualityOperator',
+    replacement: 'from > to',
+    why: 'an empty range below memory reads no byte of the file either: the same empty text',
+  },
+  // return mid < to ? old + this.hot.decode(mid, to) : old;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 151,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'with mid = to the memory part is empty: the same text',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 151,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'mid <= to',
+    why: 'with mid = to the memory part is empty: the same text',
+  },
+  // this.closed = true;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 166,
+    column: 19,
+    mutator: 'BooleanLiteral',
+    replacement: 'false',
+    why: REFUSES,
+  },
+  // else if (offset >= range.end) low = mid + 1;
+  // else return offset >= this.coldStart;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 179,
+    column: 16,
+    mutator: 'EqualityOperator',
+    replacement: 'offset > range.end',
+    why: 'a range ends where the next block starts, a character boundary: taken as ASCII there, the cut is the same',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 180,
+    column: 19,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: "ceil is asked at or above the first retained offset, never below the file's start",
+  },
+  // if (this.failure === undefined && !this.closed && this.file!.enqueue(start, bytes)) {
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 204,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '204:51',
+    why: REFUSES,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 204,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'this.failure === undefined || !this.closed',
+    why: REFUSES,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 204,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '204:35',
+    why: REFUSES,
+  },
+  // const last = this.asciiRanges[this.asciiRanges.length - 1];
+  // if (ascii && last?.end === start) last.end = end;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 206,
+    column: 37,
+    mutator: 'ArithmeticOperator',
+    replacement: 'this.asciiRanges.length + 1',
+    why: 'contiguous ASCII ranges kept apart instead of merged: the same offsets covered, by more entries (memory)',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 207,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'contiguous ASCII ranges kept apart instead of merged: the same offsets covered, by more entries (memory)',
+  },
+  // this.asciiRanges = []; return false; (a block the file refused)
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 213,
+    column: 24,
+    mutator: 'ArrayDeclaration',
+    replacement: '["Stryker was here"]',
+    why: "once the file refused a block it refuses every later one: nothing below memory is held (start is memory's), so the ranges are never asked",
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 214,
+    column: 12,
+    mutator: 'BooleanLiteral',
+    replacement: 'true',
+    why: `${SAME_BLOCKS} (a refused block not recycled as a spare)`,
+  },
+  // const FIRST_BLOCK_BYTES = 16 * 1024;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 22,
+    column: 27,
+    mutator: 'ArithmeticOperator',
+    replacement: '16 / 1024',
+    why: `${SAME_BLOCKS} (a first block of 4 bytes, doubling with the bytes held)`,
   },
 ];
