@@ -47,6 +47,8 @@ export default mutationConfig('transcript', {
         'test/lines/transcript-small-cap-terminal.test.ts',
         'test/lines/transcript-render.test.ts',
         'test/lines/transcript-mutants.test.ts',
+        'test/lines/transcript-index-cases.test.ts',
+        'test/lines/transcript-index-terminal.test.ts',
       ],
     },
     lines: {
