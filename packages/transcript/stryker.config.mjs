@@ -93,6 +93,45 @@ const MEMORY_BYTE =
 const FLOOR =
   "floor() is asked only at a page's cut: below the end (its run goes on past it) and above the page's start, a character boundary the walk back stops at";
 const REFUSES = 'the spill file refuses every block itself once it failed or was closed (close() closes it)';
+const NOTHING_SCANNED =
+  'an empty record names no floor (undefined never equals one): nothing is taken as scanned, as with the first {0, 0}';
+const CHANGES =
+  'the change count is only compared for equality: counting down changes it as counting up does';
+const PIPE_ROUTE =
+  "a pipe's chunk counted through the tracker instead (without a terminal it hands on the same text at the same offset at once, and nothing queues), or without the ASCII hint (measured again)";
+const PAST_END =
+  'a window at or past the end walks lines and keeps none: no line ends at or after the last (a longer read only)';
+const BEFORE_WINDOW =
+  "text of a line before the window is joined and then dropped at its line feed: the walk always reaches the window's first line";
+const AFTER_TAKE =
+  'take() says the window is full only with line >= end, and then current is empty: the last push is skipped either way';
+const STEP_QUEUE =
+  'steps queue only behind a render still pending (the queue is non-empty exactly while one is awaited), and a step counted through the queue is counted as at once: the same lines in the same order';
+const COUNT_WAITING =
+  'counting again while a render is pending stops at once at the episode still rendering, first in the queue: it only waits on it again';
+const SAME_SLICE = 'the head is the whole chunk sliced whole, an equal string: the same count';
+const EMPTY_REST = 'with no text after the line feed the rest counted is empty: no line, no open row';
+const MEASURED = 'the head measured instead of known to be ASCII: the same byte length';
+const PLAIN_PATH =
+  'chooses between counting line feeds and stripping (the plain path is taken only where both count the same lines); the general path is always right';
+const REST_EMPTY =
+  'a chunk ending in a line feed leaves an empty rest: the stripper gives nothing for it, so no open row either way';
+const WRAPPED_OUT = 'out with no line feed is a wrapped row, 4,096 units: longer than 2 either way';
+const STRADDLE =
+  'an episode over the floor is found by #firstLine too: it counts from an episode starting below the floor and returns its start and line (line is set once the episode is counted, and page() waits for that)';
+const STRADDLE_ALL_BELOW =
+  'only an episode still on screen straddles the floor with every checkpoint below it; its end pushes a checkpoint before any later text is counted, and an empty list reads as none found';
+const BELOW_FLOOR =
+  'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives';
+const LATER_POINT =
+  'a later point to count back from (the first episode rather than a checkpoint before it): the same first line, found by reading more';
+const START_AT_NEXT =
+  'a line start found at next (or past it) gives next again: linesBetween(next, next) is 0, and at the end the history ends in a line feed, so no unfinished line is counted';
+const FLOOR_MOVES =
+  'the floor moves on every append once the cap is reached, and only up: bytes already scanned for an earlier floor hold no line feed after the new one either, and a start found is kept as a checkpoint';
+const CP_AT_FROM = 'a checkpoint at the first pageable offset is that line start itself: the same point';
+const RENDERED_SAME = 'three renders of a screen nothing changed give the same screen';
+const SAME_SLICE_Q = 'slicing the whole queue from its end gives the same empty queue';
 export const equivalent = [
   // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));
   {
@@ -2212,14 +2251,6 @@ export const equivalent = [
   },
   {
     file: 'src/lines/transcript-index.ts',
-    line: 318,
-    column: 51,
-    mutator: 'MethodExpression',
-    replacement: 'Math.max(drop, this.#checkpoints.length - 1)',
-    why: 'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives',
-  },
-  {
-    file: 'src/lines/transcript-index.ts',
     line: 349,
     column: 39,
     mutator: 'ConditionalExpression',
@@ -2662,5 +2693,508 @@ export const equivalent = [
     mutator: 'ArithmeticOperator',
     replacement: '16 / 1024',
     why: `${SAME_BLOCKS} (a first block of 4 bytes, doubling with the bytes held)`,
+  },
+  // Keyed 2026-12-04 (issue 30) from a run of transcript-index.ts and line-start.ts after the tests
+  // above; each reason names what a page, a count or a line start reads the same either way.
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 48,
+    column: 17,
+    mutator: 'ObjectLiteral',
+    replacement: '{}',
+    why: NOTHING_SCANNED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 60,
+    column: 5,
+    mutator: 'AssignmentOperator',
+    replacement: 'this.#changes -= 1',
+    why: CHANGES,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 36,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 36,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#waiting !== undefined',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 67,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 67,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#queue.length !== 0',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 93,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 62,
+    column: 42,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 106,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: PAST_END,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 106,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'start <= end',
+    why: PAST_END,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 115,
+    column: 17,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: BEFORE_WINDOW,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 128,
+    column: 18,
+    mutator: 'BooleanLiteral',
+    replacement: 'false',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement: "!done && line < end || current !== ''",
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '132:30',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement: '!done || line < end',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 20,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 20,
+    mutator: 'EqualityOperator',
+    replacement: 'line <= end',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '178:64',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'this.#waiting === undefined || this.#queue.length === 0',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '178:36',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#waiting !== undefined',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 40,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 40,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#queue.length !== 0',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 82,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 90,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 183,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: COUNT_WAITING,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 211,
+    column: 19,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: SAME_SLICE_Q,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 230,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement: 'changes === this.#changes && tries >= MAX_LIVE_TRIES',
+    why: RENDERED_SAME,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 230,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '230:36',
+    why: RENDERED_SAME,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 251,
+    column: 18,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: SAME_SLICE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 251,
+    column: 18,
+    mutator: 'ArithmeticOperator',
+    replacement: 'newline - 1',
+    why: SAME_SLICE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 255,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: EMPTY_REST,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 257,
+    column: 36,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: MEASURED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 257,
+    column: 36,
+    mutator: 'LogicalOperator',
+    replacement: 'ascii && headAscii',
+    why: MEASURED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 274,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 276,
+    column: 21,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 277,
+    column: 8,
+    mutator: 'LogicalOperator',
+    replacement: 'ascii && Buffer.byteLength(chunk) === chunk.length',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 277,
+    column: 17,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 278,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 278,
+    column: 16,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 283,
+    column: 14,
+    mutator: 'BooleanLiteral',
+    replacement: 'false',
+    why: MEASURED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 282,
+    column: 24,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '282:54',
+    why: REST_EMPTY,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 282,
+    column: 24,
+    mutator: 'EqualityOperator',
+    replacement: 'lastNewline + 1 <= chunk.length',
+    why: REST_EMPTY,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 282,
+    column: 24,
+    mutator: 'ArithmeticOperator',
+    replacement: 'lastNewline - 1',
+    why: REST_EMPTY,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 286,
+    column: 19,
+    mutator: 'UnaryOperator',
+    replacement: '+1',
+    why: WRAPPED_OUT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 23,
+    mutator: 'EqualityOperator',
+    replacement: 'straddling.start <= floor',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 51,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 51,
+    mutator: 'EqualityOperator',
+    replacement: 'straddling.line === undefined',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 82,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 309,
+    column: 66,
+    mutator: 'ArithmeticOperator',
+    replacement: 'this.#checkpoints.length + 1',
+    why: STRADDLE_ALL_BELOW,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 315,
+    column: 21,
+    mutator: 'MethodExpression',
+    replacement: 'this.#checkpoints',
+    why: BELOW_FLOOR,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 317,
+    column: 12,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: BELOW_FLOOR,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 334,
+    column: 40,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: LATER_POINT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 334,
+    column: 40,
+    mutator: 'EqualityOperator',
+    replacement: 'episode.start <= next.offset',
+    why: LATER_POINT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 339,
+    column: 32,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: START_AT_NEXT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 339,
+    column: 32,
+    mutator: 'EqualityOperator',
+    replacement: 'start > next.offset',
+    why: START_AT_NEXT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 350,
+    column: 43,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: FLOOR_MOVES,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 350,
+    column: 43,
+    mutator: 'EqualityOperator',
+    replacement: 'start !== undefined',
+    why: FLOOR_MOVES,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 363,
+    column: 13,
+    mutator: 'EqualityOperator',
+    replacement: 'cp.offset > from.offset',
+    why: CP_AT_FROM,
   },
 ];

@@ -131,6 +131,22 @@ describe('TranscriptIndex on a terminal with full-screen programs', () => {
     ]);
   });
 
+  it("says whether a program's screen was rendered, and renders none for a terminal run on pipes", async () => {
+    const rendered = terminal();
+    expect(rendered.index.rendersFullScreen).toBe(false);
+    rendered.add(`$ vim\r\n${vim('alpha')}after\r\n`);
+    await rendered.index.page(rendered.log, everything, 4096);
+    expect(rendered.index.rendersFullScreen).toBe(true);
+
+    const onPipes = terminal();
+    onPipes.index.plain();
+    onPipes.add(`$ vim\r\n${vim('alpha')}after\r\n`);
+    const page = await onPipes.index.page(onPipes.log, everything, 4096);
+    expect(onPipes.index.rendersFullScreen).toBe(false);
+    expect(page.text).not.toContain(MARKER);
+    expect(page.text.split('\n')[0]).toBe('$ vim');
+  });
+
   // The first whole line after the cut is numbered back from the program's start: rows that
   // strip to nothing end no line there, and a row that wrapped and was erased ends one.
   it.each([
