@@ -28,7 +28,10 @@ const everything = { offset: 0, limit: 100_000 };
 
 describe('TranscriptIndex on a terminal with full-screen programs', () => {
   it('counts output that arrives while earlier screens still render in order, each once', async () => {
-    const chunks = ['$ vim a\r\n', vim('alpha'), 'between\r\n', vim('beta'), 'after\r\n$ '];
+    // The second program redraws a lot before its last screen: its render ends well after the first's.
+    const redraws = Array.from({ length: 4000 }, (_, i) => `\x1b[H\x1b[2Jframe ${i}\r\nrow`).join('');
+    const beta = vim('beta').replace('\x1b[H\x1b[2J', `${redraws}\x1b[H\x1b[2J`);
+    const chunks = ['$ vim a\r\n', vim('alpha'), 'between\r\n', beta, 'after\r\n$ '];
     // Settled after every chunk: each render done before the next output.
     const settled = terminal();
     for (const chunk of chunks) {
