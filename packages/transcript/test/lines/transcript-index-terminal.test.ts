@@ -150,6 +150,31 @@ describe('TranscriptIndex on a terminal with full-screen programs', () => {
     expect(page.text.split('\n')[0]).toBe('$ vim');
   });
 
+  it('settles on the screen of a program that never stops redrawing', async () => {
+    const { log, index, add } = terminal();
+    add('$ top\r\n\x1b[?1049h\x1b[H\x1b[2Jframe 0');
+    let settled = false;
+    const page = index.page(log, everything, 4096).finally(() => {
+      settled = true;
+    });
+    // A frame every turn of the event loop while the page is read, up to a bound far above
+    // what a few renders take: reaching it means the page waited for the program to stop.
+    const bound = 2000;
+    let frames = 0;
+    while (!settled && frames < bound) {
+      frames += 1;
+      add(`\x1b[H\x1b[2Jframe ${frames}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(frames).toBeLessThan(bound);
+    expect((await page).text.split('\n')[0]).toBe('$ top');
+    // Once it stops, the page shows its last frame.
+    expect((await index.page(log, everything, 4096)).text.split('\n').slice(1)).toEqual([
+      '[full-screen program: its screen now, rendered; still running]',
+      `frame ${frames}`,
+    ]);
+  });
+
   // The first whole line after the cut is numbered back from the program's start: rows that
   // strip to nothing end no line there, and a row that wrapped and was erased ends one.
   it.each([
