@@ -134,6 +134,22 @@ const RENDERED_SAME = 'three renders of a screen nothing changed give the same s
 const SAME_SLICE_Q = 'slicing the whole queue from its end gives the same empty queue';
 const LAST_LINE_TEXT =
   'the walk ends inside the window only on the unfinished last line, which the index counts only when the stripper holds or gave out its text: current is never empty there';
+const READ_INTO =
+  'the buffer read into is returned to a caller that ignores it (TieredStore.bytes fills its own view of it)';
+const BLOCK_AT_READ =
+  'a block ending where the read stands copies nothing, and the read goes on from the same place';
+const BLOCK_AT_END =
+  "a block starting at the read's end: the file part before it is read up to that end either way, and none of it is copied";
+const EMPTY_FILE_READ =
+  'the file is never read for an empty range: read() returns once the blocks reach the end, and reads the file only up to a block starting past where it stands';
+const COPY_CLIPPED = "Buffer#copy stops at the block's end and at the read's end: the same bytes land";
+const READ_CLIPPED = 'the read is clipped to the buffer, exactly [from, to) long: the same bytes';
+const EMPTY_TAIL = "a batch the ring's end does not cut leaves an empty tail: writing it writes nothing";
+const CONTIGUOUS =
+  'queued blocks are contiguous (the store hands over each block after the last, and a reset empties the queue): no gap ends a batch';
+const BATCHING = 'how many blocks go in one write: the same bytes at the same places, in smaller batches';
+const EMPTY_PIECE =
+  "a short write ending exactly at a buffer's end leaves an empty piece in the rest: the same bytes written";
 export const equivalent = [
   // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));
   {
@@ -3214,5 +3230,135 @@ export const equivalent = [
     mutator: 'EqualityOperator',
     replacement: 'cp.offset > from.offset',
     why: CP_AT_FROM,
+  },
+  // Keyed 2026-12-04 (issue 30) from a run of spill-file.ts: where a read or a batch is cut, not
+  // which bytes land where.
+  {
+    file: 'src/log/spill-file.ts',
+    line: 171,
+    column: 41,
+    mutator: 'ArithmeticOperator',
+    replacement: 'to + from',
+    why: READ_INTO,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 175,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'end < at',
+    why: BLOCK_AT_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 175,
+    column: 24,
+    mutator: 'EqualityOperator',
+    replacement: 'block.start > to',
+    why: BLOCK_AT_END,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 176,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'block.start >= at',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 181,
+    column: 58,
+    mutator: 'ArithmeticOperator',
+    replacement: 'stop + block.start',
+    why: COPY_CLIPPED,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 183,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 208,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 208,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'from > to',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 214,
+    column: 30,
+    mutator: 'ArithmeticOperator',
+    replacement: 'to + at',
+    why: READ_CLIPPED,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 256,
+    column: 17,
+    mutator: 'BooleanLiteral',
+    replacement: 'true',
+    why: EMPTY_TAIL,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 307,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: EMPTY_TAIL,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 262,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: CONTIGUOUS,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 264,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: BATCHING,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 264,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'block.bytes.length >= room',
+    why: BATCHING,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 271,
+    column: 7,
+    mutator: 'AssignmentOperator',
+    replacement: 'end -= block.bytes.length',
+    why: BATCHING,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 286,
+    column: 15,
+    mutator: 'EqualityOperator',
+    replacement: 'skip > b.length',
+    why: EMPTY_PIECE,
   },
 ];

@@ -3,7 +3,7 @@
 // flushed() waits for the writes under way, and a log that never spills holds about its cap
 // however much is written through it. Cuts of a spilled history land on characters wherever
 // ASCII and other text alternate in the file.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -148,6 +148,30 @@ describe('a log that never spills', () => {
     expect(grown).toBeLessThan(16 * MiB);
     expect(log.retainedBytes).toBe(256 * KiB);
     expect(log.memoryBytes).toBe(256 * KiB);
+  });
+});
+
+describe('the default spill dir', () => {
+  it("is procmux-output in the OS temp dir, made when first needed, and the file's name goes at once", async () => {
+    const log = new OutputLog({ maxRetainedBytes: MiB, memoryBytes: WINDOW });
+    onTestFinished(async () => {
+      log.close();
+      await log.flushed();
+    });
+    for (let i = 0; i < 64; i++) log.append('stdout', 'd'.repeat(4 * KiB));
+    expect(log.spillError).toBeUndefined();
+    expect(log.diskBytes).toBeGreaterThan(0);
+    const dir = join(tmpdir(), 'procmux-output');
+    const open = readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/self/fd/${fd}`)];
+      } catch {
+        return [];
+      }
+    });
+    expect(open.filter((target) => target.startsWith(`${dir}/procmux-output-${process.pid}-`))).toHaveLength(
+      1,
+    );
   });
 });
 
