@@ -3327,6 +3327,7 @@ export const equivalent = [
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
+    end: '262:30',
     why: CONTIGUOUS,
   },
   {
