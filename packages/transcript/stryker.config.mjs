@@ -84,8 +84,6 @@ const TAIL_MEMORY =
 // from the old list by its source line, or new. The lines' entries follow it.
 const WINDOW_BELOW_CAP =
   'the log passes the store a finite window only below the cap (at or above it, Infinity: nothing spills)';
-const EMPTY_FILE_START =
-  'with nothing in the file its end is where memory starts (0 without a file, never above the first retained byte): the log reads the same start';
 const BELOW_FIRST =
   "the file's start and its ASCII ranges below it are read only at or above the first retained offset (diskBytes takes the larger; ceil is asked there): left behind, they are memory only";
 const MEMORY_BYTE =
@@ -116,7 +114,6 @@ const PLAIN_PATH =
   'chooses between counting line feeds and stripping (the plain path is taken only where both count the same lines); the general path is always right';
 const REST_EMPTY =
   'a chunk ending in a line feed leaves an empty rest: the stripper gives nothing for it, so no open row either way';
-const WRAPPED_OUT = 'out with no line feed is a wrapped row, 4,096 units: longer than 2 either way';
 const STRADDLE =
   'an episode over the floor is found by #firstLine too: it counts from an episode starting below the floor and returns its start and line (line is set once the episode is counted, and page() waits for that)';
 const STRADDLE_ALL_BELOW =
@@ -2392,34 +2389,9 @@ export const equivalent = [
     replacement: '() => undefined',
     why: `${SAME_BLOCKS} (a written block not taken back as a spare: a fresh one later)`,
   },
-  // return this.coldStart < this.coldEnd ? this.coldStart : this.hot.start;
-  {
-    file: 'src/log/tiered-store.ts',
-    line: 65,
-    column: 12,
-    mutator: 'ConditionalExpression',
-    replacement: 'true',
-    why: EMPTY_FILE_START,
-  },
-  {
-    file: 'src/log/tiered-store.ts',
-    line: 65,
-    column: 12,
-    mutator: 'EqualityOperator',
-    replacement: 'this.coldStart <= this.coldEnd',
-    why: EMPTY_FILE_START,
-  },
   // this.coldStart = Math.max(this.coldStart, Math.min(offset, this.coldEnd));
   // while (gone < this.asciiRanges.length && this.asciiRanges[gone]!.end <= this.coldStart) gone += 1;
   // if (gone > 0) this.asciiRanges.splice(0, gone);
-  {
-    file: 'src/log/tiered-store.ts',
-    line: 120,
-    column: 22,
-    mutator: 'MethodExpression',
-    replacement: 'Math.min(this.coldStart, Math.min(offset, this.coldEnd))',
-    why: BELOW_FIRST,
-  },
   {
     file: 'src/log/tiered-store.ts',
     line: 122,
@@ -2969,14 +2941,6 @@ export const equivalent = [
     file: 'src/lines/transcript-index.ts',
     line: 230,
     column: 11,
-    mutator: 'LogicalOperator',
-    replacement: 'changes === this.#changes && tries >= MAX_LIVE_TRIES',
-    why: RENDERED_SAME,
-  },
-  {
-    file: 'src/lines/transcript-index.ts',
-    line: 230,
-    column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
     end: '230:36',
@@ -3102,14 +3066,6 @@ export const equivalent = [
     mutator: 'ArithmeticOperator',
     replacement: 'lastNewline - 1',
     why: REST_EMPTY,
-  },
-  {
-    file: 'src/lines/transcript-index.ts',
-    line: 286,
-    column: 19,
-    mutator: 'UnaryOperator',
-    replacement: '+1',
-    why: WRAPPED_OUT,
   },
   {
     file: 'src/lines/transcript-index.ts',
