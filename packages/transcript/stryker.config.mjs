@@ -35,6 +35,8 @@ export default mutationConfig('transcript', {
         'test/log/spill-ring.test.ts',
         'test/log/spill-inline.test.ts',
         'test/log/spill-file-edges.test.ts',
+        'test/log/spill-window.test.ts',
+        'test/log/tiered-store.test.ts',
         'test/log/validate.test.ts',
         'test/log/first-starts-line.test.ts',
         'test/lines/transcript.test.ts',
@@ -45,6 +47,8 @@ export default mutationConfig('transcript', {
         'test/lines/transcript-small-cap-terminal.test.ts',
         'test/lines/transcript-render.test.ts',
         'test/lines/transcript-mutants.test.ts',
+        'test/lines/transcript-index-cases.test.ts',
+        'test/lines/transcript-index-terminal.test.ts',
       ],
     },
     lines: {
@@ -78,6 +82,71 @@ const TAIL_MEMORY =
 // The log's list was rebuilt on 2026-12-03 from a fresh full report (608 mutants, in
 // @procmux/registry then) and an incremental run with the spill suites; each reason carried over
 // from the old list by its source line, or new. The lines' entries follow it.
+const WINDOW_BELOW_CAP =
+  'the log passes the store a finite window only below the cap (at or above it, Infinity: nothing spills)';
+const BELOW_FIRST =
+  "the file's start and its ASCII ranges below it are read only at or above the first retained offset (diskBytes takes the larger; ceil is asked there): left behind, they are memory only";
+const MEMORY_BYTE =
+  'asked only for the byte before the first retained one, below the end; below memory the block lookup indexes the oldest block before its start: undefined, as the guard gives';
+const FLOOR =
+  "floor() is asked only at a page's cut: below the end (its run goes on past it) and above the page's start, a character boundary the walk back stops at";
+const REFUSES = 'the spill file refuses every block itself once it failed or was closed (close() closes it)';
+const NOTHING_SCANNED =
+  'an empty record names no floor (undefined never equals one): nothing is taken as scanned, as with the first {0, 0}';
+const CHANGES =
+  'the change count is only compared for equality: counting down changes it as counting up does';
+const PIPE_ROUTE =
+  "a pipe's chunk counted through the tracker instead (without a terminal it hands on the same text at the same offset at once, and nothing queues), or without the ASCII hint (measured again)";
+const PAST_END =
+  'a window at or past the end walks lines and keeps none: no line ends at or after the last (a longer read only)';
+const BEFORE_WINDOW =
+  "text of a line before the window is joined and then dropped at its line feed: the walk always reaches the window's first line";
+const AFTER_TAKE =
+  'take() says the window is full only with line >= end, and then current is empty: the last push is skipped either way';
+const STEP_QUEUE =
+  'steps queue only behind a render still pending (the queue is non-empty exactly while one is awaited), and a step counted through the queue is counted as at once: the same lines in the same order';
+const COUNT_WAITING =
+  'counting again while a render is pending stops at once at the episode still rendering, first in the queue: it only waits on it again';
+const SAME_SLICE = 'the head is the whole chunk sliced whole, an equal string: the same count';
+const EMPTY_REST = 'with no text after the line feed the rest counted is empty: no line, no open row';
+const MEASURED = 'the head measured instead of known to be ASCII: the same byte length';
+const PLAIN_PATH =
+  'chooses between counting line feeds and stripping (the plain path is taken only where both count the same lines); the general path is always right';
+const REST_EMPTY =
+  'a chunk ending in a line feed leaves an empty rest: the stripper gives nothing for it, so no open row either way';
+const STRADDLE =
+  'an episode over the floor is found by #firstLine too: it counts from an episode starting below the floor and returns its start and line (line is set once the episode is counted, and page() waits for that)';
+const STRADDLE_ALL_BELOW =
+  'only an episode still on screen straddles the floor with every checkpoint below it; its end pushes a checkpoint before any later text is counted, and an empty list reads as none found';
+const BELOW_FLOOR =
+  'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives';
+const LATER_POINT =
+  'a later point to count back from (the first episode rather than a checkpoint before it): the same first line, found by reading more';
+const START_AT_NEXT =
+  'a line start found at next (or past it) gives next again: linesBetween(next, next) is 0, and at the end the history ends in a line feed, so no unfinished line is counted';
+const FLOOR_MOVES =
+  'the floor moves on every append once the cap is reached, and only up: bytes already scanned for an earlier floor hold no line feed after the new one either, and a start found is kept as a checkpoint';
+const CP_AT_FROM = 'a checkpoint at the first pageable offset is that line start itself: the same point';
+const RENDERED_SAME = 'three renders of a screen nothing changed give the same screen';
+const SAME_SLICE_Q = 'slicing the whole queue from its end gives the same empty queue';
+const LAST_LINE_TEXT =
+  'the walk ends inside the window only on the unfinished last line, which the index counts only when the stripper holds or gave out its text: current is never empty there';
+const READ_INTO =
+  'the buffer read into is returned to a caller that ignores it (TieredStore.bytes fills its own view of it)';
+const BLOCK_AT_READ =
+  'a block ending where the read stands copies nothing, and the read goes on from the same place';
+const BLOCK_AT_END =
+  "a block starting at the read's end: the file part before it is read up to that end either way, and none of it is copied";
+const EMPTY_FILE_READ =
+  'the file is never read for an empty range: read() returns once the blocks reach the end, and reads the file only up to a block starting past where it stands';
+const COPY_CLIPPED = "Buffer#copy stops at the block's end and at the read's end: the same bytes land";
+const READ_CLIPPED = 'the read is clipped to the buffer, exactly [from, to) long: the same bytes';
+const EMPTY_TAIL = "a batch the ring's end does not cut leaves an empty tail: writing it writes nothing";
+const CONTIGUOUS =
+  'queued blocks are contiguous (the store hands over each block after the last, and a reset empties the queue): no gap ends a batch';
+const BATCHING = 'how many blocks go in one write: the same bytes at the same places, in smaller batches';
+const EMPTY_PIECE =
+  "a short write ending exactly at a buffer's end leaves an empty piece in the rest: the same bytes written";
 export const equivalent = [
   // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));
   {
@@ -2197,14 +2266,6 @@ export const equivalent = [
   },
   {
     file: 'src/lines/transcript-index.ts',
-    line: 318,
-    column: 51,
-    mutator: 'MethodExpression',
-    replacement: 'Math.max(drop, this.#checkpoints.length - 1)',
-    why: 'checkpoints below the floor kept or one fewer above it: memory or a longer read, never what a page gives',
-  },
-  {
-    file: 'src/lines/transcript-index.ts',
     line: 349,
     column: 39,
     mutator: 'ConditionalExpression',
@@ -2274,5 +2335,987 @@ export const equivalent = [
     mutator: 'EqualityOperator',
     replacement: 'page.cursor >= to',
     why: 'a page is cut at `to` whether it ends there or past it: the same text; `at <= to` reads an empty range more',
+  },
+  // Keyed 2026-12-04 (issue 30) from a run of tiered-store.ts. The log is the store's only user.
+  // const spills = Number.isFinite(options.memoryBytes) && options.memoryBytes < options.retainedBytes;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 43,
+    column: 20,
+    mutator: 'LogicalOperator',
+    replacement: 'Number.isFinite(options.memoryBytes) || options.memoryBytes < options.retainedBytes',
+    why: 'a window of Infinity is neither finite nor below the cap, so `||` is false as `&&` is; a finite window reaches the store only below the cap',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 43,
+    column: 60,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: WINDOW_BELOW_CAP,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 43,
+    column: 60,
+    mutator: 'EqualityOperator',
+    replacement: 'options.memoryBytes <= options.retainedBytes',
+    why: WINDOW_BELOW_CAP,
+  },
+  // : Math.min(MAX_BLOCK_BYTES, options.retainedBytes);
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 46,
+    column: 9,
+    mutator: 'MethodExpression',
+    replacement: 'Math.max(MAX_BLOCK_BYTES, options.retainedBytes)',
+    why: `${SAME_BLOCKS} (the largest block of a log that never spills)`,
+  },
+  // capacity: options.retainedBytes + maxBlockBytes,
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 54,
+    column: 21,
+    mutator: 'ArithmeticOperator',
+    replacement: 'options.retainedBytes - maxBlockBytes',
+    why: 'the file never holds more than the cap less what memory keeps (over 7 blocks: the window less its 8 slack blocks, less one), so a ring a block short of the cap still holds every spilled byte retained',
+  },
+  // release: (bytes) => this.hot.reuse(bytes),
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 57,
+    column: 20,
+    mutator: 'ArrowFunction',
+    replacement: '() => undefined',
+    why: `${SAME_BLOCKS} (a written block not taken back as a spare: a fresh one later)`,
+  },
+  // this.coldStart = Math.max(this.coldStart, Math.min(offset, this.coldEnd));
+  // while (gone < this.asciiRanges.length && this.asciiRanges[gone]!.end <= this.coldStart) gone += 1;
+  // if (gone > 0) this.asciiRanges.splice(0, gone);
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 122,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 122,
+    column: 46,
+    mutator: 'EqualityOperator',
+    replacement: 'this.asciiRanges[gone]!.end < this.coldStart',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'gone >= 0',
+    why: BELOW_FIRST,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 123,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'gone <= 0',
+    why: BELOW_FIRST,
+  },
+  // return offset >= this.hot.start && offset < this.hot.end ? this.hot.byteAt(offset) : undefined;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '128:61',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 12,
+    mutator: 'LogicalOperator',
+    replacement: 'offset >= this.hot.start || offset < this.hot.end',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '128:36',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 40,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: MEMORY_BYTE,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 128,
+    column: 40,
+    mutator: 'EqualityOperator',
+    replacement: 'offset <= this.hot.end',
+    why: MEMORY_BYTE,
+  },
+  // if (offset < this.hot.start && this.inAscii(offset)) return offset;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 132,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '132:32',
+    why: 'the ASCII ranges cover spilled offsets only, below where memory starts: none holds an offset at or above it',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 132,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'offset <= this.hot.start',
+    why: 'the ASCII ranges cover spilled offsets only, below where memory starts: none holds an offset at or above it',
+  },
+  // while (at > floor && at < this.hot.end && isContinuation(this.byteAt(at))) at -= 1;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '140:43',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'LogicalOperator',
+    replacement: 'at > floor || at < this.hot.end',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '140:22',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'at >= floor',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 26,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: FLOOR,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 140,
+    column: 26,
+    mutator: 'EqualityOperator',
+    replacement: 'at <= this.hot.end',
+    why: FLOOR,
+  },
+  // if (from >= memory || from >= to) return this.hot.decode(from, to);
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 147,
+    column: 27,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'an empty range below memory reads no byte of the file either: the same empty text',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 147,
+    column: 27,
+    mutator: 'EqualityOperator',
+    replacement: 'from > to',
+    why: 'an empty range below memory reads no byte of the file either: the same empty text',
+  },
+  // return mid < to ? old + this.hot.decode(mid, to) : old;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 151,
+    column: 12,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: 'with mid = to the memory part is empty: the same text',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 151,
+    column: 12,
+    mutator: 'EqualityOperator',
+    replacement: 'mid <= to',
+    why: 'with mid = to the memory part is empty: the same text',
+  },
+  // this.closed = true;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 166,
+    column: 19,
+    mutator: 'BooleanLiteral',
+    replacement: 'false',
+    why: REFUSES,
+  },
+  // else if (offset >= range.end) low = mid + 1;
+  // else return offset >= this.coldStart;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 179,
+    column: 16,
+    mutator: 'EqualityOperator',
+    replacement: 'offset > range.end',
+    why: 'a range ends where the next block starts, a character boundary: taken as ASCII there, the cut is the same',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 180,
+    column: 19,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: "ceil is asked at or above the first retained offset, never below the file's start",
+  },
+  // if (this.failure === undefined && !this.closed && this.file!.enqueue(start, bytes)) {
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 204,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '204:51',
+    why: REFUSES,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 204,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'this.failure === undefined || !this.closed',
+    why: REFUSES,
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 204,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '204:35',
+    why: REFUSES,
+  },
+  // const last = this.asciiRanges[this.asciiRanges.length - 1];
+  // if (ascii && last?.end === start) last.end = end;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 206,
+    column: 37,
+    mutator: 'ArithmeticOperator',
+    replacement: 'this.asciiRanges.length + 1',
+    why: 'contiguous ASCII ranges kept apart instead of merged: the same offsets covered, by more entries (memory)',
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 207,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: 'contiguous ASCII ranges kept apart instead of merged: the same offsets covered, by more entries (memory)',
+  },
+  // this.asciiRanges = []; return false; (a block the file refused)
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 213,
+    column: 24,
+    mutator: 'ArrayDeclaration',
+    replacement: '["Stryker was here"]',
+    why: "once the file refused a block it refuses every later one: nothing below memory is held (start is memory's), so the ranges are never asked",
+  },
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 214,
+    column: 12,
+    mutator: 'BooleanLiteral',
+    replacement: 'true',
+    why: `${SAME_BLOCKS} (a refused block not recycled as a spare)`,
+  },
+  // const FIRST_BLOCK_BYTES = 16 * 1024;
+  {
+    file: 'src/log/tiered-store.ts',
+    line: 22,
+    column: 27,
+    mutator: 'ArithmeticOperator',
+    replacement: '16 / 1024',
+    why: `${SAME_BLOCKS} (a first block of 4 bytes, doubling with the bytes held)`,
+  },
+  // Keyed 2026-12-04 (issue 30) from a run of transcript-index.ts and line-start.ts after the tests
+  // above; each reason names what a page, a count or a line start reads the same either way.
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 48,
+    column: 17,
+    mutator: 'ObjectLiteral',
+    replacement: '{}',
+    why: NOTHING_SCANNED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 60,
+    column: 5,
+    mutator: 'AssignmentOperator',
+    replacement: 'this.#changes -= 1',
+    why: CHANGES,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 36,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 36,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#waiting !== undefined',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 67,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 67,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#queue.length !== 0',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 61,
+    column: 93,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 62,
+    column: 42,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PIPE_ROUTE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 106,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: PAST_END,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 106,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'start <= end',
+    why: PAST_END,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 115,
+    column: 17,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: BEFORE_WINDOW,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 128,
+    column: 18,
+    mutator: 'BooleanLiteral',
+    replacement: 'false',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement: "!done && line < end || current !== ''",
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '132:30',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 11,
+    mutator: 'LogicalOperator',
+    replacement: '!done || line < end',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 20,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 20,
+    mutator: 'EqualityOperator',
+    replacement: 'line <= end',
+    why: AFTER_TAKE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 34,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: LAST_LINE_TEXT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 132,
+    column: 46,
+    mutator: 'StringLiteral',
+    replacement: '"Stryker was here!"',
+    why: LAST_LINE_TEXT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '178:64',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'LogicalOperator',
+    replacement: 'this.#waiting === undefined || this.#queue.length === 0',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '178:36',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#waiting !== undefined',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 40,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 40,
+    mutator: 'EqualityOperator',
+    replacement: 'this.#queue.length !== 0',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 82,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 178,
+    column: 90,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: STEP_QUEUE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 183,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: COUNT_WAITING,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 211,
+    column: 19,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: SAME_SLICE_Q,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 230,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '230:36',
+    why: RENDERED_SAME,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 251,
+    column: 18,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: SAME_SLICE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 251,
+    column: 18,
+    mutator: 'ArithmeticOperator',
+    replacement: 'newline - 1',
+    why: SAME_SLICE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 255,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: EMPTY_REST,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 257,
+    column: 36,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: MEASURED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 257,
+    column: 36,
+    mutator: 'LogicalOperator',
+    replacement: 'ascii && headAscii',
+    why: MEASURED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 274,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 276,
+    column: 21,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 277,
+    column: 8,
+    mutator: 'LogicalOperator',
+    replacement: 'ascii && Buffer.byteLength(chunk) === chunk.length',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 277,
+    column: 17,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 278,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 278,
+    column: 16,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: PLAIN_PATH,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 283,
+    column: 14,
+    mutator: 'BooleanLiteral',
+    replacement: 'false',
+    why: MEASURED,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 282,
+    column: 24,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    end: '282:54',
+    why: REST_EMPTY,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 282,
+    column: 24,
+    mutator: 'EqualityOperator',
+    replacement: 'lastNewline + 1 <= chunk.length',
+    why: REST_EMPTY,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 282,
+    column: 24,
+    mutator: 'ArithmeticOperator',
+    replacement: 'lastNewline - 1',
+    why: REST_EMPTY,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 23,
+    mutator: 'EqualityOperator',
+    replacement: 'straddling.start <= floor',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 51,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 51,
+    mutator: 'EqualityOperator',
+    replacement: 'straddling.line === undefined',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 308,
+    column: 82,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: STRADDLE,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 309,
+    column: 66,
+    mutator: 'ArithmeticOperator',
+    replacement: 'this.#checkpoints.length + 1',
+    why: STRADDLE_ALL_BELOW,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 315,
+    column: 21,
+    mutator: 'MethodExpression',
+    replacement: 'this.#checkpoints',
+    why: BELOW_FLOOR,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 317,
+    column: 12,
+    mutator: 'BlockStatement',
+    replacement: '{}',
+    why: BELOW_FLOOR,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 334,
+    column: 40,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: LATER_POINT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 334,
+    column: 40,
+    mutator: 'EqualityOperator',
+    replacement: 'episode.start <= next.offset',
+    why: LATER_POINT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 339,
+    column: 32,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: START_AT_NEXT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 339,
+    column: 32,
+    mutator: 'EqualityOperator',
+    replacement: 'start > next.offset',
+    why: START_AT_NEXT,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 350,
+    column: 43,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: FLOOR_MOVES,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 350,
+    column: 43,
+    mutator: 'EqualityOperator',
+    replacement: 'start !== undefined',
+    why: FLOOR_MOVES,
+  },
+  {
+    file: 'src/lines/transcript-index.ts',
+    line: 363,
+    column: 13,
+    mutator: 'EqualityOperator',
+    replacement: 'cp.offset > from.offset',
+    why: CP_AT_FROM,
+  },
+  // Keyed 2026-12-04 (issue 30) from a run of spill-file.ts: where a read or a batch is cut, not
+  // which bytes land where.
+  {
+    file: 'src/log/spill-file.ts',
+    line: 171,
+    column: 41,
+    mutator: 'ArithmeticOperator',
+    replacement: 'to + from',
+    why: READ_INTO,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 175,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'end < at',
+    why: BLOCK_AT_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 175,
+    column: 24,
+    mutator: 'EqualityOperator',
+    replacement: 'block.start > to',
+    why: BLOCK_AT_END,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 176,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'block.start >= at',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 181,
+    column: 58,
+    mutator: 'ArithmeticOperator',
+    replacement: 'stop + block.start',
+    why: COPY_CLIPPED,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 183,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 208,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 208,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'from > to',
+    why: EMPTY_FILE_READ,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 214,
+    column: 30,
+    mutator: 'ArithmeticOperator',
+    replacement: 'to + at',
+    why: READ_CLIPPED,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 256,
+    column: 17,
+    mutator: 'BooleanLiteral',
+    replacement: 'true',
+    why: EMPTY_TAIL,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 307,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: EMPTY_TAIL,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 262,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    end: '262:30',
+    why: CONTIGUOUS,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 264,
+    column: 11,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: BATCHING,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 264,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'block.bytes.length >= room',
+    why: BATCHING,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 271,
+    column: 7,
+    mutator: 'AssignmentOperator',
+    replacement: 'end -= block.bytes.length',
+    why: BATCHING,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 286,
+    column: 15,
+    mutator: 'EqualityOperator',
+    replacement: 'skip > b.length',
+    why: EMPTY_PIECE,
   },
 ];

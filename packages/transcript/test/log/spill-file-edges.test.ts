@@ -170,3 +170,102 @@ describe('SpillFile failures and close', () => {
     expect(released).toHaveLength(2);
   });
 });
+
+describe('SpillFile write queue', () => {
+  it('holds blocks up to its byte bound, and writes the waiting ones at once only past it', () => {
+    const disk = memoryDisk({ inline: false });
+    let syncWrites = 0;
+    const write = disk.fs.write;
+    disk.fs.write = (fd, bytes, position) => {
+      syncWrites += 1;
+      return write(fd, bytes, position);
+    };
+    const { spill, released } = spillFile(disk.fs, 48);
+    // 16 bytes in flight, 32 waiting: exactly the bound, nothing written at once.
+    for (let start = 0; start < 48; start += 16) expect(spill.enqueue(start, text(start, 16))).toBe(true);
+    expect(spill.queuedBytes).toBe(48);
+    expect(syncWrites).toBe(0);
+    // Past it: the two waiting blocks are written now, the new one waits.
+    expect(spill.enqueue(48, text(48, 16))).toBe(true);
+    expect(syncWrites).toBe(2);
+    expect(spill.queuedBytes).toBe(32);
+    expect(released).toHaveLength(2);
+    disk.settle();
+    expect(spill.queuedBytes).toBe(0);
+    expect(spill.read(0, 64).toString()).toBe(text(0, 64).toString());
+  });
+
+  it('writes a block at once when the write in flight alone fills the queue, and reads it back', () => {
+    const disk = memoryDisk({ inline: false });
+    const { spill, released } = spillFile(disk.fs, 16);
+    expect(spill.enqueue(0, text(0, 16))).toBe(true);
+    expect(spill.enqueue(16, text(16, 16))).toBe(true);
+    // Written and handed back: only the block in flight is queued.
+    expect(spill.queuedBytes).toBe(16);
+    expect(released.map((b) => b.toString())).toEqual([text(16, 16).toString()]);
+    expect(spill.read(16, 32).toString()).toBe(text(16, 16).toString());
+    disk.settle();
+    expect(spill.read(0, 32).toString()).toBe(text(0, 32).toString());
+    // With room for two: once the waiting block is written, the new one fits the bound and waits.
+    const roomy = spillFile(memoryDisk({ inline: false }).fs, 32);
+    for (let start = 0; start < 48; start += 16) roomy.spill.enqueue(start, text(start, 16));
+    expect(roomy.spill.queuedBytes).toBe(32);
+    expect(roomy.released.map((b) => b.toString())).toEqual([text(16, 16).toString()]);
+  });
+
+  it('tells a failed write once, though the write in flight fails after it', () => {
+    const disk = memoryDisk({ inline: false });
+    disk.fs.write = () => {
+      throw new Error('EIO: i/o error, write');
+    };
+    const writeAsync = disk.fs.writeAsync;
+    disk.fs.writeAsync = (fd, buffers, position, done) =>
+      writeAsync(fd, buffers, position, () => done(new Error('EIO: i/o error, writev'), 0));
+    const { spill, failures } = spillFile(disk.fs, 16);
+    spill.enqueue(0, text(0, 16));
+    // The queue is full: this block is written at once, and that write fails.
+    expect(spill.enqueue(16, text(16, 16))).toBe(false);
+    disk.settle();
+    expect(failures.map((e) => e.message)).toEqual(['EIO: i/o error, write']);
+  });
+
+  it('tells no failure of a write that completes after close()', () => {
+    const disk = memoryDisk({ inline: false });
+    const writeAsync = disk.fs.writeAsync;
+    disk.fs.writeAsync = (fd, buffers, position, done) =>
+      writeAsync(fd, buffers, position, () => done(new Error('EBADF: bad file descriptor, writev'), 0));
+    const { spill, failures } = spillFile(disk.fs);
+    spill.enqueue(0, text(0, 16));
+    spill.close();
+    spill.close();
+    disk.settle();
+    expect(failures).toEqual([]);
+    // The one descriptor it opened is closed once, after the write.
+    expect(disk.closed).toEqual([10]);
+  });
+
+  it('fails visibly when the tail of a block the ring end cut cannot be written', () => {
+    const disk = memoryDisk({ inline: false });
+    disk.fs.write = () => {
+      throw new Error('ENOSPC: no space left on device, write');
+    };
+    const { spill, failures } = spillFile(disk.fs);
+    // 48..80 crosses the 64-byte ring's end: its head goes in the batch, its tail after.
+    spill.enqueue(48, text(48, 32));
+    disk.settle();
+    expect(failures.map((e) => e.message)).toEqual(['ENOSPC: no space left on device, write']);
+    expect(spill.queuedBytes).toBe(0);
+    expect(spill.enqueue(80, text(80, 8))).toBe(false);
+  });
+
+  it('starts afresh while a write across the ring end is in flight, and reads the new blocks back', () => {
+    const disk = memoryDisk({ inline: false });
+    const { spill } = spillFile(disk.fs);
+    spill.enqueue(48, text(48, 32));
+    spill.reset();
+    spill.enqueue(200, text(200, 16));
+    disk.settle();
+    expect(spill.queuedBytes).toBe(0);
+    expect(spill.read(200, 216).toString()).toBe(text(200, 16).toString());
+  });
+});
