@@ -75,7 +75,10 @@ export class TerminalScreen implements ScreenLike {
       throw invalidOption('chunk', 'a string (what feed() takes)', { value: chunk });
     }
     if (chunk === '') return;
-    if (this.plain.hold(chunk)) {
+    // Text is held only after a parsed state: held behind chunks still in the parser, a read
+    // parsed those and not it (a full-screen program's clear without the frame drawn next: a
+    // live `top` read as an empty screen, every time).
+    if ((!this.plain.empty || this.queue.isIdle) && this.plain.hold(chunk)) {
       if (this.plain.full) this.release();
       return;
     }

@@ -170,6 +170,38 @@ describe('plain output held back from the emulator', () => {
   });
 });
 
+describe('a full-screen program that never stops redrawing', () => {
+  // A program clears, then draws its frame in a write of its own (top, watch): text held while
+  // the clear was still in the parser was left out of a read, which showed an empty screen.
+  it('reads a whole frame while the frames keep coming, each read', async () => {
+    const screen = new TerminalScreen({ cols: 40, rows: 6 });
+    try {
+      screen.feed('\x1b[?1049h\x1b[H\x1b[2Jframe 0');
+      let frames = 0;
+      let drawing = true;
+      const draw = async () => {
+        while (drawing) {
+          frames += 1;
+          screen.feed('\x1b[H\x1b[2J');
+          screen.feed(`frame ${frames}`);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      const drawn = draw();
+      const reads: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        reads.push(await screen.renderFull());
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      drawing = false;
+      await drawn;
+      for (const read of reads) expect(read).toMatch(/^frame \d+$/);
+    } finally {
+      screen.dispose();
+    }
+  });
+});
+
 describe('PlainHold', () => {
   const hold = (canDrop = true) => new PlainHold({ keepLines: () => 3, canDrop: () => canDrop });
 
