@@ -10,24 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { pageTranscript, transcriptChunks } from '../../src/lines/transcript.js';
 import { TranscriptIndex } from '../../src/lines/transcript-index.js';
 import { OutputLog } from '../../src/log/output-log.js';
-
-/** `sized`: each chunk's size in bytes is handed to the index, as a session does. */
-function indexed(chunks: string[], sized: boolean, maxRetainedBytes?: number) {
-  const log = new OutputLog({ maxChunkBytes: 4096, ...(maxRetainedBytes ? { maxRetainedBytes } : {}) });
-  const index = new TranscriptIndex();
-  for (const chunk of chunks) {
-    const before = log.totalBytes;
-    const size = log.append('stdout', chunk);
-    index.add(chunk, before, sized ? size : undefined);
-  }
-  return { log, index };
-}
-
-async function joined(chunks: AsyncIterable<string>): Promise<string> {
-  let text = '';
-  for await (const chunk of chunks) text += chunk;
-  return text;
-}
+import { indexed, joined } from './indexed.js';
 
 /** Every window of the pipe's transcript pages as the plain stripped history does. */
 async function expectPagedAsStripped(chunks: string[]): Promise<void> {

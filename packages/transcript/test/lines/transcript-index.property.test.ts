@@ -5,26 +5,7 @@ import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pageTranscript, transcriptChunks } from '../../src/lines/transcript.js';
-import { TranscriptIndex } from '../../src/lines/transcript-index.js';
-import { OutputLog } from '../../src/log/output-log.js';
-
-/** `sized`: each chunk's size in bytes is handed to the index, as a session does. */
-function indexed(chunks: string[], sized: boolean): { log: OutputLog; index: TranscriptIndex } {
-  const log = new OutputLog({ maxChunkBytes: 4096 });
-  const index = new TranscriptIndex();
-  for (const chunk of chunks) {
-    const before = log.totalBytes;
-    const size = log.append('stdout', chunk);
-    index.add(chunk, before, sized ? size : undefined);
-  }
-  return { log, index };
-}
-
-async function joined(chunks: AsyncIterable<string>): Promise<string> {
-  let text = '';
-  for await (const chunk of chunks) text += chunk;
-  return text;
-}
+import { indexed, joined } from './indexed.js';
 
 const piece = fc.constantFrom(
   'a',
