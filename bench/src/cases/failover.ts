@@ -3,10 +3,9 @@
 // persisted sessions (tmux on the remote side) and is SIGKILLed; the figure is the time until
 // host B lists them all running. The baseline is the lease TTL itself: nothing can adopt
 // sooner than the lease lapses, and the issue's target is TTL + 1 s.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { BenchCase, BenchContext, Measured } from '../case.js';
 import { fact, figure, num, signedMs } from '../format.js';
@@ -113,10 +112,8 @@ async function adoptOnce(ctx: BenchContext, url: string, count: number): Promise
     return ms;
   } finally {
     await b.close();
+    // The "remote" tmux dir is in sshd's own HOME, which stop() removes.
     await sshd.stop();
-    // The "remote" tmux dir of the workspace (loopback: this machine), empty once all ended.
-    const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-    rmSync(join(homedir(), '.local', 'state', 'procmux', `tmux-${hash}`), { recursive: true, force: true });
   }
 }
 

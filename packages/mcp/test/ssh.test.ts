@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -83,10 +82,8 @@ describe.skipIf(skip !== undefined)('procmux mcp --ssh against a real sshd', () 
   });
   afterAll(async () => {
     await sshd?.stop();
+    // `mcp --ssh` made its tmux dir in the remote HOME, sshd's own, which stop() removed.
     rmSync(workspace, { recursive: true, force: true });
-    // The "remote" user is this one: `mcp --ssh` made its tmux dir in this home (~/.local/state).
-    const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-    rmSync(join(homedir(), '.local', 'state', 'procmux', `tmux-${hash}`), { recursive: true, force: true });
     await assertNoLeakedProcesses();
   });
 

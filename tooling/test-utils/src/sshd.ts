@@ -1,7 +1,18 @@
 // A real OpenSSH server on 127.0.0.1 for the SSH backend's tests and benches: generated host and
 // client keys and config in a temp dir, run as the current user, stopped however the run ends.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The remote user's HOME is a fresh dir of its own: the shell sshd starts sources ~/.bashrc, and
+// the real one is not the tests' (this machine's runs `pyenv rehash`, whose lock file, left by a
+// shell killed mid-rehash, stalled every later remote shell for 60 s).
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -22,11 +33,13 @@ export interface TestSshd {
   /** A second client key that the server does not accept. */
   wrongIdentityFile: string;
   dir: string;
+  /** HOME of the remote user's sessions: empty at start, removed by `stop()`. */
+  home: string;
   /** The listening sshd's pid (its per-connection processes are its children). */
   pid: number;
   /** Arguments for OpenSSH's `ssh` client to reach this server non-interactively. */
   sshArgs(): string[];
-  /** Stops sshd and every process it started, removes the temp dir; idempotent. */
+  /** Stops sshd and every process it started (tmux servers under `home` too), removes the temp dir; idempotent. */
   stop(): Promise<void>;
 }
 
@@ -54,6 +67,8 @@ export async function startTestSshd(): Promise<TestSshd> {
   const identityFile = key('client_ed25519');
   const wrongIdentityFile = key('wrong_ed25519');
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${identityFile}.pub`));
+  const home = join(dir, 'home');
+  mkdirSync(home);
   const fingerprint = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${hostKey}.pub`], {
     encoding: 'utf8',
   }).split(' ')[1]!;
@@ -82,6 +97,7 @@ export async function startTestSshd(): Promise<TestSshd> {
       'MaxSessions 100',
       'MaxStartups 100',
       'LogLevel ERROR',
+      `SetEnv HOME=${home}`,
       '',
     ].join('\n'),
   );
@@ -124,6 +140,7 @@ export async function startTestSshd(): Promise<TestSshd> {
       fingerprint,
       wrongIdentityFile,
       dir,
+      home,
       pid,
       sshArgs: () => [
         '-i',
@@ -151,6 +168,10 @@ export async function startTestSshd(): Promise<TestSshd> {
             if (child.exitCode !== null || child.signalCode !== null) resolve();
             else child.once('exit', () => resolve());
           });
+          // A remote tmux server daemonizes out of sshd's tree; its socket under home names it.
+          for (const socket of socketsUnder(home)) {
+            spawnSync('tmux', ['-S', socket, 'kill-server'], { stdio: 'ignore' });
+          }
           rmSync(dir, { recursive: true, force: true });
         })();
         return stopped;
@@ -180,6 +201,14 @@ function killServedProcesses(rootPid: number): void {
       process.kill(info.pid, 'SIGKILL');
     } catch {}
   }
+}
+
+function socketsUnder(root: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isSocket()) found.push(join(entry.parentPath, entry.name));
+  }
+  return found;
 }
 
 function stopGuard(child: ChildProcess): void {

@@ -1,0 +1,66 @@
+// The test sshd's remote user lives in a HOME of its own: the real ~/.bashrc is never sourced
+// (a shell killed mid-`pyenv rehash` there once stalled every remote shell 60 s), and what a
+// remote session leaves under that HOME, a daemonized tmux server included, ends with stop().
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { assertNoLeakedProcesses } from '../src/leaks.js';
+import { isAlive, processTable } from '../src/process-table.js';
+import { requireTool } from '../src/require-tool.js';
+import { startTestSshd, type TestSshd } from '../src/sshd.js';
+import { waitFor } from '../src/wait-for.js';
+
+const skip = requireTool(['sshd', 'tmux']);
+
+function ssh(server: TestSshd, command: string): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('ssh', [...server.sshArgs(), command], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (data: Buffer) => {
+      stdout += data.toString();
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout }));
+  });
+}
+
+describe.skipIf(skip !== undefined)('startTestSshd', () => {
+  afterAll(async () => {
+    await assertNoLeakedProcesses();
+  });
+
+  it("gives the remote user a HOME of its own: its .bashrc is the one sourced, not this user's", async () => {
+    const server = await startTestSshd();
+    try {
+      expect(await ssh(server, 'echo "$HOME"; cd && pwd')).toEqual({
+        code: 0,
+        stdout: `${server.home}\n${server.home}\n`,
+      });
+      // bash run by sshd sources ~/.bashrc even for a command (Debian's build does).
+      writeFileSync(join(server.home, '.bashrc'), 'export FROM_RC=test-home\n');
+      expect((await ssh(server, 'echo "rc=$FROM_RC"')).stdout).toBe('rc=test-home\n');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('stop() ends a tmux server a remote session daemonized under that HOME, and removes it', async () => {
+    const server = await startTestSshd();
+    const socket = join(server.home, 'tmux.sock');
+    try {
+      expect((await ssh(server, `tmux -S '${socket}' new-session -d 'sleep 600'`)).code).toBe(0);
+      // Daemonized: no longer a descendant of sshd once the ssh command returned.
+      const tmuxServer = () =>
+        processTable().find((p) => p.command.startsWith('tmux') && p.command.includes(socket));
+      await waitFor(() => tmuxServer() !== undefined, 10_000, 'the remote tmux server');
+      const pid = tmuxServer()!.pid;
+      await server.stop();
+      await waitFor(() => !isAlive(pid), 10_000, 'the tmux server ended');
+      expect(existsSync(server.home)).toBe(false);
+      expect(spawnSync('tmux', ['-S', socket, 'has-session']).status).not.toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
