@@ -61,6 +61,8 @@ export default mutationConfig('transcript', {
         'src/excerpt/excerpt.ts',
         'src/excerpt/log-excerpt.ts',
         'src/excerpt/truncate.ts',
+        'src/excerpt/cut-point.ts',
+        'src/excerpt/error-pick.ts',
       ],
       tests: ['test/lines/*.test.ts', 'test/excerpt/*.test.ts'],
     },
@@ -1412,7 +1414,7 @@ export const equivalent = [
   // if (tailStart < headEnd) tailStart = headEnd;
   {
     file: 'src/excerpt/truncate.ts',
-    line: 181,
+    line: 177,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1420,7 +1422,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/truncate.ts',
-    line: 181,
+    line: 177,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'tailStart <= headEnd',
@@ -1428,42 +1430,42 @@ export const equivalent = [
   },
   // if (i > 0 && i < text.length && code >= 0xdc00 && code <= 0xdfff) return forward ? i + 1 : i - 1;
   {
-    file: 'src/excerpt/truncate.ts',
-    line: 189,
+    file: 'src/excerpt/cut-point.ts',
+    line: 8,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'i < text.length: at the end charCodeAt gives NaN, which is no low surrogate either',
   },
   {
-    file: 'src/excerpt/truncate.ts',
-    line: 189,
+    file: 'src/excerpt/cut-point.ts',
+    line: 8,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'i <= text.length',
     why: 'i < text.length: at the end charCodeAt gives NaN, which is no low surrogate either',
   },
-  // candidates += 1;
+  // this.candidates += 1;
   {
-    file: 'src/excerpt/truncate.ts',
-    line: 206,
+    file: 'src/excerpt/error-pick.ts',
+    line: 34,
     column: 5,
     mutator: 'AssignmentOperator',
-    replacement: 'candidates -= 1',
+    replacement: 'this.candidates -= 1',
     why: 'the count is only compared with 0, and -n is 0 exactly when n is',
   },
   // line.text.length > MAX_ERROR_LINE_CHARS
   {
-    file: 'src/excerpt/truncate.ts',
-    line: 208,
+    file: 'src/excerpt/error-pick.ts',
+    line: 36,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'a line of at most 400 characters cut at 400 is the whole line (and gets no marker)',
   },
   {
-    file: 'src/excerpt/truncate.ts',
-    line: 208,
+    file: 'src/excerpt/error-pick.ts',
+    line: 36,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'line.text.length >= MAX_ERROR_LINE_CHARS',
@@ -1491,7 +1493,7 @@ export const equivalent = [
   // const LOWER_WORDS = ERROR_LINE_PATTERN.source.toLowerCase().split('|');
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 51,
+    line: 53,
     column: 67,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -1544,7 +1546,7 @@ export const equivalent = [
   // for (const word of LOWER_WORDS) if (lower.includes(word)) return true;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 61,
+    line: 63,
     column: 39,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1553,7 +1555,7 @@ export const equivalent = [
   // return false;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 62,
+    line: 64,
     column: 10,
     mutator: 'BooleanLiteral',
     replacement: 'true',
@@ -1562,7 +1564,7 @@ export const equivalent = [
   // #tail = '';
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 78,
+    line: 80,
     column: 11,
     mutator: 'StringLiteral',
     replacement: '"Stryker was here!"',
@@ -1571,7 +1573,7 @@ export const equivalent = [
   // #errors: PlacedErrorLine[] = [];
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 85,
+    line: 90,
     column: 32,
     mutator: 'ArrayDeclaration',
     replacement: '["Stryker was here"]',
@@ -1580,25 +1582,16 @@ export const equivalent = [
   // this.#late = avail + 1;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 101,
+    line: 116,
     column: 18,
     mutator: 'ArithmeticOperator',
     replacement: 'avail - 1',
     why: 'the head ends at 40% of avail at most, far below #late (avail + 1): a line starting, ending or cut exactly at #late is no line cut inside the head, and late is read only for the line cut there',
   },
-  // this.#maxErrors = Math.ceil(avail / 8);
-  {
-    file: 'src/excerpt/excerpt.ts',
-    line: 103,
-    column: 33,
-    mutator: 'ArithmeticOperator',
-    replacement: 'avail * 8',
-    why: 'the cap on error lines after the head is only raised or lifted: the cut shows no more lines than fit in its room',
-  },
   // if (this.#head.length < this.#keep) this.#head += chunk.slice(0, this.#keep - this.#head.length);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 108,
+    line: 122,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1606,7 +1599,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 108,
+    line: 122,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'this.#head.length <= this.#keep',
@@ -1614,7 +1607,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 108,
+    line: 122,
     column: 55,
     mutator: 'MethodExpression',
     replacement: 'chunk',
@@ -1622,7 +1615,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 108,
+    line: 122,
     column: 70,
     mutator: 'ArithmeticOperator',
     replacement: 'this.#keep + this.#head.length',
@@ -1631,7 +1624,7 @@ export const equivalent = [
   // if (this.#tail.length > 2 * this.#keep) this.#tail = this.#tail.slice(this.#tail.length - this.#keep);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 110,
+    line: 124,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'this.#tail.length >= 2 * this.#keep',
@@ -1640,7 +1633,7 @@ export const equivalent = [
   // if (first !== -1 && !mayMatch(chunk)) {
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 120,
+    line: 134,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1648,7 +1641,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 120,
+    line: 134,
     column: 43,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -1657,7 +1650,7 @@ export const equivalent = [
   // if (last > first) {
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 124,
+    line: 138,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1665,7 +1658,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 124,
+    line: 138,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'last >= first',
@@ -1674,7 +1667,7 @@ export const equivalent = [
   // return { start, index, prefix: '', carry: '', first: undefined, late: undefined };
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 158,
+    line: 172,
     column: 47,
     mutator: 'StringLiteral',
     replacement: '"Stryker was here!"',
@@ -1683,7 +1676,7 @@ export const equivalent = [
   // if (piece === '') return;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 163,
+    line: 177,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1691,7 +1684,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 163,
+    line: 177,
     column: 19,
     mutator: 'StringLiteral',
     replacement: '"Stryker was here!"',
@@ -1700,7 +1693,7 @@ export const equivalent = [
   // if (line.prefix.length <= MAX_ERROR_LINE_CHARS)
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 164,
+    line: 178,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1709,7 +1702,7 @@ export const equivalent = [
   // line.prefix += piece.slice(0, MAX_ERROR_LINE_CHARS + 1 - line.prefix.length);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 165,
+    line: 179,
     column: 22,
     mutator: 'MethodExpression',
     replacement: 'piece',
@@ -1717,7 +1710,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 165,
+    line: 179,
     column: 37,
     mutator: 'ArithmeticOperator',
     replacement: 'MAX_ERROR_LINE_CHARS + 1 + line.prefix.length',
@@ -1726,7 +1719,7 @@ export const equivalent = [
   // line.start < this.#late && line.late === undefined && pieceStart + piece.length > this.#late;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 168,
+    line: 182,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1735,7 +1728,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 168,
+    line: 182,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'line.start <= this.#late',
@@ -1743,7 +1736,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 168,
+    line: 182,
     column: 61,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1751,7 +1744,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 168,
+    line: 182,
     column: 61,
     mutator: 'EqualityOperator',
     replacement: 'pieceStart + piece.length >= this.#late',
@@ -1760,7 +1753,7 @@ export const equivalent = [
   // if (line.first !== undefined && !wantsLate) return;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 169,
+    line: 183,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1769,25 +1762,17 @@ export const equivalent = [
   // if (wantsLate) line.late = matchIn(text, this.#late - base, base);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 173,
+    line: 187,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'once late is found first is too, and the piece returned before this line',
   },
   // line.carry = text.slice(-ERROR_WORD_CHARS);
-  {
-    file: 'src/excerpt/excerpt.ts',
-    line: 174,
-    column: 18,
-    mutator: 'MethodExpression',
-    replacement: 'text',
-    why: 'a longer carry: the same words are found, at offsets taken past it (base)',
-  },
   // this.#closeLine(nextStart - 1);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 178,
+    line: 192,
     column: 21,
     mutator: 'ArithmeticOperator',
     replacement: 'nextStart + 1',
@@ -1796,7 +1781,7 @@ export const equivalent = [
   // if (start < this.#late && end > this.#late) this.#boundary = { start, late };
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 186,
+    line: 200,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'start <= this.#late',
@@ -1804,7 +1789,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 186,
+    line: 200,
     column: 31,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1812,49 +1797,16 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 186,
+    line: 200,
     column: 31,
     mutator: 'EqualityOperator',
     replacement: 'end >= this.#late',
     why: 'the head ends at 40% of avail at most, far below #late (avail + 1): a line starting, ending or cut exactly at #late is no line cut inside the head, and late is read only for the line cut there',
   },
-  // if (first !== undefined && (start < this.#keep || this.#middleErrors++ < this.#maxErrors)) {
-  {
-    file: 'src/excerpt/excerpt.ts',
-    line: 188,
-    column: 33,
-    mutator: 'ConditionalExpression',
-    replacement: 'true',
-    why: 'the cap on error lines after the head is only raised or lifted: the cut shows no more lines than fit in its room',
-  },
-  {
-    file: 'src/excerpt/excerpt.ts',
-    line: 188,
-    column: 33,
-    mutator: 'EqualityOperator',
-    replacement: 'start <= this.#keep',
-    why: 'the cap on error lines after the head is only raised or lifted: the cut shows no more lines than fit in its room',
-  },
-  {
-    file: 'src/excerpt/excerpt.ts',
-    line: 188,
-    column: 55,
-    mutator: 'EqualityOperator',
-    replacement: 'this.#middleErrors++ <= this.#maxErrors',
-    why: 'the cap on error lines after the head is only raised or lifted: the cut shows no more lines than fit in its room',
-  },
-  {
-    file: 'src/excerpt/excerpt.ts',
-    line: 188,
-    column: 55,
-    mutator: 'UpdateOperator',
-    replacement: 'this.#middleErrors--',
-    why: 'the cap on error lines after the head is only raised or lifted: the cut shows no more lines than fit in its room',
-  },
   // let tail = this.#tail.length > this.#keep ? this.#tail.slice(this.#tail.length - this.#keep) : this.#tail;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 199,
+    line: 237,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1862,7 +1814,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 199,
+    line: 237,
     column: 16,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1870,7 +1822,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 199,
+    line: 237,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'this.#tail.length <= this.#keep',
@@ -1878,7 +1830,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 199,
+    line: 237,
     column: 49,
     mutator: 'MethodExpression',
     replacement: 'this.#tail',
@@ -1887,7 +1839,7 @@ export const equivalent = [
   // const inHead = (index: number) => index <= head.length;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 235,
+    line: 273,
     column: 37,
     mutator: 'EqualityOperator',
     replacement: 'index < head.length',
@@ -1896,7 +1848,7 @@ export const equivalent = [
   // const outside = (index: number) =>
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 236,
+    line: 274,
     column: 19,
     mutator: 'ArrowFunction',
     replacement: '() => undefined',
@@ -1905,7 +1857,7 @@ export const equivalent = [
   // if (index >= tailBase)
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 240,
+    line: 278,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1913,7 +1865,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 240,
+    line: 278,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'index > tailBase',
@@ -1922,7 +1874,7 @@ export const equivalent = [
   // if (to <= head.length) return head.slice(from, to);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 247,
+    line: 285,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'to < head.length',
@@ -1931,7 +1883,7 @@ export const equivalent = [
   // if (from >= tailBase) return tail.slice(from - tailBase, to - tailBase);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 248,
+    line: 286,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1939,7 +1891,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 248,
+    line: 286,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'from > tailBase',
@@ -1947,7 +1899,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 248,
+    line: 286,
     column: 64,
     mutator: 'ArithmeticOperator',
     replacement: 'to + tailBase',
@@ -1956,7 +1908,7 @@ export const equivalent = [
   // if (from < tailBase) throw outside(from);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 253,
+    line: 291,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1964,7 +1916,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 253,
+    line: 291,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'from <= tailBase',
@@ -1973,7 +1925,7 @@ export const equivalent = [
   // if (from < head.length) return head.lastIndexOf(newline, from);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 258,
+    line: 296,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1981,7 +1933,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 258,
+    line: 296,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'from <= head.length',
@@ -1990,7 +1942,7 @@ export const equivalent = [
   // if (index < head.length) return head.charCodeAt(index);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 262,
+    line: 300,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'index <= head.length',
@@ -1999,7 +1951,7 @@ export const equivalent = [
   // if (index >= tailBase) return tail.charCodeAt(index - tailBase);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 263,
+    line: 301,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2007,7 +1959,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 263,
+    line: 301,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'index > tailBase',
@@ -2016,7 +1968,7 @@ export const equivalent = [
   // if (index >= tailBase) return parts.newlines - countNewlines(tail, index - tailBase, tail.length);
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 268,
+    line: 306,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2024,7 +1976,7 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 268,
+    line: 306,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'index > tailBase',
@@ -2033,32 +1985,32 @@ export const equivalent = [
   // const lineStart = from === 0 ? 0 : from <= head.length ? head.lastIndexOf('\n', from - 1) + 1 : from;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 277,
-    column: 25,
+    line: 326,
+    column: 21,
     mutator: 'ConditionalExpression',
     replacement: 'false',
     why: 'at 0 no line is cut: lineStart < from fails either way',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 277,
-    column: 42,
+    line: 326,
+    column: 38,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'the cut asks for the head only below its end (the head share is at most 40% of avail, the head #keep = avail + 10 long) and for the tail from where its share begins, past tailBase',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 277,
-    column: 42,
+    line: 326,
+    column: 38,
     mutator: 'EqualityOperator',
     replacement: 'from < head.length',
     why: 'the cut asks for the head only below its end (the head share is at most 40% of avail, the head #keep = avail + 10 long) and for the tail from where its share begins, past tailBase',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 277,
-    column: 87,
+    line: 326,
+    column: 83,
     mutator: 'ArithmeticOperator',
     replacement: 'from + 1',
     why: 'a line feed at from or just after leaves at most one character of the cut line, in which no error word fits',
@@ -2066,33 +2018,33 @@ export const equivalent = [
   // if (lineStart < from && from < to) {
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 278,
-    column: 31,
+    line: 327,
+    column: 27,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'with from = to the rest of the line is empty, and late ends past its start',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 278,
-    column: 31,
+    line: 327,
+    column: 27,
     mutator: 'EqualityOperator',
     replacement: 'from <= to',
     why: 'with from = to the rest of the line is empty, and late ends past its start',
   },
-  // const late = newline === -1 && parts.boundary?.start === lineStart ? parts.boundary.late : undefined;
+  // const late = newline === -1 && boundary?.start === lineStart ? boundary.late : undefined;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 281,
-    column: 22,
+    line: 330,
+    column: 18,
     mutator: 'LogicalOperator',
-    replacement: 'newline === -1 || parts.boundary?.start === lineStart',
+    replacement: 'newline === -1 || boundary?.start === lineStart',
     why: 'with no line feed after from in the head, the line at from runs past #late and is the boundary line; a line that ends in the head is not',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 281,
-    column: 22,
+    line: 330,
+    column: 18,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     end: '281:36',
@@ -2100,41 +2052,41 @@ export const equivalent = [
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 281,
-    column: 40,
+    line: 330,
+    column: 36,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'with no line feed after from in the head, the line at from runs past #late and is the boundary line; a line that ends in the head is not',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 281,
-    column: 40,
+    line: 330,
+    column: 36,
     mutator: 'OptionalChaining',
-    replacement: 'parts.boundary.start',
+    replacement: 'boundary.start',
     why: 'with no line feed after from in the head, the line at from runs past #late and is the boundary line; a line that ends in the head is not',
   },
   // if (ERROR_LINE_PATTERN.test(text) || (late !== undefined && late.start >= from && late.end <= to)) {
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 282,
-    column: 69,
+    line: 331,
+    column: 65,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'late starts at #late or later, past from (at most 40% of avail)',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 282,
-    column: 69,
+    line: 331,
+    column: 65,
     mutator: 'EqualityOperator',
     replacement: 'late.start > from',
     why: 'late starts at #late or later, past from (at most 40% of avail)',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 282,
-    column: 91,
+    line: 331,
+    column: 87,
     mutator: 'ConditionalExpression',
     replacement: 'true',
     why: 'late starts at #late or later, past from (at most 40% of avail)',
@@ -2142,16 +2094,16 @@ export const equivalent = [
   // if (line.start >= to) break;
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 287,
-    column: 13,
+    line: 336,
+    column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
     why: 'a line starting at or past to has its match past to as well',
   },
   {
     file: 'src/excerpt/excerpt.ts',
-    line: 287,
-    column: 13,
+    line: 336,
+    column: 9,
     mutator: 'EqualityOperator',
     replacement: 'line.start > to',
     why: 'a line starting at or past to has its match past to as well',

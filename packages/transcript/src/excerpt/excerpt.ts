@@ -3,7 +3,9 @@
 // a few times the budget, whatever the transcript's size (a 50 MB one-shot held as one string,
 // then split and joined, took the server to 850 MB).
 import { type BodyText, countNewlines, type ErrorLine } from './body-text.js';
+import { headEnd } from './cut-point.js';
 import { ERROR_LINE_PATTERN, ERROR_WORD_CHARS, MAX_ERROR_LINE_CHARS } from './error-lines.js';
+import { ErrorPick, errorRoom, HEAD_SHARE } from './error-pick.js';
 
 /** A run of whole lines that holds no error word and that ANSI stripping leaves as it is. */
 export interface PlainSpan {
@@ -81,26 +83,38 @@ export class Excerpt {
   /** Whether the last chunk ended in a high surrogate (the first half of a pair). */
   #endsHigh = false;
   #newlines = 0;
-  /** Error-looking lines, in order (after the head, at most #maxErrors). */
+  /**
+   * Error-looking lines, in order: every one starting in the head; after it, those the cut
+   * shows and the first it passes over (so it knows there were any).
+   */
   #errors: PlacedErrorLine[] = [];
+  /** The latest error line passed over: the last line, cut by the tail, may fit after all. */
+  #lastPassed: PlacedErrorLine | undefined;
+  #passedOne = false;
+  /** Decides the lines after the head, from the first of them on (see error-pick.ts). */
+  #pick: ErrorPick | undefined;
+  readonly #avail: number;
+  readonly #firstLine: number;
   #line: OpenLine;
   #boundary: BoundaryLine | undefined;
   readonly #keep: number;
   /** Where the head ends: a line cut inside the head is tested past it with its first match from here. */
   readonly #late: number;
-  #middleErrors = 0;
-  readonly #maxErrors: number;
   /** Where the text after the last skip began: the kept tail must lie after it. */
   #tailFrom = 0;
 
-  /** `avail`: the characters the cut may show, split between head, tail and error lines. */
-  constructor(avail: number) {
+  /**
+   * `avail`: the characters the cut may show, split between head, tail and error lines;
+   * `firstLine`: the log index of the transcript's first line (error lines are shown by number).
+   */
+  constructor(avail: number, firstLine = 0) {
+    this.#avail = avail;
+    this.#firstLine = firstLine;
     // The head share is at most 40% of avail, the tail at most 60%; one character more each
     // lets the cut see the line break beside its boundary, and a word's length more lets a
     // match that straddles the head's end be found from the line's record.
     this.#late = avail + 1;
     this.#keep = this.#late + ERROR_WORD_CHARS;
-    this.#maxErrors = Math.ceil(avail / 8);
     this.#line = this.#newLine(0, 0);
   }
 
@@ -184,10 +198,32 @@ export class Excerpt {
   #closeLine(end: number): void {
     const { first, prefix, index, start, late } = this.#line;
     if (start < this.#late && end > this.#late) this.#boundary = { start, late };
-    // Lines starting in the head are few (they fit in it); those after it are capped.
-    if (first !== undefined && (start < this.#keep || this.#middleErrors++ < this.#maxErrors)) {
-      this.#errors.push({ text: prefix, index, start, matchEnd: first.end });
+    if (first === undefined) return;
+    const line = { text: prefix, index, start, matchEnd: first.end };
+    // Lines starting in the head are few (they fit in it); after it only what is shown stays.
+    if (start < this.#keep) {
+      this.#errors.push(line);
+      return;
     }
+    this.#pick ??= this.#startPick();
+    const shown = this.#pick.offer(line);
+    if (shown || !this.#passedOne) {
+      if (!shown) this.#passedOne = true;
+      this.#errors.push(line);
+      this.#lastPassed = undefined;
+      return;
+    }
+    this.#lastPassed = line;
+  }
+
+  /** The cut's choice so far, from the lines in the head (the head is whole by now). */
+  #startPick(): ErrorPick {
+    const end = headEnd(this.#head, Math.floor(this.#avail * HEAD_SHARE));
+    const pick = new ErrorPick(errorRoom(this.#avail, end), this.#firstLine);
+    for (const line of errorLinesOf(this.#head, this.#errors, this.#boundary, end, Number.MAX_SAFE_INTEGER)) {
+      pick.offer(line);
+    }
+    return pick;
   }
 
   /** The body as the budget's cut reads it, less one trailing newline (as applyOutputBudget does). */
@@ -196,6 +232,8 @@ export class Excerpt {
       throw new Error('the excerpt skipped into the part of the transcript its tail keeps');
     }
     this.#closeLine(this.#length);
+    if (this.#lastPassed !== undefined) this.#errors.push(this.#lastPassed);
+    this.#lastPassed = undefined;
     let tail = this.#tail.length > this.#keep ? this.#tail.slice(this.#tail.length - this.#keep) : this.#tail;
     let length = this.#length;
     let bytes = this.#bytes;
@@ -271,24 +309,33 @@ function excerptBody(parts: ExcerptParts): BodyText {
     byteLength(from, to) {
       return bytesBefore(to) - bytesBefore(from);
     },
-    *errorLines(from, to) {
-      // A cut inside a line (one longer than the head share): the rest of that line counts,
-      // up to `to`; past the head it is known by its first match after the head.
-      const lineStart = from === 0 ? 0 : from <= head.length ? head.lastIndexOf('\n', from - 1) + 1 : from;
-      if (lineStart < from && from < to) {
-        const newline = head.indexOf('\n', from);
-        const text = head.slice(from, Math.min(newline === -1 ? head.length : newline, to));
-        const late = newline === -1 && parts.boundary?.start === lineStart ? parts.boundary.late : undefined;
-        if (ERROR_LINE_PATTERN.test(text) || (late !== undefined && late.start >= from && late.end <= to)) {
-          yield { text, index: countNewlines(head, 0, from) };
-        }
-      }
-      for (const line of parts.errors) {
-        if (line.start >= to) break;
-        if (line.start >= from && line.matchEnd <= to) {
-          yield { text: line.text.slice(0, to - line.start), index: line.index };
-        }
-      }
-    },
+    errorLines: (from, to) => errorLinesOf(head, parts.errors, parts.boundary, from, to),
   };
+}
+
+/** The error lines of [from, to) that an excerpt kept, as the whole text would give them. */
+function* errorLinesOf(
+  head: string,
+  errors: readonly PlacedErrorLine[],
+  boundary: BoundaryLine | undefined,
+  from: number,
+  to: number,
+): Iterable<ErrorLine> {
+  // A cut inside a line (one longer than the head share): the rest of that line counts,
+  // up to `to`; past the head it is known by its first match after the head.
+  const lineStart = from === 0 ? 0 : from <= head.length ? head.lastIndexOf('\n', from - 1) + 1 : from;
+  if (lineStart < from && from < to) {
+    const newline = head.indexOf('\n', from);
+    const text = head.slice(from, Math.min(newline === -1 ? head.length : newline, to));
+    const late = newline === -1 && boundary?.start === lineStart ? boundary.late : undefined;
+    if (ERROR_LINE_PATTERN.test(text) || (late !== undefined && late.start >= from && late.end <= to)) {
+      yield { text, index: countNewlines(head, 0, from) };
+    }
+  }
+  for (const line of errors) {
+    if (line.start >= to) break;
+    if (line.start >= from && line.matchEnd <= to) {
+      yield { text: line.text.slice(0, to - line.start), index: line.index };
+    }
+  }
 }

@@ -63,7 +63,7 @@ export class BudgetSink {
     this.#held.push(chunk);
     this.#heldChars += chunk.length;
     if (this.#heldChars > this.#wholeChars) {
-      this.#excerpt = new Excerpt(this.#avail());
+      this.#excerpt = new Excerpt(this.#avail(), this.#request.firstLine ?? 0);
       for (const part of this.#held) this.#excerpt.push(part);
       this.#held = [];
     }

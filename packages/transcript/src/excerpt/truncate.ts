@@ -1,7 +1,9 @@
 // The output budget: what a model reads when a process printed more than one result may hold.
 
 import { type BodyText, stringBody } from './body-text.js';
+import { headEnd as headEndAt, safeCut } from './cut-point.js';
 import { ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS } from './error-lines.js';
+import { ErrorPick, errorRoom, HEAD_SHARE, TAIL_SHARE } from './error-pick.js';
 
 export { ERROR_LINE_PATTERN, MAX_ERROR_LINE_CHARS };
 
@@ -59,7 +61,7 @@ export interface OutputBudgetResult {
 /**
  * Fits process output into a character budget. When the body is too long, keeps its head and
  * its tail, keeps lines from the cut middle that look like errors (error, exception,
- * traceback, fatal, failed, panic) while they fit, and puts a notice where the cut is saying
+ * traceback, fatal, failed, panic), in order, each while it still fits, and puts a notice where the cut is saying
  * how many bytes were left out and how to page them (`pageHint`; `log({ offset, limit })` by default). The header and
  * the status (exit status line) are always kept whole.
  *
@@ -132,16 +134,12 @@ function cutMiddle(
 ): { text: string; cut: OutputCut } {
   const avail = Math.max(2, room - NOTICE_RESERVE);
   // Tails carry the verdict (the last error, the summary), so they get the larger share.
-  let layout = lay(body, Math.floor(avail * 0.3), Math.floor(avail * 0.5));
-  let errors = pickErrorLines(
-    body,
-    layout,
-    avail - layout.headEnd - (body.length - layout.tailStart),
-    firstLine,
-  );
+  let layout = lay(body, Math.floor(avail * HEAD_SHARE), Math.floor(avail * TAIL_SHARE));
+  let errors = new ErrorPick(errorRoom(avail, layout.headEnd), firstLine);
+  for (const line of body.errorLines(layout.headEnd, layout.tailStart)) errors.offer(line);
   if (errors.candidates === 0) {
     layout = lay(body, Math.floor(avail * 0.4), avail - Math.floor(avail * 0.4));
-    errors = { kept: [], candidates: 0, keptBytes: 0 };
+    errors = new ErrorPick(0, firstLine);
   }
   const { headEnd, tailStart } = layout;
   const head = body.slice(0, headEnd).replace(/\n$/, '');
@@ -172,50 +170,12 @@ function cutMiddle(
 
 /** Head up to a line end within `headChars`, tail from a line start within `tailChars`. */
 function lay(body: BodyText, headChars: number, tailChars: number): Layout {
-  let headEnd = body.lastIndexOf('\n', headChars - 1) + 1;
-  // A first line longer than the head share is cut inside the line, never split in a pair.
-  if (headEnd === 0) headEnd = safeCut(body, headChars);
+  const headEnd = headEndAt(body, headChars);
   const tailFrom = Math.max(headEnd, body.length - tailChars);
   let tailStart = body.indexOf('\n', tailFrom - 1) + 1;
   if (tailStart === 0 || tailStart >= body.length) tailStart = safeCut(body, tailFrom, true);
   if (tailStart < headEnd) tailStart = headEnd;
   return { headEnd, tailStart };
-}
-
-/** An index near `index` that does not split a surrogate pair. */
-function safeCut(text: Pick<BodyText, 'length' | 'charCodeAt'>, index: number, forward = false): number {
-  const i = Math.max(0, Math.min(text.length, index));
-  const code = text.charCodeAt(i);
-  if (i > 0 && i < text.length && code >= 0xdc00 && code <= 0xdfff) return forward ? i + 1 : i - 1;
-  return i;
-}
-
-interface ErrorPick {
-  kept: string[];
-  candidates: number;
-  keptBytes: number;
-}
-
-/** Error-looking lines of the cut middle, in order, while they fit in `room` characters. */
-function pickErrorLines(body: BodyText, layout: Layout, room: number, firstLine: number): ErrorPick {
-  const kept: string[] = [];
-  let candidates = 0;
-  let keptBytes = 0;
-  let used = 0;
-  for (const line of body.errorLines(layout.headEnd, layout.tailStart)) {
-    candidates += 1;
-    const shown =
-      line.text.length > MAX_ERROR_LINE_CHARS
-        ? line.text.slice(0, safeCut(line.text, MAX_ERROR_LINE_CHARS))
-        : line.text;
-    const entry = `[line ${(firstLine + line.index + 1).toLocaleString('en-US')}] ${shown}${shown === line.text ? '' : ' [...]'}`;
-    if (used + entry.length + 1 <= room) {
-      kept.push(entry);
-      used += entry.length + 1;
-      keptBytes += Buffer.byteLength(shown);
-    }
-  }
-  return { kept, candidates, keptBytes };
 }
 
 function cutNotice(

@@ -50,6 +50,27 @@ describe('budgetTranscript', () => {
     expect(streamedRuns).toBeGreaterThan(100);
   });
 
+  it('keeps the same error lines when many more are offered than fit', async () => {
+    // Mostly error lines, most too long for the room: what the cut shows is decided line by
+    // line as the transcript streams past, never by a count of candidates.
+    const long = `panic ${'p'.repeat(350)}`;
+    const line = fc.constantFrom('Error: boom', long, long, long, 'failed: x', 'ok', 'a'.repeat(100));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 150 }),
+        fc.array(line, { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 1, max: 5_000 }),
+        async (longFirst, lines, size) => {
+          const body = ['ok', ...Array<string>(longFirst).fill(long), ...lines].join('\n');
+          const whole = applyOutputBudget({ ...request, body });
+          const streamed = await budgetTranscript(chunked(body, size), { ...request, empty: '' }, 2_000);
+          expect(streamed).toEqual(whole);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('tests a line only up to the kept tail, and the rest of a line cut inside the head past the head', async () => {
     // Found by the property above (seed 662278350): the last line's only error word lies in
     // the kept tail, so it is no candidate of the middle, and the cut gets its wider layout.
@@ -65,6 +86,22 @@ describe('budgetTranscript', () => {
         const streamed = await budgetTranscript(chunked(body, size), { ...request, empty: '' }, 2_000);
         expect(streamed).toEqual(applyOutputBudget({ ...request, body }));
       }
+    }
+  });
+
+  it('keeps a short error line that comes after more error lines than fit, as the whole string does', async () => {
+    // 40 error lines too long for the room, then the one that says what failed: the streamed
+    // cut once kept room for only the first avail/8 candidates and lost it.
+    const filler = (n: number, word: string) =>
+      Array.from({ length: n }, (_, i) => `${word} ${i} ${'.'.repeat(40)}`).join('\n');
+    const panics = Array.from({ length: 40 }, (_, i) => `panic: thread ${i} ${'x'.repeat(300)}`).join('\n');
+    const body = [filler(50, 'head'), panics, 'Error: boom', filler(50, 'tail')].join('\n');
+    const small = { budget: 600, sessionId: 'proc_z', firstLine: 0 };
+    const whole = applyOutputBudget({ ...small, body });
+    expect(whole.text).toContain('[line 91] Error: boom');
+    for (const size of [1, 1_000, 100_000]) {
+      const streamed = await budgetTranscript(chunked(body, size), { ...small, empty: '' }, 100);
+      expect(streamed).toEqual(whole);
     }
   });
 
