@@ -19,9 +19,11 @@ afterAll(async () => {
 
 it('refuses the 5th of 12 concurrent starts at --max-sessions 4 with ERR_PROCESS_LIMIT', async () => {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-limits-')));
+  // A state dir of its own, not one in ~/.local/state (the server's default).
+  const state = mkdtempSync(join(tmpdir(), 'pm-state-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--cwd', workspace, '--max-sessions', '4'],
+    args: [CLI, 'mcp', '--cwd', workspace, '--state-dir', state, '--max-sessions', '4'],
     stderr: 'ignore',
   });
   const client = new Client({ name: 'procmux-limits', version: '1.0.0' });
@@ -41,5 +43,6 @@ it('refuses the 5th of 12 concurrent starts at --max-sessions 4 with ERR_PROCESS
   } finally {
     await client.close();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(state, { recursive: true, force: true });
   }
 });

@@ -42,9 +42,22 @@ function sleeps(n: string): number {
 describe.skipIf(!linuxRoot)('procmux mcp with per-session limits (Linux cgroups)', () => {
   it('kills the 700 MiB one_shot at 256M with the OOM line, the REPL answers; pids 64 holds against 200 forks', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-rlimits-')));
+    // A state dir of its own, not one in ~/.local/state (the server's default).
+    const state = mkdtempSync(join(tmpdir(), 'pm-state-'));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'mcp', '--cwd', workspace, '--session-memory', '256M', '--session-pids', '64'],
+      args: [
+        CLI,
+        'mcp',
+        '--cwd',
+        workspace,
+        '--state-dir',
+        state,
+        '--session-memory',
+        '256M',
+        '--session-pids',
+        '64',
+      ],
       stderr: 'inherit',
     });
     const client = new Client({ name: 'procmux-rlimits', version: '1.0.0' });
@@ -111,6 +124,7 @@ describe.skipIf(!linuxRoot)('procmux mcp with per-session limits (Linux cgroups)
     } finally {
       await client.close();
       rmSync(workspace, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
     }
   });
 });
