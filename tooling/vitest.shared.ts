@@ -58,10 +58,11 @@ export function packageTestConfig(options: PackageTestOptions = {}) {
       exclude: [...configDefaults.exclude, ...platformExcludes()],
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 60_000,
-      // A private XDG_STATE_HOME for the run; once every file ran, no procmux cgroup may be
-      // left behind (test-utils/src/cgroups.ts).
+      // A private XDG_STATE_HOME and temp dir for the run; once every file ran, no procmux
+      // cgroup may be left behind (test-utils/src/cgroups.ts).
       globalSetup: [
         fileURLToPath(new URL('./test-state-home.ts', import.meta.url)),
+        fileURLToPath(new URL('./test-tmp.ts', import.meta.url)),
         fileURLToPath(new URL('./cgroup-global-teardown.ts', import.meta.url)),
       ],
       retry: options.retry ?? 0,

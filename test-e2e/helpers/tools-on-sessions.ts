@@ -2,10 +2,9 @@
 // model-facing tools over that registry. Each test's registry is disposed after it, and the
 // file fails if anything it started outlives it.
 import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
-import { disposeAfterEach } from '@procmux/test-utils';
+import { disposeAfterEach, testTmpdir } from '@procmux/test-utils';
 import { createProcessTools, type ProcessTools, type ProcessToolsOptions } from '@procmux/tools';
 
 type ToolResult = Awaited<ReturnType<ProcessTools['exec']['run']>>;
@@ -27,7 +26,7 @@ export interface ToolsOnSessions {
 export function toolsOnSessions(): (options?: ProcessToolsOptions) => ToolsOnSessions {
   const track = disposeAfterEach<ProcessSessions>();
   return (options = {}) => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-e2e-')));
+    const root = realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-e2e-')));
     const sessions = track(createProcessSessions({ cwd: root }));
     const tools = createProcessTools(sessions, options);
     const run = (tool: keyof ProcessTools, params: Record<string, unknown>) => tools[tool].run(params, {});

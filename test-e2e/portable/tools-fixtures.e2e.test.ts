@@ -1,7 +1,6 @@
 // The model-facing tools on every OS, against the built packages: the commands are the Node
 // fixtures of @procmux/test-utils, given to the platform's shell (bash, or cmd on Windows).
 import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import {
@@ -9,6 +8,7 @@ import {
   assertNoLeakedProcesses,
   fixture,
   isAlive,
+  testTmpdir,
   trackPid,
   waitFor,
   withoutUsage,
@@ -31,7 +31,9 @@ function commandLine(name: Parameters<typeof fixture>[0], ...args: string[]): st
 }
 
 function setup() {
-  sessions = createProcessSessions({ cwd: realpathSync(mkdtempSync(join(tmpdir(), 'procmux-portable-'))) });
+  sessions = createProcessSessions({
+    cwd: realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-portable-'))),
+  });
   const tools = createProcessTools(sessions, {});
   const registry = sessions;
   return {

@@ -1,7 +1,6 @@
 // End to end: the built `procmux mcp` (node dist/cli.js mcp) driven by the MCP SDK's own
 // Client over stdio, as a host would run it. global-setup.ts builds dist/ first.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +10,7 @@ import {
   assertNoLeakedProcesses,
   descendantsOf,
   isAlive,
+  testTmpdir,
   trackPid,
   waitFor,
   withoutUsage,
@@ -26,7 +26,7 @@ let transport: StdioClientTransport;
 let stderr: string;
 
 beforeEach(async () => {
-  root = mkdtempSync(join(tmpdir(), 'procmux-e2e-'));
+  root = mkdtempSync(join(testTmpdir(), 'procmux-e2e-'));
   stderr = '';
   transport = new StdioClientTransport({
     command: process.execPath,

@@ -1,13 +1,12 @@
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
-import { invalidOptionMessage } from '@procmux/test-utils';
+import { invalidOptionMessage, testTmpdir } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SQLITE_FILE, openSqliteRecoveryStore } from '../src/index.js';
 
 const NS = RECOVERY_NAMESPACE;
-const temp = () => realpathSync(mkdtempSync(join(tmpdir(), 'procmux-sqlite-open-')));
+const temp = () => realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-sqlite-open-')));
 
 describe('openSqliteRecoveryStore', () => {
   it('keeps a workspace store in <workspace>/.procmux/recovery.sqlite, creating the directory', async () => {

@@ -2,11 +2,10 @@
 // (the screen, then the live stream), and the read-only / take-control protocol.
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TerminalScreen } from '@procmux/screen';
 import { createProcessSessions, type ProcessSession, type ProcessSessions } from '@procmux/sessions';
-import { checkLeaksAfterAll, waitFor } from '@procmux/test-utils';
+import { checkLeaksAfterAll, testTmpdir, waitFor } from '@procmux/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serveView, type ViewServer } from '../src/index.js';
@@ -15,7 +14,7 @@ let sessions: ProcessSessions;
 let view: ViewServer;
 
 beforeEach(async () => {
-  sessions = createProcessSessions({ cwd: realpathSync(mkdtempSync(join(tmpdir(), 'procmux-view-'))) });
+  sessions = createProcessSessions({ cwd: realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-view-'))) });
   view = await serveView(sessions);
 });
 afterEach(async () => {

@@ -36,4 +36,4 @@ export { isSleeping, waitForSleep } from './sleeping.js';
 export { SSHD_PATH, sshdMissingReason, startTestSshd, type TestSshd } from './sshd.js';
 export { checkLeaksAfterAll } from './teardown.js';
 export { waitFor } from './wait-for.js';
-export { makeWorkspace } from './workspace.js';
+export { makeWorkspace, testTmpdir } from './workspace.js';
