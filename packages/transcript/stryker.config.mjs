@@ -2456,7 +2456,7 @@ export const equivalent = [
   // while (at > floor && at < this.hot.end && isContinuation(this.byteAt(at))) at -= 1;
   {
     file: 'src/log/tiered-store.ts',
-    line: 140,
+    line: 141,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2465,7 +2465,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 140,
+    line: 141,
     column: 12,
     mutator: 'LogicalOperator',
     replacement: 'at > floor || at < this.hot.end',
@@ -2473,7 +2473,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 140,
+    line: 141,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2482,7 +2482,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 140,
+    line: 141,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'at >= floor',
@@ -2490,7 +2490,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 140,
+    line: 141,
     column: 26,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2498,7 +2498,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 140,
+    line: 141,
     column: 26,
     mutator: 'EqualityOperator',
     replacement: 'at <= this.hot.end',
@@ -2507,7 +2507,7 @@ export const equivalent = [
   // if (from >= memory || from >= to) return this.hot.decode(from, to);
   {
     file: 'src/log/tiered-store.ts',
-    line: 147,
+    line: 148,
     column: 27,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -2515,7 +2515,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 147,
+    line: 148,
     column: 27,
     mutator: 'EqualityOperator',
     replacement: 'from > to',
@@ -2524,7 +2524,7 @@ export const equivalent = [
   // return mid < to ? old + this.hot.decode(mid, to) : old;
   {
     file: 'src/log/tiered-store.ts',
-    line: 151,
+    line: 152,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2532,7 +2532,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 151,
+    line: 152,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'mid <= to',
@@ -2541,7 +2541,7 @@ export const equivalent = [
   // this.closed = true;
   {
     file: 'src/log/tiered-store.ts',
-    line: 166,
+    line: 167,
     column: 19,
     mutator: 'BooleanLiteral',
     replacement: 'false',
@@ -2551,7 +2551,7 @@ export const equivalent = [
   // else return offset >= this.coldStart;
   {
     file: 'src/log/tiered-store.ts',
-    line: 179,
+    line: 180,
     column: 16,
     mutator: 'EqualityOperator',
     replacement: 'offset > range.end',
@@ -2559,7 +2559,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 180,
+    line: 181,
     column: 19,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2568,7 +2568,7 @@ export const equivalent = [
   // if (this.failure === undefined && !this.closed && this.file!.enqueue(start, bytes)) {
   {
     file: 'src/log/tiered-store.ts',
-    line: 204,
+    line: 205,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2577,7 +2577,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 204,
+    line: 205,
     column: 9,
     mutator: 'LogicalOperator',
     replacement: 'this.failure === undefined || !this.closed',
@@ -2585,7 +2585,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 204,
+    line: 205,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -2596,7 +2596,7 @@ export const equivalent = [
   // if (ascii && last?.end === start) last.end = end;
   {
     file: 'src/log/tiered-store.ts',
-    line: 206,
+    line: 207,
     column: 37,
     mutator: 'ArithmeticOperator',
     replacement: 'this.asciiRanges.length + 1',
@@ -2604,7 +2604,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 207,
+    line: 208,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -2613,7 +2613,7 @@ export const equivalent = [
   // this.asciiRanges = []; return false; (a block the file refused)
   {
     file: 'src/log/tiered-store.ts',
-    line: 213,
+    line: 214,
     column: 24,
     mutator: 'ArrayDeclaration',
     replacement: '["Stryker was here"]',
@@ -2621,7 +2621,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/tiered-store.ts',
-    line: 214,
+    line: 215,
     column: 12,
     mutator: 'BooleanLiteral',
     replacement: 'true',

@@ -136,6 +136,7 @@ export class TieredStore {
   }
 
   floor(offset: number, floor: number): number {
+    if (offset < this.hot.start && this.inAscii(offset)) return offset;
     let at = offset;
     while (at > floor && at < this.hot.end && isContinuation(this.byteAt(at))) at -= 1;
     return at;
