@@ -3,20 +3,12 @@
 // The remote user's HOME is a fresh dir of its own: the shell sshd starts sources ~/.bashrc, and
 // the real one is not the tests' (this machine's runs `pyenv rehash`, whose lock file, left by a
 // shell killed mid-rehash, stalled every later remote shell for 60 s).
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { descendantsOf, processTable } from './process-table.js';
+import { descendantsOf, isAlive, processTable } from './process-table.js';
 
 export const SSHD_PATH = '/usr/sbin/sshd';
 
@@ -168,10 +160,7 @@ export async function startTestSshd(): Promise<TestSshd> {
             if (child.exitCode !== null || child.signalCode !== null) resolve();
             else child.once('exit', () => resolve());
           });
-          // A remote tmux server daemonizes out of sshd's tree; its socket under home names it.
-          for (const socket of socketsUnder(home)) {
-            spawnSync('tmux', ['-S', socket, 'kill-server'], { stdio: 'ignore' });
-          }
+          await endNaming(home);
           rmSync(dir, { recursive: true, force: true });
         })();
         return stopped;
@@ -182,8 +171,10 @@ export async function startTestSshd(): Promise<TestSshd> {
       exitHook = true;
       // Synchronous last line: whatever ends this process, no sshd stays behind.
       process.once('exit', () => {
-        for (const guard of running.values()) {
+        for (const [server, guard] of running) {
           killServedProcesses(guard);
+          for (const { pid } of processTable().filter((p) => p.command.includes(server.home)))
+            signal(pid, 'SIGKILL');
           try {
             process.kill(-guard, 'SIGKILL');
           } catch {}
@@ -203,12 +194,27 @@ function killServedProcesses(rootPid: number): void {
   }
 }
 
-function socketsUnder(root: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (entry.isSocket()) found.push(join(entry.parentPath, entry.name));
+/**
+ * Ends what daemonized out of sshd's tree (a remote tmux server: its `-S` socket path is under
+ * `home`), found by its command line, not by its socket: the guard may have removed the dir
+ * already (killing `cat` lets it run on to its `rm -rf`). SIGTERM (tmux hangs its panes up),
+ * SIGKILL for what is left after 5 s.
+ */
+async function endNaming(home: string): Promise<void> {
+  const naming = () => processTable().filter((p) => p.command.includes(home) && p.pid !== process.pid);
+  const found = naming();
+  for (const { pid } of found) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + 5_000;
+  while (found.some(({ pid }) => isAlive(pid)) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return found;
+  for (const { pid } of naming()) signal(pid, 'SIGKILL');
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {}
 }
 
 function stopGuard(child: ChildProcess): void {

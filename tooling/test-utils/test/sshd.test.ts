@@ -1,8 +1,9 @@
 // The test sshd's remote user lives in a HOME of its own: the real ~/.bashrc is never sourced
 // (a shell killed mid-`pyenv rehash` there once stalled every remote shell 60 s), and what a
-// remote session leaves under that HOME, a daemonized tmux server included, ends with stop().
+// remote session leaves under that HOME, a daemonized tmux server included, ends with stop(),
+// whether or not the HOME is still there.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertNoLeakedProcesses } from '../src/leaks.js';
@@ -59,6 +60,24 @@ describe.skipIf(skip !== undefined)('startTestSshd', () => {
       await waitFor(() => !isAlive(pid), 10_000, 'the tmux server ended');
       expect(existsSync(server.home)).toBe(false);
       expect(spawnSync('tmux', ['-S', socket, 'has-session']).status).not.toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('stop() ends that tmux server even when the HOME is already gone (the guard removes it when its cat dies)', async () => {
+    const server = await startTestSshd();
+    const socket = join(server.home, 'tmux.sock');
+    try {
+      expect((await ssh(server, `tmux -S '${socket}' new-session -d 'sleep 600'`)).code).toBe(0);
+      const tmuxServer = () =>
+        processTable().find((p) => p.command.startsWith('tmux') && p.command.includes(socket));
+      await waitFor(() => tmuxServer() !== undefined, 10_000, 'the remote tmux server');
+      const pid = tmuxServer()!.pid;
+      // What the guard's own cleanup does when stop() kills its `cat` first: the socket is gone.
+      rmSync(server.home, { recursive: true, force: true });
+      await server.stop();
+      await waitFor(() => !isAlive(pid), 10_000, 'the tmux server ended');
     } finally {
       await server.stop();
     }
