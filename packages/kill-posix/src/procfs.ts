@@ -81,9 +81,23 @@ function readStat(procRoot: string, pid: number | string): ProcStat | undefined 
   }
 }
 
-function readMarker(procRoot: string, pid: string): string | undefined {
+/**
+ * A process's tree marker, from its environment as `read` gives it. An environ opened before
+ * the process execs reads empty once the exec has replaced its memory, so a process caught
+ * between the open and the read (a job its shell forked, exec'ing `sleep` just as the shell
+ * exits and the sweep looks) would lose its marker and escape: an empty read is read once more,
+ * from a fresh open. Not for a kernel thread (`userProcess` false), which has no environment.
+ */
+export function markerOf(read: () => Buffer, userProcess: boolean): string | undefined {
+  let environ = read();
+  if (environ.length === 0 && userProcess) environ = read();
+  return markerFromEnviron(environ);
+}
+
+function readMarker(procRoot: string, pid: string, stat: ProcStat): string | undefined {
   try {
-    return markerFromEnviron(readProcFile(`${procRoot}/${pid}/environ`));
+    // Kernel threads are kthreadd's (pid 2) children.
+    return markerOf(() => readProcFile(`${procRoot}/${pid}/environ`), pid !== '2' && stat.ppid !== 2);
   } catch {
     // Another user's process (EACCES), or it exited.
     return undefined;
@@ -97,7 +111,7 @@ export function readProcTable(procRoot = '/proc'): ProcessEntry[] {
     if (!/^\d+$/.test(name)) continue;
     const stat = readStat(procRoot, name);
     if (stat === undefined) continue;
-    table.push({ pid: Number(name), ...stat, marker: readMarker(procRoot, name) });
+    table.push({ pid: Number(name), ...stat, marker: readMarker(procRoot, name, stat) });
   }
   return table;
 }

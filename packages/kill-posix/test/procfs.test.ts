@@ -1,9 +1,26 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkLeaksAfterAll } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { markerFromEnviron, parseProcStat, procAlive, readProcFile, readProcTable } from '../src/procfs.js';
+import {
+  markerFromEnviron,
+  markerOf,
+  parseProcStat,
+  procAlive,
+  readProcFile,
+  readProcTable,
+} from '../src/procfs.js';
 
 // Fields 3..22 of a stat line: state S, ppid 7, pgid 8, session, ..., starttime 4242 (field 22).
 const TAIL = 'S 7 8 8 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 4242 1000 100';
@@ -51,6 +68,63 @@ describe('markerFromEnviron', () => {
     expect(markerFromEnviron(env('MY_PROCMUX_TREE=no', 'PROCMUX_TREE=yes'))).toBe('yes');
     expect(markerFromEnviron(env('A=PROCMUX_TREE=no'))).toBeUndefined();
   });
+});
+
+describe('markerOf', () => {
+  const marked = Buffer.from('A=1\0PROCMUX_TREE=t1\0');
+
+  it('reads an environment that came back empty once more: a process caught mid-exec keeps its marker', () => {
+    const reads = [Buffer.alloc(0), marked];
+    let calls = 0;
+    expect(markerOf(() => reads[calls++]!, true)).toBe('t1');
+    expect(calls).toBe(2);
+  });
+
+  it('reads a kernel thread once, and a marked environment once', () => {
+    let calls = 0;
+    expect(
+      markerOf(() => {
+        calls += 1;
+        return Buffer.alloc(0);
+      }, false),
+    ).toBeUndefined();
+    expect(calls).toBe(1);
+    calls = 0;
+    expect(
+      markerOf(() => {
+        calls += 1;
+        return marked;
+      }, true),
+    ).toBe('t1');
+    expect(calls).toBe(1);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'why: an environ opened before a real exec reads empty after it, a fresh open does not',
+    async () => {
+      const child = spawn('sh', ['-c', 'read x; exec sleep 30'], {
+        env: { PROCMUX_TREE: 'mid-exec', PATH: process.env.PATH },
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      try {
+        const pid = child.pid!;
+        const fd = openSync(`/proc/${pid}/environ`, 'r');
+        try {
+          child.stdin.write('go\n');
+          const cmdline = () => readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+          while (!cmdline().startsWith('sleep')) await new Promise((resolve) => setImmediate(resolve));
+          const stale = Buffer.alloc(4096);
+          expect(readSync(fd, stale, 0, stale.length, null)).toBe(0);
+        } finally {
+          closeSync(fd);
+        }
+        expect(markerFromEnviron(readProcFile(`/proc/${pid}/environ`))).toBe('mid-exec');
+      } finally {
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    },
+  );
 });
 
 describe('the /proc table', () => {
