@@ -81,23 +81,51 @@ function readStat(procRoot: string, pid: number | string): ProcStat | undefined 
   }
 }
 
+/** How often, 1 ms apart, a process inside its exec is read again for its new environment. */
+const MID_EXEC_TRIES = 50;
+
 /**
  * A process's tree marker, from its environment as `read` gives it. An environ opened before
- * the process execs reads empty once the exec has replaced its memory, so a process caught
- * between the open and the read (a job its shell forked, exec'ing `sleep` just as the shell
- * exits and the sweep looks) would lose its marker and escape: an empty read is read once more,
- * from a fresh open. Not for a kernel thread (`userProcess` false), which has no environment.
+ * the process execs reads empty once the exec has replaced its memory, and reads empty too
+ * while the exec is still setting the new memory up (its command line, `inExec`, reads empty
+ * then as well): a job its shell forked, exec'ing `sleep` just as the shell exits and the sweep
+ * looks, would lose its marker and escape. So an empty read is read again from a fresh open,
+ * and while the process is inside its exec, again 1 ms later (at most MID_EXEC_TRIES times). A
+ * process that runs with an empty environment (`env -i`) has its command line: read twice. A
+ * kernel thread (`userProcess` false) has no environment: read once.
  */
-export function markerOf(read: () => Buffer, userProcess: boolean): string | undefined {
+export function markerOf(
+  read: () => Buffer,
+  userProcess: boolean,
+  inExec: () => boolean = () => false,
+  pause: (ms: number) => void = sleepSync,
+): string | undefined {
   let environ = read();
-  if (environ.length === 0 && userProcess) environ = read();
+  for (let tries = 0; environ.length === 0 && userProcess && tries < MID_EXEC_TRIES; tries++) {
+    if (tries > 0) {
+      if (!inExec()) break;
+      pause(1);
+    }
+    environ = read();
+  }
   return markerFromEnviron(environ);
+}
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread `ms` milliseconds (the table is read synchronously). */
+function sleepSync(ms: number): void {
+  Atomics.wait(pauseCell, 0, 0, ms);
 }
 
 function readMarker(procRoot: string, pid: string, stat: ProcStat): string | undefined {
   try {
     // Kernel threads are kthreadd's (pid 2) children.
-    return markerOf(() => readProcFile(`${procRoot}/${pid}/environ`), pid !== '2' && stat.ppid !== 2);
+    return markerOf(
+      () => readProcFile(`${procRoot}/${pid}/environ`),
+      pid !== '2' && stat.ppid !== 2,
+      () => readProcFile(`${procRoot}/${pid}/cmdline`).length === 0,
+    );
   } catch {
     // Another user's process (EACCES), or it exited.
     return undefined;

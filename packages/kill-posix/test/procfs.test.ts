@@ -80,6 +80,49 @@ describe('markerOf', () => {
     expect(calls).toBe(2);
   });
 
+  it('waits, 1 ms at a time, for a process still inside its exec (its command line empty too)', () => {
+    let reads = 0;
+    const pauses: number[] = [];
+    const marker = markerOf(
+      () => (++reads < 6 ? Buffer.alloc(0) : marked),
+      true,
+      () => true,
+      (ms) => pauses.push(ms),
+    );
+    expect(marker).toBe('t1');
+    expect(reads).toBe(6);
+    expect(pauses).toEqual([1, 1, 1, 1]);
+  });
+
+  it('does not wait for a process that runs with an empty environment (env -i), nor forever', () => {
+    let reads = 0;
+    let pauses = 0;
+    const empty = () => {
+      reads += 1;
+      return Buffer.alloc(0);
+    };
+    expect(
+      markerOf(
+        empty,
+        true,
+        () => false,
+        () => pauses++,
+      ),
+    ).toBeUndefined();
+    expect([reads, pauses]).toEqual([2, 0]);
+    reads = 0;
+    expect(
+      markerOf(
+        empty,
+        true,
+        () => true,
+        () => pauses++,
+      ),
+    ).toBeUndefined();
+    expect(reads).toBe(51);
+    expect(pauses).toBe(49);
+  });
+
   it('reads a kernel thread once, and a marked environment once', () => {
     let calls = 0;
     expect(

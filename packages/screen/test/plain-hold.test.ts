@@ -173,7 +173,7 @@ describe('plain output held back from the emulator', () => {
 describe('a full-screen program that never stops redrawing', () => {
   // A program clears, then draws its frame in a write of its own (top, watch): text held while
   // the clear was still in the parser was left out of a read, which showed an empty screen.
-  it('reads a whole frame while the frames keep coming, each read', async () => {
+  it('reads whole frames while the frames keep coming (held text made every read empty)', async () => {
     const screen = new TerminalScreen({ cols: 40, rows: 6 });
     try {
       screen.feed('\x1b[?1049h\x1b[H\x1b[2Jframe 0');
@@ -189,13 +189,18 @@ describe('a full-screen program that never stops redrawing', () => {
       };
       const drawn = draw();
       const reads: string[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 20; i++) {
         reads.push(await screen.renderFull());
         await new Promise((resolve) => setImmediate(resolve));
       }
       drawing = false;
       await drawn;
-      for (const read of reads) expect(read).toMatch(/^frame \d+$/);
+      // A read may still land between a clear and its frame when one pass of xterm.js's parser
+      // ends between them (its time budget, stretched under load: seen once in a CI run), as a
+      // real terminal shows an empty screen for that moment; the held text made every read
+      // empty (20 of 20).
+      for (const read of reads) expect(read).toMatch(/^(frame \d+)?$/);
+      expect(reads.filter((read) => read !== '').length).toBeGreaterThan(0);
     } finally {
       screen.dispose();
     }

@@ -28,8 +28,10 @@ const EXEC_POLL_MS = 5;
 /**
  * Names every live pid of the tree but `rootPid` (which has just exited); sorted by pid.
  * `rootArgv` is the exited process's argv: a member still showing it is a fork that has not
- * exec'd yet, and is read again until it has (at most EXEC_GRACE_MS; a subshell that never
- * execs keeps the shell's name).
+ * exec'd yet, and a member whose command line reads empty is inside its exec (the new program's
+ * arguments are not set up yet: its comm alone would say `sleep` for `sleep 30`); each is read
+ * again until it has exec'd (at most EXEC_GRACE_MS; a subshell that never execs keeps the
+ * shell's name).
  */
 export async function listLeftovers(
   rootPid: number,
@@ -41,8 +43,11 @@ export async function listLeftovers(
   const found: LeftoverProcess[] = [];
   let deadline: number | undefined;
   for (const pid of pids) {
+    const unsettled = (command: string | undefined) =>
+      command !== undefined &&
+      ((rootCommand !== '' && command === cut(rootCommand)) || effects.read(`/proc/${pid}/cmdline`) === '');
     let command = nameOf(pid, effects);
-    while (command !== undefined && rootCommand !== '' && command === cut(rootCommand)) {
+    while (unsettled(command)) {
       deadline ??= Date.now() + EXEC_GRACE_MS;
       if (Date.now() >= deadline) break;
       await effects.sleep(EXEC_POLL_MS);

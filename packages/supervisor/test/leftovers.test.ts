@@ -61,6 +61,25 @@ describe('leftovers of a run', () => {
     expect(sleeps).toBe(2);
   });
 
+  it('waits for a member caught inside its exec (command line still empty) to show its arguments', async () => {
+    const files: Record<string, string> = {
+      '/proc/30/stat': stat(30, 'S'),
+      '/proc/30/cmdline': '',
+      '/proc/30/comm': 'sleep\n',
+    };
+    let sleeps = 0;
+    const found = await listLeftovers(5, {
+      pids: () => [30],
+      read: procfs(files),
+      sleep: async () => {
+        sleeps += 1;
+        files['/proc/30/cmdline'] = 'sleep\u000030\u0000';
+      },
+    });
+    expect(found).toEqual([{ pid: 30, command: 'sleep 30' }]);
+    expect(sleeps).toBe(1);
+  });
+
   it('tells a line that may start a background job from one that cannot', () => {
     for (const line of ['sleep 30 & echo started', 'npm run dev &', 'a&b', '(x) & wait']) {
       expect(startsBackgroundJob(line)).toBe(true);
