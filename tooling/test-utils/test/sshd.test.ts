@@ -26,6 +26,14 @@ function ssh(server: TestSshd, command: string): Promise<{ code: number | null; 
   });
 }
 
+/** Starts a tmux server over ssh (it daemonizes out of sshd's tree) and returns its pid. */
+async function remoteTmuxServer(server: TestSshd, socket: string): Promise<number> {
+  expect((await ssh(server, `tmux -S '${socket}' new-session -d 'sleep 600'`)).code).toBe(0);
+  const found = () => processTable().find((p) => p.command.startsWith('tmux') && p.command.includes(socket));
+  await waitFor(() => found() !== undefined, 10_000, 'the remote tmux server');
+  return found()!.pid;
+}
+
 describe.skipIf(skip !== undefined)('startTestSshd', () => {
   afterAll(async () => {
     await assertNoLeakedProcesses();
@@ -50,12 +58,7 @@ describe.skipIf(skip !== undefined)('startTestSshd', () => {
     const server = await startTestSshd();
     const socket = join(server.home, 'tmux.sock');
     try {
-      expect((await ssh(server, `tmux -S '${socket}' new-session -d 'sleep 600'`)).code).toBe(0);
-      // Daemonized: no longer a descendant of sshd once the ssh command returned.
-      const tmuxServer = () =>
-        processTable().find((p) => p.command.startsWith('tmux') && p.command.includes(socket));
-      await waitFor(() => tmuxServer() !== undefined, 10_000, 'the remote tmux server');
-      const pid = tmuxServer()!.pid;
+      const pid = await remoteTmuxServer(server, socket);
       await server.stop();
       await waitFor(() => !isAlive(pid), 10_000, 'the tmux server ended');
       expect(existsSync(server.home)).toBe(false);
@@ -69,11 +72,7 @@ describe.skipIf(skip !== undefined)('startTestSshd', () => {
     const server = await startTestSshd();
     const socket = join(server.home, 'tmux.sock');
     try {
-      expect((await ssh(server, `tmux -S '${socket}' new-session -d 'sleep 600'`)).code).toBe(0);
-      const tmuxServer = () =>
-        processTable().find((p) => p.command.startsWith('tmux') && p.command.includes(socket));
-      await waitFor(() => tmuxServer() !== undefined, 10_000, 'the remote tmux server');
-      const pid = tmuxServer()!.pid;
+      const pid = await remoteTmuxServer(server, socket);
       // What the guard's own cleanup does when stop() kills its `cat` first: the socket is gone.
       rmSync(server.home, { recursive: true, force: true });
       await server.stop();
