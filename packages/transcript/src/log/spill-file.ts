@@ -204,24 +204,33 @@ export class SpillFile {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
+  // A span of the ring is at most two pieces: up to the ring's end, then from its start. Each
+  // piece's loop advances only by what a read returns, and a read that returns nothing throws:
+  // no loop here can go on without the disk being asked again.
   #readFile(out: Buffer, base: number, from: number, to: number): void {
     if (from >= to) return;
     if (this.#fd === undefined) throw new Error('spill file read before any write');
-    const { capacity, fs } = this.options;
-    let at = from;
-    while (at < to) {
-      const position = at % capacity;
-      const count = Math.min(to - at, capacity - position);
-      const got = fs.read(this.#fd, out.subarray(at - base, at - base + count), position);
-      if (got <= 0) throw new Error(`spill file short read at ${at}`);
-      at += got;
-    }
+    const position = from % this.options.capacity;
+    const head = Math.min(to - from, this.options.capacity - position);
+    this.#readAll(out.subarray(from - base, from - base + head), position);
+    if (head < to - from) this.#readAll(out.subarray(from - base + head, to - base), 0);
   }
 
-  // Writes the queued blocks no write has taken yet, synchronously, and hands them back.
+  #readAll(into: Buffer, position: number): void {
+    let done = 0;
+    while (done < into.length) done += this.#readSome(into.subarray(done), position + done);
+  }
+
+  #readSome(into: Buffer, position: number): number {
+    const got = this.options.fs.read(this.#fd!, into, position);
+    if (got <= 0) throw new Error(`spill file short read at ${position}`);
+    return got;
+  }
+
+  // Writes the queued blocks no write has taken yet, synchronously, and hands them back. A
+  // block stays queued until written: a write that throws leaves it to #fail to hand back.
   #writeWaiting(): void {
-    while (this.#queue.length > this.#submitted) {
-      const block = this.#queue[this.#submitted]!;
+    for (const block of this.#queue.slice(this.#submitted)) {
       this.#writeSync(block.start, block.bytes);
       this.#queue.splice(this.#submitted, 1);
       this.#queuedBytes -= block.bytes.length;
@@ -229,17 +238,28 @@ export class SpillFile {
     }
   }
 
+  // Only the last `capacity` bytes of a block bigger than the ring are kept by it (a history
+  // cap smaller than a block): the rest would be overwritten within the same block.
   #writeSync(start: number, bytes: Uint8Array): void {
-    const { capacity, fs } = this.options;
-    let at = 0;
-    while (at < bytes.length) {
-      const position = (start + at) % capacity;
-      const count = Math.min(bytes.length - at, capacity - position);
-      const piece = bytes.subarray(at, at + count);
-      let done = 0;
-      while (done < count) done += fs.write(this.#fd!, piece.subarray(done), position + done);
-      at += count;
-    }
+    const { capacity } = this.options;
+    const skip = Math.max(0, bytes.length - capacity);
+    const position = (start + skip) % capacity;
+    const kept = bytes.subarray(skip);
+    const head = Math.min(kept.length, capacity - position);
+    this.#writeAll(kept.subarray(0, head), position);
+    if (head < kept.length) this.#writeAll(kept.subarray(head), 0);
+  }
+
+  #writeAll(bytes: Uint8Array, position: number): void {
+    let done = 0;
+    while (done < bytes.length) done += this.#writeSome(bytes.subarray(done), position + done);
+  }
+
+  // A write that takes nothing of a non-empty piece would be asked again for ever.
+  #writeSome(bytes: Uint8Array, position: number): number {
+    const took = this.options.fs.write(this.#fd!, bytes, position);
+    if (took <= 0) throw new Error(`spill file write took nothing at ${position}`);
+    return took;
   }
 
   // Writes every queued block that is contiguous in the ring from the oldest unsubmitted

@@ -1,10 +1,24 @@
 // The spill file on a disk that misbehaves the ways a real one may: writes and reads that take
 // part of what they were given, a file that cannot be made, a close while a write is in flight.
 // An in-memory disk, so each write completes when the test says.
-import { describe, expect, it } from 'vitest';
+import { AssertionError } from 'node:assert';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
 
 const CAPACITY = 64;
+
+// A call no correct spill file makes (an empty write or read, a write past the ring's end,
+// one descriptor asked more often than any test needs): thrown as an assertion where it
+// happens, and listed, so a test whose spill file swallowed it fails at its end all the same.
+const misuse: string[] = [];
+const MAX_CALLS = 200;
+function misused(what: string): never {
+  misuse.push(what);
+  throw new AssertionError({ message: `spill file misused the disk: ${what}` });
+}
+afterEach(() => {
+  expect(misuse.splice(0)).toEqual([]);
+});
 
 /** A ring-sized file per descriptor; each call takes at most `chunk` bytes; async writes wait in `pending`. */
 function memoryDisk(options: { inline?: boolean; chunk?: number; readChunk?: number } = {}) {
@@ -13,6 +27,13 @@ function memoryDisk(options: { inline?: boolean; chunk?: number; readChunk?: num
   const pending: (() => void)[] = [];
   const chunk = options.chunk ?? Number.POSITIVE_INFINITY;
   let next = 10;
+  let calls = 0;
+  const counted = (what: string, length: number, position: number) => {
+    calls += 1;
+    if (calls > MAX_CALLS) misused(`more than ${MAX_CALLS} calls`);
+    if (length === 0) misused(`an empty ${what} at ${position}`);
+    if (position + length > CAPACITY) misused(`a ${what} of ${length} at ${position}, past the ring's end`);
+  };
   const fs: SpillFileSystem = {
     inline: options.inline ?? true,
     create() {
@@ -20,11 +41,17 @@ function memoryDisk(options: { inline?: boolean; chunk?: number; readChunk?: num
       return next++;
     },
     write(fd, bytes, position) {
+      counted('write', bytes.length, position);
       const count = Math.min(bytes.length, chunk);
       Buffer.from(bytes.subarray(0, count)).copy(files.get(fd)!, position);
       return count;
     },
     writeAsync(fd, buffers, position, done) {
+      counted(
+        'batch',
+        buffers.reduce((sum, b) => sum + b.length, 0),
+        position,
+      );
       pending.push(() => {
         const all = Buffer.concat(buffers);
         const count = Math.min(all.length, chunk);
@@ -33,6 +60,7 @@ function memoryDisk(options: { inline?: boolean; chunk?: number; readChunk?: num
       });
     },
     read(fd, into, position) {
+      counted('read', into.length, position);
       const count = Math.min(into.length, options.readChunk ?? Number.POSITIVE_INFINITY);
       files.get(fd)!.copy(into, 0, position, position + count);
       return count;
@@ -94,10 +122,52 @@ describe('SpillFile on a disk that takes part of each write or read', () => {
     const disk = memoryDisk();
     expect(() => spillFile(disk.fs).spill.read(0, 4)).toThrow('spill file read before any write');
     const empty = memoryDisk();
-    empty.fs.read = () => 0;
+    let reads = 0;
+    empty.fs.read = () => {
+      reads += 1;
+      if (reads > 1) misused('a read asked again after it returned nothing');
+      return 0;
+    };
     const { spill } = spillFile(empty.fs);
     spill.enqueue(16, text(16, 8));
     expect(() => spill.read(16, 24)).toThrow('spill file short read at 16');
+  });
+
+  it('fails, naming the offset, on a disk whose write takes nothing (it is not asked for ever)', () => {
+    const disk = memoryDisk();
+    let writes = 0;
+    disk.fs.write = () => {
+      writes += 1;
+      if (writes > 1) misused('a write asked again after it took nothing');
+      return 0;
+    };
+    const { spill, failures, released } = spillFile(disk.fs);
+    expect(spill.enqueue(70, text(70, 8))).toBe(false);
+    expect(failures.map((e) => e.message)).toEqual(['spill file write took nothing at 6']);
+    expect(released).toEqual([]);
+  });
+
+  it('writes only the last ring-full of a block bigger than the ring, at once or queued', () => {
+    for (const inline of [true, false]) {
+      const disk = memoryDisk({ inline, chunk: 40 });
+      let written = 0;
+      const write = disk.fs.write;
+      disk.fs.write = (fd, bytes, position) => {
+        const took = write(fd, bytes, position);
+        written += took;
+        return took;
+      };
+      const { spill, failures } = spillFile(disk.fs);
+      // 150 bytes from offset 10 into a 64-byte ring: offsets 96..159 are what it can hold.
+      expect(spill.enqueue(10, text(10, 150))).toBe(true);
+      disk.settle();
+      expect(failures).toEqual([]);
+      expect(spill.read(96, 160).toString()).toBe(text(96, 64).toString());
+      // At once: the last 64 bytes, nothing more. Queued: the batch takes the block's head up
+      // to the ring's end (54 bytes), the tail's last ring-full follows.
+      expect(written).toBe(64);
+      expect(disk.files.get(10)!.toString()).toBe(text(128, 32).toString() + text(96, 32).toString());
+    }
   });
 });
 
