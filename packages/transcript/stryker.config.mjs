@@ -143,6 +143,10 @@ const EMPTY_FILE_READ =
   'the file is never read for an empty range: read() returns once the blocks reach the end, and reads the file only up to a block starting past where it stands';
 const COPY_CLIPPED = "Buffer#copy stops at the block's end and at the read's end: the same bytes land";
 const READ_CLIPPED = 'the read is clipped to the buffer, exactly [from, to) long: the same bytes';
+const EMPTY_SECOND_PIECE =
+  "a span the ring's end does not cut has an empty second piece: reading or writing it asks the disk nothing";
+const NO_FILE_NO_QUEUE =
+  'whatever retires the file (reset, close, a failure) empties the queue with it: no block waits to be written while there is no descriptor';
 const EMPTY_TAIL = "a batch the ring's end does not cut leaves an empty tail: writing it writes nothing";
 const CONTIGUOUS =
   'queued blocks are contiguous (the store hands over each block after the last, and a reset empties the queue): no gap ends a batch';
@@ -3191,7 +3195,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 208,
+    line: 211,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -3199,7 +3203,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 208,
+    line: 211,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'from > to',
@@ -3207,15 +3211,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 214,
-    column: 30,
-    mutator: 'ArithmeticOperator',
-    replacement: 'to + at',
-    why: READ_CLIPPED,
-  },
-  {
-    file: 'src/log/spill-file.ts',
-    line: 256,
+    line: 276,
     column: 17,
     mutator: 'BooleanLiteral',
     replacement: 'true',
@@ -3223,7 +3219,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 307,
+    line: 327,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -3231,16 +3227,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 262,
+    line: 282,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'false',
-    end: '262:30',
+    end: '282:30',
     why: CONTIGUOUS,
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 264,
+    line: 284,
     column: 11,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -3248,7 +3244,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 264,
+    line: 284,
     column: 11,
     mutator: 'EqualityOperator',
     replacement: 'block.bytes.length >= room',
@@ -3256,7 +3252,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 271,
+    line: 291,
     column: 7,
     mutator: 'AssignmentOperator',
     replacement: 'end -= block.bytes.length',
@@ -3264,10 +3260,66 @@ export const equivalent = [
   },
   {
     file: 'src/log/spill-file.ts',
-    line: 286,
+    line: 306,
     column: 15,
     mutator: 'EqualityOperator',
     replacement: 'skip > b.length',
     why: EMPTY_PIECE,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 216,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: EMPTY_SECOND_PIECE,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 216,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'head <= to - from',
+    why: EMPTY_SECOND_PIECE,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 216,
+    column: 16,
+    mutator: 'ArithmeticOperator',
+    replacement: 'to + from',
+    why: EMPTY_SECOND_PIECE,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 216,
+    column: 74,
+    mutator: 'ArithmeticOperator',
+    replacement: 'to + base',
+    why: READ_CLIPPED,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 250,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: EMPTY_SECOND_PIECE,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 250,
+    column: 9,
+    mutator: 'EqualityOperator',
+    replacement: 'head <= kept.length',
+    why: EMPTY_SECOND_PIECE,
+  },
+  {
+    file: 'src/log/spill-file.ts',
+    line: 269,
+    column: 68,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: NO_FILE_NO_QUEUE,
   },
 ];
