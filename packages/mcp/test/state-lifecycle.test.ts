@@ -4,7 +4,7 @@
 // servers on one workspace keep their lock semantics when the dir appears late. HOME and
 // XDG_STATE_HOME point at a temp dir.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -167,9 +167,12 @@ describe.skipIf(process.platform === 'win32')('state dirs of procmux mcp', () =>
     const env = stateEnv(home);
     const workspace = dir('pm-ws-');
     const other = dir('pm-ws-');
+    // The session runs until the test lets it end: it must outlive the first server (a session
+    // that ended before its server closed leaves no dir, rightly: under load `sleep 2` did).
+    const go = join(dir('pm-go-'), 'go');
     const first = await startServer(workspace, env);
     const started = await first.call('exec', {
-      command: 'sleep 2; echo persisted-done',
+      command: `while [ ! -e ${go} ]; do sleep 0.05; done; echo persisted-done`,
       mode: 'session',
       persist: true,
     });
@@ -178,8 +181,10 @@ describe.skipIf(process.platform === 'win32')('state dirs of procmux mcp', () =>
     expect((await second.call('exec', { command: 'echo other' })).text).toContain('other');
     await second.close();
     const [only, ...rest] = stateDirs(home);
+    expect(only).toBeDefined();
     expect(rest).toEqual([]);
     // The session ends on its own; its dir stays until the workspace goes and prune runs.
+    writeFileSync(go, '');
     await expect.poll(() => alive(started.pid!), { timeout: 15_000 }).toBe(false);
     const prune = () =>
       execFileSync(process.execPath, [CLI, 'sessions', 'prune', '--gone'], { env, encoding: 'utf8' });
