@@ -2,7 +2,7 @@
 // outlives a SIGKILLed server and comes back whole in the next one; a non-persisted one dies
 // with it; two servers on one state directory cannot both drive a session; no tmux, no persist.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -181,15 +181,18 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     const root = dir('pm-root-');
     const state = dir('pm-state-');
     const a = await serve(root, state);
+    // It prints and ends only once the test lets it, after its server is gone (a `sleep 3`
+    // before it could end first on a loaded machine).
+    const go = join(dir('pm-go-'), 'go');
     const started = await call(a, 'exec', {
-      // It prints and ends only after its server is gone.
-      command: 'sleep 3; for i in 1 2 3 4 5; do echo "line-$i"; sleep 0.1; done; exit 5',
+      command: `while [ ! -e ${go} ]; do sleep 0.05; done; for i in 1 2 3 4 5; do echo "line-$i"; sleep 0.1; done; exit 5`,
       mode: 'daemon',
       persist: true,
     });
     expect(started.text).toMatch(/runs in a terminal \(tmux\), not on pipes/);
     const id: string = started.data.session.id;
     await sigkill(a);
+    writeFileSync(go, '');
     await expect.poll(() => alive(started.data.session.pid), { timeout: 10_000 }).toBe(false);
     const b = await serve(root, state);
     const waited = await call(b, 'process', {
