@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createProcessSessions } from '@procmux/sessions';
 import { assertNoLeakedProcesses, isAlive, waitFor } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 
 const E2E_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,6 +30,21 @@ function watchdogs(): number[] {
   });
 }
 
+/**
+ * `fd:target` of each descriptor `pid` holds. One listed that is gone by the time it is read
+ * was a transient of node's own start (a module file read, say), not something it holds.
+ */
+function heldFds(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [`${fd}:${readlinkSync(`/proc/${pid}/fd/${fd}`)}`];
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  });
+}
+
 function pgidOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
@@ -39,12 +54,15 @@ describe.skipIf(process.platform !== 'linux')('the host-death watchdog (Linux /p
   it('starts on the first spawn in its own group, holds only its link, and exits on dispose', async () => {
     // Another registry's PTY sessions: their masters are open in this process.
     const other = createProcessSessions({ cwd: E2E_ROOT });
+    // A failure below must not leave the sessions (and their watchdogs) behind.
+    onTestFinished(() => other.dispose());
     await other.start({ command: 'cat', args: [], pty: true });
     await other.start({ command: 'cat', args: [], pty: true });
     const before = new Set(watchdogs());
     expect(before.size).toBe(1);
 
     const sessions = createProcessSessions({ cwd: E2E_ROOT });
+    onTestFinished(() => sessions.dispose());
     expect(watchdogs()).toHaveLength(1);
     await sessions.start({ command: 'sleep', args: ['60'] });
     const [watchdog] = watchdogs().filter((pid) => !before.has(pid));
@@ -53,9 +71,7 @@ describe.skipIf(process.platform !== 'linux')('the host-death watchdog (Linux /p
 
     expect(pgidOf(watchdog!)).toBe(watchdog);
     expect(pgidOf(watchdog!)).not.toBe(pgidOf(process.pid));
-    const fds = readdirSync(`/proc/${watchdog}/fd`).map(
-      (fd) => `${fd}:${readlinkSync(`/proc/${watchdog}/fd/${fd}`)}`,
-    );
+    const fds = heldFds(watchdog!);
     // Its link and /dev/null; everything else is node's own (epoll, eventfd, its pipes): no
     // terminal, no socket of ours.
     expect(fds).toContain('1:/dev/null');
