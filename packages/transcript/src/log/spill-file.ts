@@ -205,25 +205,25 @@ export class SpillFile {
   }
 
   // A span of the ring is at most two pieces: up to the ring's end, then from its start. Each
-  // piece's loop advances only by what a read returns, and a read that returns nothing throws:
-  // no loop here can go on without the disk being asked again.
+  // piece's loop advances only by what a read returns; one that returns nothing throws, naming
+  // the absolute offset (`offset`: into[0]'s): no loop here goes on without asking the disk.
   #readFile(out: Buffer, base: number, from: number, to: number): void {
     if (from >= to) return;
     if (this.#fd === undefined) throw new Error('spill file read before any write');
     const position = from % this.options.capacity;
     const head = Math.min(to - from, this.options.capacity - position);
-    this.#readAll(out.subarray(from - base, from - base + head), position);
-    if (head < to - from) this.#readAll(out.subarray(from - base + head, to - base), 0);
+    this.#readAll(out.subarray(from - base, from - base + head), position, from);
+    if (head < to - from) this.#readAll(out.subarray(from - base + head, to - base), 0, from + head);
   }
 
-  #readAll(into: Buffer, position: number): void {
+  #readAll(into: Buffer, position: number, offset: number): void {
     let done = 0;
-    while (done < into.length) done += this.#readSome(into.subarray(done), position + done);
+    while (done < into.length) done += this.#readSome(into.subarray(done), position + done, offset + done);
   }
 
-  #readSome(into: Buffer, position: number): number {
+  #readSome(into: Buffer, position: number, offset: number): number {
     const got = this.options.fs.read(this.#fd!, into, position);
-    if (got <= 0) throw new Error(`spill file short read at ${position}`);
+    if (got <= 0) throw new Error(`spill file short read at ${offset}`);
     return got;
   }
 

@@ -129,8 +129,36 @@ describe('SpillFile on a disk that takes part of each write or read', () => {
       return 0;
     };
     const { spill } = spillFile(empty.fs);
-    spill.enqueue(16, text(16, 8));
-    expect(() => spill.read(16, 24)).toThrow('spill file short read at 16');
+    spill.enqueue(80, text(80, 8));
+    // The absolute offset, not the ring's position (16).
+    expect(() => spill.read(80, 88)).toThrow('spill file short read at 80');
+  });
+
+  it('names the absolute offset where a read came back short: after a part, and past the ring end', () => {
+    // 56..72 crosses the 64-byte ring's end: ring 56..63, then 0..7 (offsets 64..71).
+    for (const [cut, offset] of [
+      [3, 59],
+      [8, 64],
+      [11, 67],
+    ] as const) {
+      const disk = memoryDisk({ readChunk: 3 });
+      const read = disk.fs.read;
+      let given = 0;
+      let gaveNothing = false;
+      disk.fs.read = (fd, into, position) => {
+        if (given >= cut) {
+          if (gaveNothing) misused('a read asked again after it returned nothing');
+          gaveNothing = true;
+          return 0;
+        }
+        const got = read(fd, into.subarray(0, Math.min(into.length, cut - given)), position);
+        given += got;
+        return got;
+      };
+      const { spill } = spillFile(disk.fs);
+      spill.enqueue(56, text(56, 16));
+      expect(() => spill.read(56, 72)).toThrow(`spill file short read at ${offset}`);
+    }
   });
 
   it('fails, naming the offset, on a disk whose write takes nothing (it is not asked for ever)', () => {
