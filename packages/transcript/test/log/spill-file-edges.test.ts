@@ -75,6 +75,23 @@ function memoryDisk(options: { inline?: boolean; chunk?: number; readChunk?: num
   return { fs, files, closed, pending, settle };
 }
 
+/** Reads give `cut` bytes in all, then one read returns nothing; asked again, that is misuse. */
+function shortAfter(fs: SpillFileSystem, cut: number): void {
+  const read = fs.read;
+  let given = 0;
+  let gaveNothing = false;
+  fs.read = (fd, into, position) => {
+    if (given >= cut) {
+      if (gaveNothing) misused('a read asked again after it returned nothing');
+      gaveNothing = true;
+      return 0;
+    }
+    const got = read(fd, into.subarray(0, Math.min(into.length, cut - given)), position);
+    given += got;
+    return got;
+  };
+}
+
 function spillFile(fs: SpillFileSystem, queueBytes = 1024) {
   const released: Buffer[] = [];
   const failures: Error[] = [];
@@ -122,12 +139,7 @@ describe('SpillFile on a disk that takes part of each write or read', () => {
     const disk = memoryDisk();
     expect(() => spillFile(disk.fs).spill.read(0, 4)).toThrow('spill file read before any write');
     const empty = memoryDisk();
-    let reads = 0;
-    empty.fs.read = () => {
-      reads += 1;
-      if (reads > 1) misused('a read asked again after it returned nothing');
-      return 0;
-    };
+    shortAfter(empty.fs, 0);
     const { spill } = spillFile(empty.fs);
     spill.enqueue(80, text(80, 8));
     // The absolute offset, not the ring's position (16).
@@ -142,19 +154,7 @@ describe('SpillFile on a disk that takes part of each write or read', () => {
       [11, 67],
     ] as const) {
       const disk = memoryDisk({ readChunk: 3 });
-      const read = disk.fs.read;
-      let given = 0;
-      let gaveNothing = false;
-      disk.fs.read = (fd, into, position) => {
-        if (given >= cut) {
-          if (gaveNothing) misused('a read asked again after it returned nothing');
-          gaveNothing = true;
-          return 0;
-        }
-        const got = read(fd, into.subarray(0, Math.min(into.length, cut - given)), position);
-        given += got;
-        return got;
-      };
+      shortAfter(disk.fs, cut);
       const { spill } = spillFile(disk.fs);
       spill.enqueue(56, text(56, 16));
       expect(() => spill.read(56, 72)).toThrow(`spill file short read at ${offset}`);
