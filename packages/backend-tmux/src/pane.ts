@@ -9,6 +9,7 @@ import type { PaneContainment } from './containment.js';
 import { InOrder } from './in-order.js';
 import { encodeRef, parseExitFile, type SessionFiles } from './layout.js';
 import { LogFollower } from './log-follower.js';
+import { type EndFiles, readPaneEnd } from './pane-end.js';
 import { resizeCommand } from './start-commands.js';
 import type { TmuxServer } from './tmux-cli.js';
 import { nudgeReaper, zombieParent } from './unreaped.js';
@@ -44,13 +45,15 @@ function signalName(number: number): SignalName | undefined {
   return undefined;
 }
 
-function readProc(path: string): string | undefined {
+function readText(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
 }
+
+const FILES: EndFiles = { exists: existsSync, read: readText };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -141,7 +144,7 @@ export class TmuxPane {
     const pid = this.#livePid();
     // In a pid namespace the pane's process is the waiter (it blocks INT and TERM and its death
     // ends the namespace): the program gets the signal, as it would without one.
-    const program = namespacedProgramPid(pid, readProc);
+    const program = namespacedProgramPid(pid, readText);
     if (program !== undefined) {
       process.kill(program, name);
       return;
@@ -195,32 +198,28 @@ export class TmuxPane {
 
   #check(): void {
     if (this.#ending || this.#released) return;
-    const { files } = this.options;
-    if (existsSync(files.failed)) {
-      // Checked first: an exit status with an incomplete log is no clean end either.
-      this.#ending = true;
-      void this.#logFailed().catch((error: unknown) => this.#reject(error));
-      return;
-    }
-    let text: string | undefined;
-    try {
-      text = readFileSync(files.exit, 'utf8');
-    } catch {}
-    const status = text === undefined ? undefined : parseExitFile(text);
-    if (status) {
-      this.#ending = true;
-      void this.#end(status).catch((error: unknown) => this.#reject(error));
-    } else if (text === ':\n') {
-      // tmux may run pane-died when the terminal closed but before it reaped the process
-      // (measured on 3.3a under load): the status comes a moment later; ask for it, also
-      // when the log writer has ended meanwhile (the pane stays, remain-on-exit).
-      this.#askStatus();
-    } else if (existsSync(files.eof)) {
-      // The log writer ended with no exit status: the session or the whole server went away.
-      this.#ending = true;
-      void this.#lost().catch((error: unknown) => this.#reject(error));
-    } else {
-      this.#nudge();
+    const end = readPaneEnd(this.options.files, FILES);
+    switch (end.kind) {
+      case 'failed':
+        this.#ending = true;
+        void this.#logFailed().catch((error: unknown) => this.#reject(error));
+        return;
+      case 'exited':
+        this.#ending = true;
+        void this.#end(end.status).catch((error: unknown) => this.#reject(error));
+        return;
+      case 'unreaped':
+        // tmux may run pane-died when the terminal closed but before it reaped the process
+        // (measured on 3.3a under load): the status comes a moment later; ask for it, also
+        // when the log writer has ended meanwhile (the pane stays, remain-on-exit).
+        this.#askStatus();
+        return;
+      case 'lost':
+        this.#ending = true;
+        void this.#lost().catch((error: unknown) => this.#reject(error));
+        return;
+      case 'running':
+        this.#nudge();
     }
   }
 
@@ -256,10 +255,17 @@ export class TmuxPane {
         if (status) {
           this.#ending = true;
           void this.#end(status).catch((error: unknown) => this.#reject(error));
-        } else if (result.code !== 0 && existsSync(this.options.files.eof)) {
-          // The session itself is gone and never told its status: lost, never a guess.
-          this.#ending = true;
-          void this.#lost().catch((error: unknown) => this.#reject(error));
+        } else if (result.code !== 0) {
+          // The session is gone: a status the hook wrote meanwhile is its end; with none and
+          // the writer ended, it is lost, never a guess.
+          const end = readPaneEnd(this.options.files, FILES);
+          if (end.kind === 'exited') {
+            this.#ending = true;
+            void this.#end(end.status).catch((error: unknown) => this.#reject(error));
+          } else if (end.kind === 'lost' || (end.kind === 'unreaped' && end.eof)) {
+            this.#ending = true;
+            void this.#lost().catch((error: unknown) => this.#reject(error));
+          }
         }
       })
       .finally(() => {
@@ -280,6 +286,9 @@ export class TmuxPane {
     const deadline = Date.now() + EOF_WAIT_MS;
     while (!existsSync(files.eof) && Date.now() < deadline) await sleep(5);
     await killed;
+    // The writer may have failed on the last bytes after the status was read: its mark comes
+    // before its end mark, so it is there now if it ever will be.
+    if (existsSync(files.failed)) return this.#logFailed();
     this.#follower.finish();
     await this.#closeCgroup();
     this.#cleanup();
