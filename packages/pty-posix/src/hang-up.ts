@@ -39,35 +39,69 @@ export const systemHangUpEffects: HangUpEffects = {
   },
 };
 
+/** The fields after the command name's closing parenthesis (a name may hold spaces and parentheses). */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * Field 22 of /proc/<pid>/stat (starttime, in clock ticks since boot): with the pid, it names
+ * one process, where a pid alone may name a later one once the first was reaped. Linux only;
+ * undefined elsewhere or when the process is gone.
+ */
+export function startTimeOf(pid: number, effects: HangUpEffects): string | undefined {
+  if (effects.platform !== 'linux') return undefined;
+  const stat = effects.readStat(pid);
+  // state is field 3, starttime field 22.
+  return stat === undefined ? undefined : statFields(stat)[19];
+}
+
+function tpgidOf(stat: string): number | undefined {
+  // state ppid pgrp session tty_nr tpgid
+  return positive(statFields(stat)[5]);
+}
+
+function positive(raw: string | undefined): number | undefined {
+  const group = Number(raw);
+  return Number.isInteger(group) && group > 0 ? group : undefined;
+}
+
 /**
  * The foreground process group of the terminal `pid` (a session leader) controls: field 8
- * (tpgid) of /proc/<pid>/stat on Linux, counted after the command name's closing parenthesis
- * (a name may hold spaces and parentheses); `ps -o tpgid=` elsewhere. Undefined when unknown.
+ * (tpgid) of /proc/<pid>/stat on Linux; `ps -o tpgid=` elsewhere. Undefined when unknown.
  */
 export function foregroundGroup(pid: number, effects: HangUpEffects): number | undefined {
   if (effects.platform === 'win32') return undefined;
-  let raw: string | undefined;
   if (effects.platform === 'linux') {
     const stat = effects.readStat(pid);
-    if (stat === undefined) return undefined;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // state ppid pgrp session tty_nr tpgid
-    raw = fields[5];
-  } else {
-    raw = effects.psTpgid(pid)?.trim();
+    return stat === undefined ? undefined : tpgidOf(stat);
   }
-  const group = Number(raw);
-  return Number.isInteger(group) && group > 0 ? group : undefined;
+  return positive(effects.psTpgid(pid)?.trim());
 }
 
 /**
  * SIGHUP to the foreground process group of the terminal `pid` leads, then to the leader
  * itself. Interactive shells and editors ignore SIGTERM but end at once on SIGHUP (a shell
  * passes it on to its jobs). Returns the targets signalled; none on Windows.
+ *
+ * With `startedAt` (startTimeOf() at spawn, Linux), nothing is signalled once `pid` names
+ * another process or none: the program may have been reaped before its exit was reported, and
+ * its number taken by a process of another terminal, whose group would get the hang-up.
  */
-export function hangUpTerminal(pid: number, effects: HangUpEffects = systemHangUpEffects): number[] {
+export function hangUpTerminal(
+  pid: number,
+  effects: HangUpEffects = systemHangUpEffects,
+  startedAt?: string,
+): number[] {
   if (effects.platform === 'win32') return [];
-  const group = foregroundGroup(pid, effects);
+  let group: number | undefined;
+  if (effects.platform === 'linux' && startedAt !== undefined) {
+    const stat = effects.readStat(pid);
+    if (stat === undefined || statFields(stat)[19] !== startedAt) return [];
+    group = tpgidOf(stat);
+  } else {
+    group = foregroundGroup(pid, effects);
+  }
   const targets = group === undefined ? [pid] : group === pid ? [-pid] : [-group, pid];
   for (const target of targets) effects.kill(target, 'SIGHUP');
   return targets;

@@ -3,7 +3,7 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { PtyAdapterBase } from '@procmux/pty-core';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
 import { toWaitResult } from './exit-status.js';
-import { hangUpTerminal } from './hang-up.js';
+import { hangUpTerminal, startTimeOf, systemHangUpEffects } from './hang-up.js';
 import { loadPtyBackend } from './load-backend.js';
 import { isPtyNativeModule, type PtyBackend, type PtyBackendName } from './native.js';
 import { PtyChannel } from './pty-channel.js';
@@ -36,6 +36,8 @@ export class PtyAdapter extends PtyAdapterBase {
   readonly #decoder = new Utf8ChunkDecoder();
   readonly #marker: string;
   readonly #killTree: KillTree;
+  // Who this.pid is (Linux): a hang-up never reaches a later process given the same number.
+  readonly #startedAt: string | undefined;
 
   /**
    * Validates the options, loads the backend (on first use), checks that cwd and the program
@@ -75,6 +77,7 @@ export class PtyAdapter extends PtyAdapterBase {
       timings.drainTimeoutMs,
     );
     this.pid = this.#channel.pid;
+    this.#startedAt = startTimeOf(this.pid, systemHangUpEffects);
   }
 
   /**
@@ -109,7 +112,7 @@ export class PtyAdapter extends PtyAdapterBase {
 
   // The foreground job and the shell get SIGHUP, as when a terminal window closes.
   protected hangUpTerminal(): boolean {
-    return hangUpTerminal(this.pid).length > 0;
+    return hangUpTerminal(this.pid, systemHangUpEffects, this.#startedAt).length > 0;
   }
 
   protected killTree(graceMs: number): Promise<unknown> {

@@ -1,7 +1,13 @@
 // hangUp(): what closing a terminal window does, from the adapter that owns the terminal.
 import { checkLeaksAfterAll, isAlive, processTable, waitFor } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { foregroundGroup, type HangUpEffects, hangUpTerminal, systemHangUpEffects } from '../src/hang-up.js';
+import {
+  foregroundGroup,
+  type HangUpEffects,
+  hangUpTerminal,
+  startTimeOf,
+  systemHangUpEffects,
+} from '../src/hang-up.js';
 import { start } from './helpers.js';
 
 checkLeaksAfterAll();
@@ -83,6 +89,44 @@ describe('hang-up targets (pure)', () => {
     // tpgid -1: no controlling terminal.
     expect(foregroundGroup(7, effects({ readStat: () => '7 (x) S 1 7 7 0 -1 0' }))).toBeUndefined();
   });
+
+  it('signals nothing once the pid names another process (its start time differs) or none', () => {
+    // Fields after the name: state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
+    // cmajflt utime stime cutime cstime priority nice threads itrealvalue starttime.
+    const stat = (start: number) =>
+      `4242 (bash) S 1 4242 4242 34817 5001 0 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 0`;
+    expect(startTimeOf(4242, effects({ readStat: () => stat(81234) }))).toBe('81234');
+    const same = effects({ readStat: () => stat(81234) });
+    expect(hangUpTerminal(4242, same, '81234')).toEqual([-5001, 4242]);
+    expect(same.sent).toEqual([-5001, 4242]);
+    // The program was reaped and 4242 went to a later process, on another terminal.
+    const reused = effects({ readStat: () => stat(99000) });
+    expect(hangUpTerminal(4242, reused, '81234')).toEqual([]);
+    expect(reused.sent).toEqual([]);
+    const gone = effects({});
+    expect(hangUpTerminal(4242, gone, '81234')).toEqual([]);
+    expect(gone.sent).toEqual([]);
+    // No start time known (read too late, or not Linux): as before, by the pid alone.
+    expect(hangUpTerminal(4242, effects({ readStat: () => stat(99000) }))).toEqual([-5001, 4242]);
+    expect(startTimeOf(4242, effects({ platform: 'darwin', readStat: () => stat(1) }))).toBeUndefined();
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    "leaves a live terminal's program alone when the start time given is not its own",
+    async () => {
+      const { pty, until } = await start({ file: 'bash', args: ['--norc', '--noprofile', '-i'] });
+      await until(/[$#] *$/, 'a bash prompt');
+      const own = startTimeOf(pty.pid, systemHangUpEffects);
+      expect(own).toMatch(/^\d+$/);
+      expect(hangUpTerminal(pty.pid, systemHangUpEffects, `${Number(own) + 1}`)).toEqual([]);
+      // Still there to answer: the hang-up went nowhere.
+      pty.stdin.write('echo still-$((6*7))\r');
+      await until(/still-42/, 'bash answering');
+      expect(hangUpTerminal(pty.pid, systemHangUpEffects, own)).toEqual([-pty.pid]);
+      expect(await pty.wait()).toEqual({ code: null, signal: 'SIGHUP' });
+      pty.dispose();
+    },
+  );
 
   it('asks ps on macOS, and does nothing on Windows', () => {
     expect(foregroundGroup(9, effects({ platform: 'darwin', psTpgid: () => '  812\n' }))).toBe(812);
