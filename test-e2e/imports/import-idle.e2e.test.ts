@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, testTmpdir } from '@procmux/test-utils';
 import { afterAll, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -38,7 +37,7 @@ afterAll(async () => {
 });
 
 it('importing every package and constructing a registry keeps nothing alive', async () => {
-  const workspace = mkdtempSync(join(tmpdir(), 'procmux-idle-'));
+  const workspace = mkdtempSync(join(testTmpdir(), 'procmux-idle-'));
   const script = `
     ${PACKAGES.map((name, i) => `const m${i} = await import('@procmux/${name}');`).join('\n')}
     const sessions = m${PACKAGES.indexOf('sessions')}.createProcessSessions({ cwd: ${JSON.stringify(workspace)} });

@@ -1,16 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProcessEvent } from '@procmux/core-types';
 import { createProcessSessions, type InputWait, type ProcessSession } from '@procmux/sessions';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Kernel-grounded detection reads /proc: Linux only. Elsewhere the heuristic has its own unit tests.
 const linux = process.platform === 'linux';
-const cwd = mkdtempSync(join(tmpdir(), 'procmux-input-'));
+const cwd = mkdtempSync(join(testTmpdir(), 'procmux-input-'));
 const events: ProcessEvent[] = [];
 const sessions = createProcessSessions({ cwd, onEvent: (e) => events.push(e) });
 

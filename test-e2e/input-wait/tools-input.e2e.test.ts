@@ -1,13 +1,12 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, testTmpdir } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const linux = process.platform === 'linux';
-const cwd = mkdtempSync(join(tmpdir(), 'procmux-input-tools-'));
+const cwd = mkdtempSync(join(testTmpdir(), 'procmux-input-tools-'));
 const sessions = createProcessSessions({ cwd });
 const tools = createProcessTools(sessions);
 

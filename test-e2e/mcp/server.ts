@@ -8,13 +8,13 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { trackPid } from '@procmux/test-utils';
+import { testTmpdir, trackPid } from '@procmux/test-utils';
 
 const require = createRequire(import.meta.url);
 export const CLI = join(dirname(require.resolve('@procmux/mcp/package.json')), 'dist', 'cli.js');
 
 export function workspace(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), 'procmux-stress-')));
+  return realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-stress-')));
 }
 
 const stateDirs: string[] = [];

@@ -1,17 +1,16 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveProcessSessionLimits } from '@procmux/registry';
-import { throwsWith } from '@procmux/test-utils';
+import { testTmpdir, throwsWith } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { commandFingerprint, type PolicyRequest, resolveSessionCwd } from '../src/index.js';
 import { enforcePolicy } from '../src/session/policy.js';
 import { resolveTerminal } from '../src/session/terminal.js';
 
 describe('resolveSessionCwd', () => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-cwd-')));
+  const root = realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-cwd-')));
   mkdirSync(join(root, 'inner/deep'), { recursive: true });
-  const outside = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-out-')));
+  const outside = realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-out-')));
   symlinkSync(outside, join(root, 'escape'));
   symlinkSync(join(root, 'inner'), join(root, 'alias'));
 

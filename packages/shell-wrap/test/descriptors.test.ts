@@ -2,8 +2,8 @@
 // shipped bash file really closes what a child inherited while keeping exit statuses.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CALLER_BASH_ENV, CLOSE_FDS_SCRIPT, closeInheritedDescriptors, isBashCommand } from '../src/index.js';
 
@@ -93,7 +93,7 @@ describe.skipIf(process.platform !== 'linux')('the shipped closing file (real ba
   it("closes them for a user's own bash -c on socket stdio with no SHLVL, and runs no rc file", async () => {
     // Node's child pipes are socketpairs: bash then takes itself for a command run by rshd
     // when SHLVL is unset, sources ~/.bashrc and skips BASH_ENV (the closing never ran).
-    const home = mkdtempSync(join(tmpdir(), 'procmux-rshd-'));
+    const home = mkdtempSync(join(testTmpdir(), 'procmux-rshd-'));
     writeFileSync(join(home, '.bashrc'), 'echo RC-RAN\n');
     const fd = openSync('/etc/hostname', 'r');
     const list = 'for f in /proc/$$/fd/*; do readlink "$f"; done; echo end';
@@ -147,7 +147,7 @@ describe.skipIf(process.platform !== 'linux')('the shipped closing file (real ba
       { platform: 'linux' },
     );
     expect(execFileSync(out.file, out.args, { env: out.env, encoding: 'utf8' })).toBe('[unset] [] [unset]\n');
-    const callerFile = join(mkdtempSync(join(tmpdir(), 'procmux-bashenv-')), 'env.sh');
+    const callerFile = join(mkdtempSync(join(testTmpdir(), 'procmux-bashenv-')), 'env.sh');
     writeFileSync(callerFile, 'FROM_CALLER=yes\n');
     const withCaller = closeInheritedDescriptors(
       { file: 'bash', args: ['--norc', '-c', show], env: { ...env, BASH_ENV: callerFile } },

@@ -3,8 +3,8 @@
 // the program from running at all. Plain files stand in for cgroup.procs (a write is a write).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CGROUP_JOIN_ENV, closeInheritedDescriptors } from '../src/index.js';
 
@@ -22,7 +22,7 @@ function run(file: string, args: string[], join: string, hasBash: boolean) {
 const SHOW = 'echo "pid=$$ var=$(printenv PROCMUX_CGROUP_JOIN || echo unset)"';
 
 describe.skipIf(process.platform !== 'linux')('joining the cgroup before the program runs', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'procmux-join-'));
+  const dir = mkdtempSync(join(testTmpdir(), 'procmux-join-'));
   const procs = [join(dir, 'a.procs'), join(dir, 'b.procs')];
 
   for (const [name, hasBash, file, args] of [

@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runReplicaCrashSuite, runStoreConformance } from '@procmux/sessions/conformance';
+import { testTmpdir } from '@procmux/test-utils';
 import { describe } from 'vitest';
 import { openSqliteRecoveryStore } from '../src/index.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'procmux-sqlite-'));
+const dir = mkdtempSync(join(testTmpdir(), 'procmux-sqlite-'));
 let files = 0;
 
 runStoreConformance('sqlite', async () => {

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createProcessTools } from '../src/index.js';
 import { closingHarness, type Harness, idOf } from './helpers.js';
@@ -41,7 +41,7 @@ describe('process record', () => {
   it('refuses paths outside the workspace, through links, or onto a non-file', async () => {
     h = harness();
     const id = await finished('echo hi');
-    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-outside-')));
+    const outside = realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-outside-')));
     mkdirSync(join(h.root, 'dir'));
     symlinkSync(outside, join(h.root, 'out'));
     writeFileSync(join(outside, 'procmux-record-target'), 'keep');

@@ -1,15 +1,15 @@
 // The spill: history beyond the memory window lives in a file and reads back exactly as an
 // all-in-memory log would; a full disk drops the file's history visibly, never the host.
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { OutputLog } from '../../src/log/output-log.js';
 import { nodeSpillFileSystem, type SpillFileSystem } from '../../src/log/spill-file.js';
 import type { OutputStream } from '../../src/log/stream-runs.js';
 import { heldDisk } from './held-disk.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-test-'));
+const dir = mkdtempSync(join(testTmpdir(), 'procmux-spill-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const KiB = 1024;
