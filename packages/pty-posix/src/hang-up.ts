@@ -56,6 +56,15 @@ export function startTimeOf(pid: number, effects: HangUpEffects): string | undef
   return stat === undefined ? undefined : statFields(stat)[19];
 }
 
+/**
+ * Whether `pid` is still the process that had `startedAt` (startTimeOf() at spawn). True when
+ * that cannot be told (no start time known, not Linux), as a pid alone would be trusted.
+ */
+export function stillRunning(pid: number, startedAt: string | undefined, effects: HangUpEffects): boolean {
+  if (startedAt === undefined || effects.platform !== 'linux') return true;
+  return startTimeOf(pid, effects) === startedAt;
+}
+
 function tpgidOf(stat: string): number | undefined {
   // state ppid pgrp session tty_nr tpgid
   return positive(statFields(stat)[5]);

@@ -3,7 +3,7 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { PtyAdapterBase } from '@procmux/pty-core';
 import { closeInheritedDescriptors } from '@procmux/shell-wrap';
 import { toWaitResult } from './exit-status.js';
-import { hangUpTerminal, startTimeOf, systemHangUpEffects } from './hang-up.js';
+import { hangUpTerminal, startTimeOf, stillRunning, systemHangUpEffects } from './hang-up.js';
 import { loadPtyBackend } from './load-backend.js';
 import { isPtyNativeModule, type PtyBackend, type PtyBackendName } from './native.js';
 import { PtyChannel } from './pty-channel.js';
@@ -107,6 +107,8 @@ export class PtyAdapter extends PtyAdapterBase {
   }
 
   protected killGracefully(): void {
+    // Reaped before its exit was reported: the number may be another process's by now.
+    if (!stillRunning(this.pid, this.#startedAt, systemHangUpEffects)) return;
     signal(this.pid, 'SIGTERM');
   }
 

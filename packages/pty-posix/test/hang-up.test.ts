@@ -6,6 +6,7 @@ import {
   type HangUpEffects,
   hangUpTerminal,
   startTimeOf,
+  stillRunning,
   systemHangUpEffects,
 } from '../src/hang-up.js';
 import { start } from './helpers.js';
@@ -109,6 +110,12 @@ describe('hang-up targets (pure)', () => {
     // No start time known (read too late, or not Linux): as before, by the pid alone.
     expect(hangUpTerminal(4242, effects({ readStat: () => stat(99000) }))).toEqual([-5001, 4242]);
     expect(startTimeOf(4242, effects({ platform: 'darwin', readStat: () => stat(1) }))).toBeUndefined();
+    // The same question before a graceful kill's SIGTERM.
+    expect(stillRunning(4242, '81234', effects({ readStat: () => stat(81234) }))).toBe(true);
+    expect(stillRunning(4242, '81234', effects({ readStat: () => stat(99000) }))).toBe(false);
+    expect(stillRunning(4242, '81234', effects({}))).toBe(false);
+    expect(stillRunning(4242, undefined, effects({}))).toBe(true);
+    expect(stillRunning(4242, '81234', effects({ platform: 'darwin' }))).toBe(true);
   });
 
   it.skipIf(process.platform !== 'linux')(
