@@ -82,7 +82,7 @@ async function measureFirstByte(ctx: BenchContext): Promise<Measured> {
       ratio: signedMs(extra),
       pass: extra <= FIRST_BYTE_ALLOWANCE_MS,
       notes: [
-        `median of ${runs} starts per side; sandbox without allowed domains (the target starts once socat listens: ~10 ms of the figure)`,
+        `median of ${runs} starts per side; sandbox without allowed domains (the target starts once its forwarder listens)`,
       ],
     };
   } finally {

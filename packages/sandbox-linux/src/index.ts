@@ -1,11 +1,15 @@
 export {
   bwrapArgs,
+  FORWARDER_DIED,
+  FORWARDER_NOT_LISTENING,
+  type Forwarder,
   type LaunchTarget,
   launchArgs,
   PROXY_PORT,
   type SandboxFiles,
   sandboxEnv,
 } from './launcher.js';
+export { builtSandboxInit, sandboxInitName } from './native.js';
 export {
   type AllowedDomain,
   domainAllowed,

@@ -34,22 +34,34 @@ const OUTER = [
   'exec bwrap --ro-bind / / --dev /dev "$@" 9<"$f"',
 ].join('\n');
 
-// Inside, socat forwards 127.0.0.1:3128 (where the proxy variables point) to the host's proxy
-// socket (Ctrl-C ignored, as inherited), so every connection made through the proxy reaches
-// it: let through when allowed, refused and told when not, allowed domains or none. The target
-// starts once socat listens, so its first connection finds it: without the wait a connection
-// made in socat's first milliseconds was refused by the kernel and never told (a one-shot
-// `curl` to the host's loopback, in 2 of 2 stress runs of the suite at load 7-13). The wait
-// costs the first byte socat's start, ~10 ms here. Listening is read from /proc/net/sockstat,
-// whose TCP `inuse` counts the namespace's hashed sockets: none but socat's listener can exist
-// yet (/proc/net/tcp walks the kernel's whole connection table at each open: 2,000 looks took
-// 28.8 s here, sockstat's 1.5 s, under load). The wait ends if socat dies; the program then
-// runs with nothing to tell its refused connections, and its stderr says so first.
+// Inside, a forwarder relays 127.0.0.1:3128 (where the proxy variables point) to the host's
+// proxy socket, so every connection made through the proxy reaches it: let through when
+// allowed, refused and told when not, allowed domains or none. It listens before the target
+// starts, so the target's first connection finds it: without that a connection made in the
+// forwarder's first milliseconds was refused by the kernel and never told (a one-shot `curl`
+// to the host's loopback, in 2 of 2 stress runs of the suite at load 7-13).
+//
+// The forwarder is sandbox-init (native/sandbox-init.c, built static with the package): it
+// listens, forks the relay and execs the target, ~2 ms in all. Where it was not built (no C
+// compiler at build time, an arch the package was not published with), socat does the job:
+// it loads its TLS libraries before it listens (~10 ms here) and a shell polls
+// /proc/net/sockstat for its listener, whose TCP `inuse` counts the namespace's hashed
+// sockets: none but socat's can exist yet (/proc/net/tcp walks the kernel's whole connection
+// table at each open: 2,000 looks took 28.8 s here, sockstat's 1.5 s, under load). If the
+// forwarder cannot listen, the target still runs, with nothing to tell its refused
+// connections, and its stderr says so first.
+
+/** Which forwarder runs inside: the built helper at `path`, or socat from the session's PATH. */
+export type Forwarder = { kind: 'sandbox-init'; path: string } | { kind: 'socat' };
+
 /** The line a sandboxed program's stderr starts with when socat ended before it listened. */
 export const FORWARDER_DIED =
   'procmux sandbox: socat ended before it listened; a connection this program makes is refused without being told';
 
-const INNER = [
+/** How sandbox-init's line starts when it could not listen (the reason follows in parentheses). */
+export const FORWARDER_NOT_LISTENING = 'procmux sandbox: the proxy forwarder could not listen';
+
+const SOCAT_INNER = [
   's=$1; shift',
   `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
   'p=$! w=1',
@@ -63,6 +75,13 @@ const INNER = [
   '[ -t 0 ] && exec env --default-signal=INT,QUIT "$@"',
   'exec "$@"',
 ].join('\n');
+
+/** The argv bwrap runs: the forwarder, which then becomes the target. */
+function innerArgs(forwarder: Forwarder, proxySocket: string, target: LaunchTarget): string[] {
+  if (forwarder.kind === 'sandbox-init')
+    return [forwarder.path, proxySocket, String(PROXY_PORT), target.file, ...target.args];
+  return ['/bin/sh', '-c', SOCAT_INNER, 'procmux-sandbox', proxySocket, target.file, ...target.args];
+}
 
 export interface LaunchTarget {
   file: string;
@@ -102,7 +121,7 @@ export function bwrapArgs(
 }
 
 /**
- * The file and argv to spawn instead of `target`: sh → bwrap → sh (forwarder) → target.
+ * The file and argv to spawn instead of `target`: sh → bwrap → forwarder → target.
  * bwrap keeps the caller's session (no --new-session): the seccomp filter is what stops
  * TIOCSTI, so the program keeps its controlling terminal. `shell` runs the outer script: a
  * bash (its path) where there is one, so the supervisor's descriptor-closing prologue (a bash reading
@@ -114,6 +133,7 @@ export function launchArgs(
   files: SandboxFiles,
   cwd: string,
   kindOf: (path: string) => 'dir' | 'file',
+  forwarder: Forwarder,
   shell = '/bin/sh',
 ): LaunchTarget {
   return {
@@ -126,13 +146,7 @@ export function launchArgs(
       files.filter,
       ...bwrapArgs(policy, files, cwd, kindOf),
       '--',
-      '/bin/sh',
-      '-c',
-      INNER,
-      'procmux-sandbox',
-      files.proxySocket,
-      target.file,
-      ...target.args,
+      ...innerArgs(forwarder, files.proxySocket, target),
     ],
   };
 }

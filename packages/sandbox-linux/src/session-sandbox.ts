@@ -13,8 +13,9 @@ import {
 } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
-import { invalidOption } from '@procmux/core-types';
-import { type LaunchTarget, launchArgs, type SandboxFiles, sandboxEnv } from './launcher.js';
+import { invalidOption, ProcmuxError } from '@procmux/core-types';
+import { type Forwarder, type LaunchTarget, launchArgs, type SandboxFiles, sandboxEnv } from './launcher.js';
+import { builtSandboxInit } from './native.js';
 import type { SandboxPolicy } from './policy.js';
 import { type SandboxProxy, startProxy } from './proxy.js';
 import { seccompProgram } from './seccomp.js';
@@ -77,6 +78,7 @@ export function ensureSandboxSupport(): Promise<void> {
   support ??= checkSandboxSupport({
     platform: process.platform,
     arch: process.arch,
+    sandboxInit: builtSandboxInit(process.arch),
     which: (name) => findExecutableOnPath(name, process.env.PATH),
     run: (file, args) =>
       new Promise((resolve) => {
@@ -95,11 +97,17 @@ export interface OpenOptions {
   /** The session's cwd on the host (relative paths in error lines resolve there). */
   cwd: string;
   commandText(): string;
+  /**
+   * The forwarder to the proxy inside: the package's sandbox-init (the default where it was
+   * built) or socat (the default elsewhere; asked for, it is used even where the helper is).
+   */
+  forwarder?: 'sandbox-init' | 'socat';
 }
 
 /** Prepares a session's sandbox; ERR_PROCESS_UNSUPPORTED when this host has none. */
 export async function openSessionSandbox(options: OpenOptions): Promise<SessionSandbox> {
   await ensureSandboxSupport();
+  const forwarder = forwarderFor(options.forwarder);
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-sandbox-')));
   const files = filesIn(dir);
   try {
@@ -107,7 +115,7 @@ export async function openSessionSandbox(options: OpenOptions): Promise<SessionS
     writeFileSync(files.denied, '');
     chmodSync(files.denied, 0o000);
     mkdirSync(files.tmp, { mode: 0o700 });
-    return await sandboxIn(dir, options);
+    return await sandboxIn(dir, options, forwarder);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -139,7 +147,26 @@ export async function adoptSessionSandbox(options: AdoptOptions): Promise<Sessio
   const files = filesIn(dir);
   // The dead host's socket: nothing listens on it, and listen() refuses an existing path.
   rmSync(files.proxySocket, { force: true });
-  return sandboxIn(options.dir, options);
+  // Its forwarder already runs inside; nothing is launched with this handle.
+  return sandboxIn(options.dir, options, { kind: 'socat' });
+}
+
+function forwarderFor(asked: OpenOptions['forwarder']): Forwarder {
+  const path = asked === 'socat' ? undefined : builtSandboxInit(process.arch);
+  if (path !== undefined) return { kind: 'sandbox-init', path };
+  if (asked === 'socat' && findExecutableOnPath('socat', process.env.PATH) === undefined)
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      'forwarder socat needs socat on PATH (Debian/Ubuntu: apt-get install socat)',
+      { details: { missing: ['socat'] } },
+    );
+  if (asked === 'sandbox-init')
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      `this package's sandbox-init was not built for ${process.arch} (it is built with a C compiler when the package is); forwarder 'socat' or the default works without it`,
+      { details: { missing: ['sandbox-init'] } },
+    );
+  return { kind: 'socat' };
 }
 
 function filesIn(dir: string): SandboxFiles {
@@ -152,7 +179,7 @@ function filesIn(dir: string): SandboxFiles {
 }
 
 /** The handle over a private directory that holds the sandbox's files. */
-async function sandboxIn(dir: string, options: OpenOptions): Promise<SessionSandbox> {
+async function sandboxIn(dir: string, options: OpenOptions, forwarder: Forwarder): Promise<SessionSandbox> {
   const { policy } = options;
   const files = filesIn(dir);
   const listeners: ((v: SandboxViolation) => void)[] = [];
@@ -194,7 +221,7 @@ async function sandboxIn(dir: string, options: OpenOptions): Promise<SessionSand
     policy,
     dir,
     env: sandboxEnv(files),
-    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf, outerShell()),
+    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf, forwarder, outerShell()),
     scan: (stream, chunk) => scanners[stream].feed(chunk),
     onViolation: (listener) => listeners.push(listener),
     get violations() {

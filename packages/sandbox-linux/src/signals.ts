@@ -1,6 +1,6 @@
 // Signals for the program inside: the host's pid is bwrap's, and bwrap either ignores a
 // signal (INT, QUIT) or dies of it and takes the sandbox with it. The program is bwrap's
-// grandchild (bwrap → the namespace's init → the launcher's shell, exec'd into the target),
+// grandchild (bwrap → the namespace's init → the forwarder, exec'd into the target),
 // and a host pid can signal it: it lives in a child pid namespace.
 
 /** How the host's process tree is read: a pid's children (from /proc/PID/task/PID/children). */

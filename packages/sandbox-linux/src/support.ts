@@ -7,6 +7,8 @@ export interface SupportEffects {
   arch: string;
   /** The executable's path on PATH, or undefined. */
   which(name: string): string | undefined;
+  /** The built sandbox-init helper (native.ts), or undefined: socat is needed then. */
+  sandboxInit: string | undefined;
   /** Runs a probe; resolves to its exit code and stderr. */
   run(file: string, args: readonly string[]): Promise<{ code: number | null; stderr: string }>;
 }
@@ -25,7 +27,8 @@ const PROBE = [
 
 /**
  * Resolves when sandboxed sessions can run here; else rejects with ERR_PROCESS_UNSUPPORTED
- * naming what is missing (the OS, bwrap, socat, the architecture, user namespaces).
+ * naming what is missing (the OS, bwrap, the architecture, user namespaces, and socat where
+ * the package's own forwarder was not built).
  */
 export async function checkSandboxSupport(effects: SupportEffects): Promise<void> {
   if (effects.platform !== 'linux') {
@@ -42,10 +45,14 @@ export async function checkSandboxSupport(effects: SupportEffects): Promise<void
       },
     );
   }
-  const missing = ['bwrap', 'socat'].filter((name) => effects.which(name) === undefined);
+  const needed = effects.sandboxInit === undefined ? ['bwrap', 'socat'] : ['bwrap'];
+  const missing = needed.filter((name) => effects.which(name) === undefined);
   if (missing.length > 0) {
+    const why = missing.includes('socat')
+      ? ` (socat forwards to the proxy where this package's sandbox-init was not built, as here for ${effects.arch})`
+      : '';
     throw unsupported(
-      `sandboxed sessions need ${missing.join(' and ')} on PATH (Debian/Ubuntu: apt-get install ${missing
+      `sandboxed sessions need ${missing.join(' and ')} on PATH${why} (Debian/Ubuntu: apt-get install ${missing
         .map((m) => (m === 'bwrap' ? 'bubblewrap' : m))
         .join(' ')})`,
       { missing },

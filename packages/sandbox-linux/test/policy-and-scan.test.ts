@@ -159,6 +159,7 @@ describe('checkSandboxSupport', () => {
     platform: 'linux',
     arch: 'x64',
     which: (name) => `/usr/bin/${name}`,
+    sandboxInit: '/pkg/dist/native/sandbox-init-linux-x64',
     run: async () => ({ code: 0, stderr: '' }),
     ...over,
   });
@@ -168,13 +169,21 @@ describe('checkSandboxSupport', () => {
       (error: { code: string; message: string }) => `${error.code}: ${error.message}`,
     );
 
-  it('names what is missing: the OS, bwrap or socat, user namespaces', async () => {
+  it('names what is missing: the OS, bwrap, socat where no sandbox-init was built, user namespaces', async () => {
     expect(await refusal({ platform: 'win32' })).toMatch(
       /^ERR_PROCESS_UNSUPPORTED: sandboxed sessions need Linux .*win32/,
     );
     expect(await refusal({ platform: 'darwin' })).toMatch(/darwin/);
     expect(await refusal({ which: (n) => (n === 'bwrap' ? undefined : '/x') })).toBe(
       'ERR_PROCESS_UNSUPPORTED: sandboxed sessions need bwrap on PATH (Debian/Ubuntu: apt-get install bubblewrap)',
+    );
+    // socat is needed only where the package's own forwarder was not built.
+    expect(await refusal({ which: (n) => (n === 'socat' ? undefined : '/x') })).toBeUndefined();
+    expect(await refusal({ which: (n) => (n === 'socat' ? undefined : '/x'), sandboxInit: undefined })).toBe(
+      "ERR_PROCESS_UNSUPPORTED: sandboxed sessions need socat on PATH (socat forwards to the proxy where this package's sandbox-init was not built, as here for x64) (Debian/Ubuntu: apt-get install socat)",
+    );
+    expect(await refusal({ which: () => undefined, sandboxInit: undefined })).toMatch(
+      /need bwrap and socat on PATH .*apt-get install bubblewrap socat\)$/,
     );
     expect(
       await refusal({

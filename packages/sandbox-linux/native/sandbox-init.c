@@ -1,0 +1,158 @@
+/*
+ * sandbox-init: the first process inside a session's sandbox (bwrap's child).
+ *
+ *   sandbox-init PROXY_SOCKET PORT PROGRAM [ARG...]
+ *
+ * Listens on 127.0.0.1:PORT in the sandbox's own network namespace, forks a forwarder that
+ * relays each connection to the host's proxy at PROXY_SOCKET (a unix socket, reachable
+ * through the bind-mounted file system), then execs PROGRAM. The listener exists before the
+ * program starts, so its first connection reaches the proxy and a refusal is told; socat did
+ * the same job at the cost of its start (TLS libraries loaded before it listens, ~10 ms here)
+ * and a shell polling for it. Under a terminal, INT and QUIT (ignored by the launcher's outer
+ * shell so bwrap survives Ctrl-C) go back to their defaults for the program.
+ *
+ * Exit: PROGRAM's (it replaces this process); 127 when it is not found, 126 when it cannot be
+ * run. Built static (no libraries to load) by scripts/build-native.mjs.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* Kept in step with launcher.ts FORWARDER_DIED's start. */
+#define NOT_LISTENING "procmux sandbox: the proxy forwarder could not listen"
+
+static int write_all(int fd, const char *buf, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, buf, len);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return 0;
+    }
+    buf += n;
+    len -= (size_t)n;
+  }
+  return 1;
+}
+
+/* Copies both ways until both sides have ended; an end on one side is passed on as a
+ * half-close, so a request whose sender shut its writing side still gets its answer. */
+static void relay(int a, int b) {
+  char buf[65536];
+  int from_a = 1, from_b = 1;
+  while (from_a || from_b) {
+    struct pollfd p[2] = {{from_a ? a : -1, POLLIN, 0}, {from_b ? b : -1, POLLIN, 0}};
+    if (poll(p, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    for (int i = 0; i < 2; i++) {
+      int *open = i == 0 ? &from_a : &from_b;
+      int src = i == 0 ? a : b, dst = i == 0 ? b : a;
+      if (!*open || p[i].revents == 0) continue;
+      ssize_t n = read(src, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        *open = 0;
+        shutdown(dst, SHUT_WR);
+      } else if (!write_all(dst, buf, (size_t)n)) {
+        return;
+      }
+    }
+  }
+}
+
+static int connect_proxy(const char *path) {
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  if (strlen(path) >= sizeof addr.sun_path) return -1;
+  strcpy(addr.sun_path, path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* The forwarder: one child per connection (reaped by the kernel: SIGCHLD ignored). It holds
+ * none of the session's streams, so the session's output ends when the program's does, it
+ * ignores the terminal's job-control signals, which reach the program's whole group, and it
+ * ends with the program (in a sandbox the pid namespace ends it too; this holds without). */
+static void forward(int listener, const char *proxy, pid_t program) {
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != program) _exit(0);
+  static const int ignored[] = {SIGINT, SIGQUIT, SIGHUP, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE, SIGCHLD};
+  for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) signal(ignored[i], SIG_IGN);
+  int null = open("/dev/null", O_RDWR);
+  for (int fd = 0; fd < 3; fd++) dup2(null, fd);
+  if (null > 2) close(null);
+  for (;;) {
+    int client = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    if (client < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      _exit(1);
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(listener);
+      int upstream = connect_proxy(proxy);
+      if (upstream >= 0) relay(client, upstream);
+      _exit(0);
+    }
+    close(client);
+  }
+}
+
+static int listen_on(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  int on = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 || listen(fd, 128) < 0) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+  }
+  return fd;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: sandbox-init PROXY_SOCKET PORT PROGRAM [ARG...]\n");
+    return 2;
+  }
+  int listener = listen_on(atoi(argv[2]));
+  if (listener < 0) {
+    fprintf(stderr, NOT_LISTENING " (%s); a connection this program makes is refused without being told\n",
+            strerror(errno));
+  } else {
+    pid_t program = getpid();
+    pid_t pid = fork();
+    if (pid == 0) forward(listener, argv[1], program);
+    if (pid < 0)
+      fprintf(stderr, NOT_LISTENING " (fork: %s); a connection this program makes is refused without being told\n",
+              strerror(errno));
+    close(listener);
+  }
+  if (isatty(0)) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+  }
+  execvp(argv[3], argv + 3);
+  int saved = errno;
+  fprintf(stderr, "procmux sandbox: %s: %s\n", argv[3], strerror(saved));
+  return saved == ENOENT ? 127 : 126;
+}
