@@ -14,6 +14,12 @@ import { floodCommand } from '../workload.js';
 
 const RUN_TIMEOUT_MS = 180_000;
 
+// Counted pairs: the median of 5 moved 0.83–1.23× (pipe) and 0.71–0.98× (PTY) between full
+// runs on an idle 2-core VM (2026-12-05, ten runs), more than any change it was meant to show;
+// 15 pairs cost ~25 s a case. --quick keeps 5.
+const FULL_PAIRS = 15;
+const QUICK_PAIRS = 5;
+
 interface SessionsThroughputSpec {
   id: string;
   title: string;
@@ -33,11 +39,12 @@ async function measure(spec: SessionsThroughputSpec, ctx: BenchContext): Promise
   const shortfalls: string[] = [];
   let rawShort = 0;
   const mbPerSecond = (start: number) => bytes / 1e6 / ((performance.now() - start) / 1000);
+  const pairs = ctx.quick ? QUICK_PAIRS : FULL_PAIRS;
   try {
     const { a, b } = await alternate({
       warmup: 1,
-      runs: 5,
-      onPair: (i) => ctx.progress(`${spec.id}: pair ${i + 1}/5`),
+      runs: pairs,
+      onPair: (i) => ctx.progress(`${spec.id}: pair ${i + 1}/${pairs}`),
       a: async () => {
         const start = performance.now();
         const session = await sessions.start({
@@ -77,9 +84,9 @@ async function measure(spec: SessionsThroughputSpec, ctx: BenchContext): Promise
       ratio: `${num(ratio)}×`,
       pass: ratio >= spec.minRatio && shortfalls.length === 0,
       notes: [
-        `${bytes / 1e6} MB per run, 1 warm-up + 5 counted pairs; default options` +
+        `${bytes / 1e6} MB per run, 1 warm-up + ${pairs} counted pairs; default options` +
           (spec.mode === 'pty' ? ' (a PTY session has a terminal screen)' : '') +
-          (rawShort > 0 ? `; raw lost the tail in ${rawShort} of 6 runs` : ''),
+          (rawShort > 0 ? `; raw lost the tail in ${rawShort} of ${pairs + 1} runs` : ''),
         ...shortfalls,
       ],
     };
