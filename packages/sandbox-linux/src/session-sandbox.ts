@@ -152,6 +152,8 @@ export async function adoptSessionSandbox(options: AdoptOptions): Promise<Sessio
 }
 
 function forwarderFor(asked: OpenOptions['forwarder']): Forwarder {
+  if (asked !== undefined && asked !== 'sandbox-init' && asked !== 'socat')
+    throw invalidOption('forwarder', "'sandbox-init', 'socat' or undefined", { value: asked });
   const path = asked === 'socat' ? undefined : builtSandboxInit(process.arch);
   if (path !== undefined) return { kind: 'sandbox-init', path };
   if (asked === 'socat' && findExecutableOnPath('socat', process.env.PATH) === undefined)

@@ -93,6 +93,15 @@ describe.skipIf(!linux)('sandbox-init', () => {
     expect(init).toMatch(/\/dist\/native\/sandbox-init-linux-(x64|arm64)$/);
   });
 
+  it('refuses a forwarder it does not know, naming those it does', async () => {
+    const policy = resolveSandboxPolicy({}, { workspace: ws, home: root });
+    const open = openSessionSandbox({ policy, cwd: ws, commandText: () => '', forwarder: 'nc' as 'socat' });
+    await expect(open).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: `forwarder must be 'sandbox-init', 'socat' or undefined (got "nc")`,
+    });
+  });
+
   it('listens before the program starts: a connection made first thing is refused by the proxy and told', async () => {
     const before = requests;
     const r = await sandboxed(requestAtOnce(), 'sandbox-init');
