@@ -3,49 +3,19 @@
 // where sandbox-init was not built (a socat slow to listen is waited for; one that dies is
 // said first, and the program runs with its network closed).
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, assertNoSandboxDirs, privateTmpdir } from '@procmux/test-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FORWARDER_DIED, FORWARDER_NOT_LISTENING } from '../src/launcher.js';
 import { builtSandboxInit } from '../src/native.js';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox } from '../src/session-sandbox.js';
 import { violationLine } from '../src/violations.js';
+import { sandboxGround } from './ground.js';
 
 const linux = process.platform === 'linux';
-const tmp = linux ? privateTmpdir() : '';
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'sbx-fwd-')));
-const ws = join(root, 'ws');
-mkdirSync(ws);
-let port = 0;
-let requests = 0;
-const server = createServer((_q, r) => {
-  requests += 1;
-  r.end('host page\n');
-});
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as { port: number }).port;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  rmSync(root, { recursive: true, force: true });
-  if (!linux) return;
-  await assertNoLeakedProcesses();
-  await assertNoSandboxDirs(tmp);
-  rmSync(tmp, { recursive: true, force: true });
-});
+const ground = sandboxGround('sbx-fwd-', 'host page\n');
+const { root, ws } = ground;
 
 interface Ran {
   stdout: string;
@@ -74,7 +44,7 @@ async function sandboxed(script: string, forwarder: 'sandbox-init' | 'socat', pa
 
 /** A request to the host's loopback through the proxy variables' address, sent at once by bash. */
 const requestAtOnce = () =>
-  `exec 3<>/dev/tcp/127.0.0.1/3128 || exit 9; printf 'GET http://127.0.0.1:${port}/ HTTP/1.0\\r\\n\\r\\n' >&3; head -1 <&3`;
+  `exec 3<>/dev/tcp/127.0.0.1/3128 || exit 9; printf 'GET http://127.0.0.1:${ground.port()}/ HTTP/1.0\\r\\n\\r\\n' >&3; head -1 <&3`;
 
 /** A `socat` on a PATH of its own that runs `script` (sh) in place of the real one. */
 function socatShim(name: string, script: (socat: string) => string): string {
@@ -103,12 +73,12 @@ describe.skipIf(!linux)('sandbox-init', () => {
   });
 
   it('listens before the program starts: a connection made first thing is refused by the proxy and told', async () => {
-    const before = requests;
+    const before = ground.requests();
     const r = await sandboxed(requestAtOnce(), 'sandbox-init');
     expect(r.stdout).toMatch(/^HTTP\/1\.1 403/);
     expect(r.code).toBe(0);
-    expect(requests).toBe(before);
-    expect(r.told).toEqual([`sandbox: connection to 127.0.0.1:${port} refused`]);
+    expect(ground.requests()).toBe(before);
+    expect(r.told).toEqual([`sandbox: connection to 127.0.0.1:${ground.port()} refused`]);
   });
 
   it('names a program it cannot run, with the exit codes a shell gives', async () => {
@@ -188,21 +158,21 @@ async function until(done: () => boolean): Promise<void> {
 describe.skipIf(!linux)('socat, where sandbox-init was not built', () => {
   it('waits for a socat slow to listen, so a connection made first thing is told', async () => {
     const bin = socatShim('slow-bin', (socat) => `sleep 1\nexec ${socat} "$@"`);
-    const before = requests;
+    const before = ground.requests();
     const r = await sandboxed(requestAtOnce(), 'socat', bin);
     expect(r.stdout).toMatch(/^HTTP\/1\.1 403/);
-    expect(requests).toBe(before);
-    expect(r.told).toEqual([`sandbox: connection to 127.0.0.1:${port} refused`]);
+    expect(ground.requests()).toBe(before);
+    expect(r.told).toEqual([`sandbox: connection to 127.0.0.1:${ground.port()} refused`]);
   });
 
   it('runs the program when socat dies before it listens, says so first, and keeps the network closed', async () => {
     const bin = socatShim('dead-bin', () => 'exit 1');
-    const before = requests;
+    const before = ground.requests();
     const r = await sandboxed(`echo started; ${requestAtOnce()}`, 'socat', bin);
     expect(r.stdout).toBe('started\n');
     expect(r.code).toBe(9);
     expect(r.stderr.split('\n')[0]).toBe(FORWARDER_DIED);
-    expect(requests).toBe(before);
+    expect(ground.requests()).toBe(before);
     expect(r.told).toEqual([]);
   });
 });

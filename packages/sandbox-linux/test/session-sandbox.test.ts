@@ -1,39 +1,17 @@
 // A real bubblewrap sandbox per test: what runs inside is refused and told, the allow list
 // gets through the proxy, the terminal keeps its controlling tty while TIOCSTI is refused.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses, assertNoSandboxDirs, privateTmpdir } from '@procmux/test-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox, type SessionSandbox } from '../src/session-sandbox.js';
 import { violationLine } from '../src/violations.js';
+import { sandboxGround } from './ground.js';
 
 const linux = process.platform === 'linux';
-// Every sandbox of this file makes its private dir here: none may be left at the end.
-const tmp = privateTmpdir();
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'sbx-real-')));
-const ws = join(root, 'ws');
-mkdirSync(ws);
-let port = 0;
-let requests = 0;
-const server = createServer((_q, r) => {
-  requests += 1;
-  r.end('allowed body\n');
-});
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as { port: number }).port;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  rmSync(root, { recursive: true, force: true });
-  await assertNoLeakedProcesses();
-  await assertNoSandboxDirs(tmp);
-  rmSync(tmp, { recursive: true, force: true });
-});
+const ground = sandboxGround('sbx-real-', 'allowed body\n');
+const { root, ws } = ground;
 
 type Forwarder = 'sandbox-init' | 'socat';
 
@@ -122,27 +100,27 @@ describe.skipIf(!linux)('openSessionSandbox (real bubblewrap)', () => {
       const get = (url: string) =>
         `python3 -c "import urllib.request as u; print(u.urlopen('${url}').read().decode().strip())" 2>&1 | tail -1`;
       const r = await run(
-        `${get(`http://localhost:${port}/`)}; ${get(`http://127.0.0.1:${port}/`)}`,
-        [`localhost:${port}`],
+        `${get(`http://localhost:${ground.port()}/`)}; ${get(`http://127.0.0.1:${ground.port()}/`)}`,
+        [`localhost:${ground.port()}`],
         false,
         forwarder,
       );
       expect(r.out).toContain('allowed body');
       expect(r.out).toContain('HTTP Error 403');
-      expect(r.seen).toEqual([`sandbox: connection to 127.0.0.1:${port} refused`]);
+      expect(r.seen).toEqual([`sandbox: connection to 127.0.0.1:${ground.port()} refused`]);
     },
   );
 
   it.each(FORWARDERS)(
     'with no domain allowed, refuses a connection through the proxy and tells it (%s)',
     async (forwarder) => {
-      const get = `python3 -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:${port}/').read())" 2>&1 | tail -1`;
-      const before = requests;
+      const get = `python3 -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:${ground.port()}/').read())" 2>&1 | tail -1`;
+      const before = ground.requests();
       const r = await run(get, [], false, forwarder);
       expect(r.out).toContain('HTTP Error 403');
       expect(r.out).not.toContain('allowed body');
-      expect(requests).toBe(before);
-      expect(r.seen).toEqual([`sandbox: connection to 127.0.0.1:${port} refused`]);
+      expect(ground.requests()).toBe(before);
+      expect(r.seen).toEqual([`sandbox: connection to 127.0.0.1:${ground.port()} refused`]);
     },
   );
 
