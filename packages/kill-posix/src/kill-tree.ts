@@ -70,10 +70,19 @@ class TreeKill {
     return { fresh, members: found.members, groups: found.groups };
   }
 
-  /** Groups first, so a member forking right now cannot slip out between the pid signals. */
+  /**
+   * Groups first, so a member forking right now cannot slip out between the pid signals. A
+   * member still in a group that was just signalled gets no SIGTERM by pid: a second one
+   * arriving after its handler ran ran the handler twice (a shell's TERM trap printed its
+   * cleanup twice, under load). One that left its group before the group signal gets it by pid.
+   */
   send(entries: readonly ProcessEntry[], groups: readonly number[], signal: TreeSignal): void {
     const reached = new Set(groups.filter((pgid) => this.effects.signal(-pgid, signal) === 'sent'));
     for (const entry of entries) {
+      if (signal === 'SIGTERM' && reached.has(entry.pgid) && this.effects.groupOf?.(entry) === entry.pgid) {
+        this.signalled.add(entry.pid);
+        continue;
+      }
       // A member the group signal already killed (and its parent reaped) answers ESRCH here.
       const sent = this.effects.signal(entry.pid, signal) === 'sent';
       if (sent || reached.has(entry.pgid)) this.signalled.add(entry.pid);
@@ -192,7 +201,7 @@ export async function killTreeWith(pid: number, options: unknown, effects: KillE
 
 /**
  * Kills a process and its whole tree. SIGTERM goes to the process groups the tree leads and
- * to every process of a snapshot taken first: the root, its descendants by parent pid, and
+ * (once per process on Linux) to every process of a snapshot taken first: the root, its descendants by parent pid, and
  * (Linux) every process carrying the root's PROCMUX_TREE marker, which catches setsid
  * escapees even after their parent exited. Resolves as soon as all are gone; whatever is left
  * after `graceMs` gets SIGKILL, as do children forked meanwhile. A pid that is already gone

@@ -1,7 +1,7 @@
 // The one place in kill-posix that knows which OS it is on. Everything it returns is built
 // from injectable parts, so each platform's path runs in tests on any machine.
 import { ProcmuxError, TREE_MARKER_ENV } from '@procmux/core-types';
-import { procAlive, readProcTable } from './procfs.js';
+import { procAlive, procGroup, readProcTable } from './procfs.js';
 import { parsePsOutput, psEnvArgs, psReader } from './ps.js';
 import type { KillEffects, ProcessEntry, SignalOutcome, TreeSignal } from './types.js';
 
@@ -101,6 +101,7 @@ export function killEffectsFor(platform: NodeJS.Platform, deps: PlatformDeps = {
         ? () => tableOrError(() => readProcTable(procRoot), source)
         : () => tableOrError(async () => parsePsOutput(await readPs()), source),
     isAlive: source === 'procfs' ? (entry) => procAlive(entry, procRoot) : existsWith(kill),
+    ...(source === 'procfs' ? { groupOf: (entry: ProcessEntry) => procGroup(entry, procRoot) } : {}),
     signal: signalWith(kill),
     sleep: deps.sleep ?? realSleep,
     now: deps.now ?? Date.now,

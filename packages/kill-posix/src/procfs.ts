@@ -145,6 +145,14 @@ export function readProcTable(procRoot = '/proc'): ProcessEntry[] {
 }
 
 /** Whether this very process still runs: present, not a zombie, and not a reused pid. */
+/** The process group this very process (same pid and start time) is in now, or undefined. */
+export function procGroup(entry: ProcessEntry, procRoot = '/proc'): number | undefined {
+  const stat = readStat(procRoot, entry.pid);
+  if (stat === undefined || (entry.startTime !== undefined && stat.startTime !== entry.startTime))
+    return undefined;
+  return stat.pgid;
+}
+
 export function procAlive(entry: ProcessEntry, procRoot = '/proc'): boolean {
   const stat = readStat(procRoot, entry.pid);
   if (stat === undefined || stat.state === 'Z' || stat.state === 'X' || stat.state === 'x') return false;

@@ -33,6 +33,11 @@ export interface KillEffects {
   snapshot(): Promise<ProcessEntry[]>;
   /** Whether this very process (same pid and start time) still runs; zombies count as gone. */
   isAlive(entry: ProcessEntry): boolean;
+  /**
+   * The group this very process is in now (undefined once gone), where it can be read
+   * cheaply (Linux's /proc); without it a member of a signalled group gets SIGTERM by pid too.
+   */
+  groupOf?(entry: ProcessEntry): number | undefined;
   /** kill(2): a positive target is a pid, a negative one a process group. */
   signal(target: number, signal: TreeSignal): SignalOutcome;
   sleep(ms: number): Promise<void>;

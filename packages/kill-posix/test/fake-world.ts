@@ -178,6 +178,12 @@ export class FakeWorld {
       ...base,
       selfMarker,
       snapshot: async () => this.table(),
+      groupOf: (entry) => {
+        const p = this.procs.get(entry.pid);
+        return p !== undefined && p.state !== 'Z' && (p.startTime ?? p.pid) === entry.startTime
+          ? p.pgid
+          : undefined;
+      },
       isAlive: (entry) => {
         const p = this.procs.get(entry.pid);
         return p !== undefined && p.state !== 'Z' && (p.startTime ?? p.pid) === entry.startTime;

@@ -25,6 +25,34 @@ describe('the tree kill, on a simulated process table', () => {
     expect(world.live()).toEqual([]);
   });
 
+  it('SIGTERMs a member of a signalled group once (Linux), and one that left the group by pid', async () => {
+    // A TERM handler that ran before a second SIGTERM arrived ran again (a shell trap printed
+    // its cleanup twice, under load): each process gets one SIGTERM.
+    const terms = new Map<number, number>();
+    const count = (_: FakeWorld, self: { pid: number }) =>
+      terms.set(self.pid, (terms.get(self.pid) ?? 0) + 1);
+    const world = family({
+      100: { onTerm: count },
+      101: { onTerm: count },
+      102: { onTerm: count },
+      103: { onTerm: count },
+    });
+    // 103 moves to a group of its own (setsid) after the first snapshot, before the signals.
+    const effects = world.procfsEffects();
+    const snapshot = effects.snapshot;
+    effects.snapshot = async () => {
+      const table = await snapshot();
+      if (world.snapshots === 1) world.procs.get(103)!.pgid = 103;
+      return table;
+    };
+    const report = await killTreeWith(100, { graceMs: 1000 }, effects);
+    expect(Object.fromEntries(terms)).toEqual({ 100: 1, 101: 1, 102: 1, 103: 1 });
+    expect(world.signals('SIGTERM')).toEqual(['0 SIGTERM -100', '0 SIGTERM 103']);
+    expect(report.signalled).toEqual([100, 101, 102, 103]);
+    // They ignored it: the grace ends in SIGKILL as before.
+    expect(world.live()).toEqual([]);
+  });
+
   it('polls until slow dyers are gone, well before the grace ends', async () => {
     const world = family({ 101: { termDelayMs: 40 }, 103: { termDelayMs: 300 } });
     const report = await killTreeWith(100, { graceMs: 10_000 }, world.effects());
