@@ -18,6 +18,7 @@ import {
   markerOf,
   parseProcStat,
   procAlive,
+  procGroup,
   readProcFile,
   readProcTable,
 } from '../src/procfs.js';
@@ -210,6 +211,15 @@ describe('the /proc table', () => {
     expect(procAlive({ ...entry, startTime: 1 }, root)).toBe(false); // the pid was reused
     expect(procAlive({ ...entry, pid: 12 }, root)).toBe(false); // zombie
     expect(procAlive({ ...entry, pid: 13 }, root)).toBe(false); // gone
+  });
+
+  it('reads the group a process is in now, only while it is the same process', () => {
+    const entry = { pid: 10, ppid: 7, pgid: 99, state: 'S', startTime: 4242, marker: undefined };
+    expect(procGroup(entry, root)).toBe(8); // the file's group, not the entry's old one
+    expect(procGroup({ ...entry, startTime: 1 }, root)).toBeUndefined(); // the pid was reused
+    expect(procGroup({ ...entry, pid: 13 }, root)).toBeUndefined(); // gone
+    const self = readProcTable().find((e) => e.pid === process.pid)!;
+    expect(procGroup(self)).toBe(self.pgid);
   });
 
   it('reads the real /proc, ourselves included', () => {
