@@ -201,11 +201,11 @@ export async function killTreeWith(pid: number, options: unknown, effects: KillE
 
 /**
  * Kills a process and its whole tree. SIGTERM goes to the process groups the tree leads and
- * (once per process on Linux) to every process of a snapshot taken first: the root, its descendants by parent pid, and
- * (Linux) every process carrying the root's PROCMUX_TREE marker, which catches setsid
- * escapees even after their parent exited. Resolves as soon as all are gone; whatever is left
- * after `graceMs` gets SIGKILL, as do children forked meanwhile. A pid that is already gone
- * resolves with nothing signalled.
+ * (once per process on Linux) to every process of a snapshot taken first: the root, its
+ * descendants by parent pid, and (Linux) every process carrying the root's PROCMUX_TREE
+ * marker, which catches setsid escapees even after their parent exited. Resolves as soon as
+ * all are gone; whatever is left after `graceMs` gets SIGKILL, as do children forked
+ * meanwhile. A pid that is already gone resolves with nothing signalled.
  *
  * Rejects with ERR_INVALID_OPTION for a pid that is not a positive integer (or is 1, or our
  * own) and a graceMs that is not an integer from 0 to 60000; ERR_PROCESS_UNSUPPORTED when the process table

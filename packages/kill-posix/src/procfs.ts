@@ -144,7 +144,6 @@ export function readProcTable(procRoot = '/proc'): ProcessEntry[] {
   return table;
 }
 
-/** Whether this very process still runs: present, not a zombie, and not a reused pid. */
 /** The process group this very process (same pid and start time) is in now, or undefined. */
 export function procGroup(entry: ProcessEntry, procRoot = '/proc'): number | undefined {
   const stat = readStat(procRoot, entry.pid);
@@ -153,6 +152,7 @@ export function procGroup(entry: ProcessEntry, procRoot = '/proc'): number | und
   return stat.pgid;
 }
 
+/** Whether this very process still runs: present, not a zombie, and not a reused pid. */
 export function procAlive(entry: ProcessEntry, procRoot = '/proc'): boolean {
   const stat = readStat(procRoot, entry.pid);
   if (stat === undefined || stat.state === 'Z' || stat.state === 'X' || stat.state === 'x') return false;
