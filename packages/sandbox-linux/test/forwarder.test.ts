@@ -81,6 +81,15 @@ describe.skipIf(!linux)('sandbox-init', () => {
     expect(r.told).toEqual([`sandbox: connection to 127.0.0.1:${ground.port()} refused`]);
   });
 
+  it('hands the program no descriptor of its own: neither the listener nor the seccomp file', async () => {
+    // What the program holds beyond stdio, read from inside. (A descriptor the test runner
+    // itself leaked passes through here: in a session, the launcher's outer shell closes every
+    // inherited one first.)
+    const r = await sandboxed('ls -l /proc/$$/fd | tail -n +5', 'sandbox-init');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/socket:|filter\.bpf|procmux-sandbox-/);
+  });
+
   it('names a program it cannot run, with the exit codes a shell gives', async () => {
     const run = (file: string) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
