@@ -1,5 +1,6 @@
 // The escape table of issue 29 through `procmux mcp --sandbox`: each attempt is refused on the
 // host (checked there) and the reply ends with what was refused; the allowed rows work.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -113,6 +114,27 @@ describe.skipIf(!linux)('escape table through procmux mcp --sandbox', () => {
     const r = await oneShot('cat /proc/1/environ');
     expect(r.text).not.toContain('HOME=');
     expect(lastLines(r.text)).toContain('sandbox: read of /proc/1/environ refused');
+  });
+
+  it('runs nothing of the env argument outside the sandbox (BASH_ENV, a bwrap first on PATH)', async () => {
+    // Files a sandboxed command could have written in the workspace: each appends to a file
+    // outside it, which only the host's side of the launch could do.
+    const proof = join(server.root, 'env-proof.txt');
+    const bin = join(server.workspace, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(server.workspace, 'evil.sh'), `echo ran >> ${proof}\n`);
+    const bwrap = execFileSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'bwrap'), `#!/bin/sh\necho ran >> ${proof}\nexec ${bwrap} "$@"\n`, {
+      mode: 0o755,
+    });
+    const r = await server.call('exec', {
+      command: 'echo "inside: $BASH_ENV"',
+      env: { BASH_ENV: join(server.workspace, 'evil.sh'), PATH: `${bin}:/usr/bin:/bin` },
+    });
+    expect(existsSync(proof)).toBe(false);
+    // The program has them, inside: its bash sourced the file there, and was refused the write.
+    expect(r.text).toContain(`inside: ${join(server.workspace, 'evil.sh')}`);
+    expect(lastLines(r.text)).toContain(`sandbox: write to ${proof} refused`);
   });
 
   it('allows writing and reading in the workspace, and reports nothing', async () => {

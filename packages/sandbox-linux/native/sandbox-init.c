@@ -11,6 +11,10 @@
  * and a shell polling for it. Under a terminal, INT and QUIT (ignored by the launcher's outer
  * shell so bwrap survives Ctrl-C) go back to their defaults for the program.
  *
+ * The program's variables arrive as PROCMUX_SANDBOX_ENV_NAME (launcher.ts PROGRAM_ENV_PREFIX:
+ * nothing on the host's side of the launch reads them under their own names); the program gets
+ * them back as NAME, with the host's tree marker and nothing else of the launcher's.
+ *
  * Exit: PROGRAM's (it replaces this process); 127 when it is not found, 126 when it cannot be
  * run. Built static (no libraries to load) by scripts/build-native.mjs.
  */
@@ -29,7 +33,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* Kept in step with launcher.ts FORWARDER_DIED's start. */
+/* Kept in step with launcher.ts: FORWARDER_NOT_LISTENING, PROGRAM_ENV_PREFIX, and core-types'
+ * TREE_MARKER_ENV. */
+#define PROGRAM_ENV_PREFIX "PROCMUX_SANDBOX_ENV_"
+#define TREE_MARKER "PROCMUX_TREE="
 #define NOT_LISTENING "procmux sandbox: the proxy forwarder could not listen"
 
 static int write_all(int fd, const char *buf, size_t len) {
@@ -129,6 +136,25 @@ static int listen_on(int port) {
   return fd;
 }
 
+extern char **environ;
+
+/* The program's environment: each PROGRAM_ENV_PREFIX variable under its own name, the tree
+ * marker, nothing else. The strings are environ's own, so nothing is copied. */
+static char **program_env(void) {
+  size_t n = 0, prefix = strlen(PROGRAM_ENV_PREFIX);
+  while (environ[n]) n++;
+  char **env = calloc(n + 1, sizeof *env);
+  if (!env) return NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (strncmp(environ[i], PROGRAM_ENV_PREFIX, prefix) == 0)
+      env[k++] = environ[i] + prefix;
+    else if (strncmp(environ[i], TREE_MARKER, strlen(TREE_MARKER)) == 0)
+      env[k++] = environ[i];
+  }
+  return env;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: sandbox-init PROXY_SOCKET PORT PROGRAM [ARG...]\n");
@@ -151,6 +177,13 @@ int main(int argc, char **argv) {
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
   }
+  char **env = program_env();
+  if (!env) {
+    fprintf(stderr, "procmux sandbox: %s: %s\n", argv[3], strerror(errno));
+    return 126;
+  }
+  /* execvp searches the program's PATH, as the program would. */
+  environ = env;
   execvp(argv[3], argv + 3);
   int saved = errno;
   fprintf(stderr, "procmux sandbox: %s: %s\n", argv[3], strerror(saved));

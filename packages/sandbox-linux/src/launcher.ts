@@ -1,5 +1,6 @@
 // The argv that runs a target inside bubblewrap: what is mounted where, the namespaces, the
 // seccomp filter, and the small in-sandbox forwarder to the host's allow-list proxy.
+import { TREE_MARKER_ENV } from '@procmux/core-types';
 import type { SandboxPolicy } from './policy.js';
 
 /** Host files of one session's sandbox (its private directory). */
@@ -52,7 +53,7 @@ const OUTER = [
 // connections, and its stderr says so first.
 
 /** Which forwarder runs inside: the built helper at `path`, or socat from the session's PATH. */
-export type Forwarder = { kind: 'sandbox-init'; path: string } | { kind: 'socat' };
+export type Forwarder = { kind: 'sandbox-init'; path: string } | { kind: 'socat'; bash: string };
 
 /** The line a sandboxed program's stderr starts with when socat ended before it listened. */
 export const FORWARDER_DIED =
@@ -61,18 +62,67 @@ export const FORWARDER_DIED =
 /** How sandbox-init's line starts when it could not listen (the reason follows in parentheses). */
 export const FORWARDER_NOT_LISTENING = 'procmux sandbox: the proxy forwarder could not listen';
 
+// The host's side of the launch (the outer shell, bwrap) runs with the host's PATH and no
+// variable of the program's under its own name: a session's environment is a caller's, a
+// model's through a tool argument, and bash outside would source its BASH_ENV and import its
+// BASH_FUNC_* functions, find a `bwrap` first on its PATH, the loader would preload its
+// LD_PRELOAD into bwrap (each measured: code ran on the host, unconfined). The program's
+// variables travel as PROGRAM_ENV_PREFIX + NAME, names nothing outside reads, and the
+// forwarder inside gives them their names back before the program starts.
+
+/** The prefix the program's variables carry through the host's side of the launch. */
+export const PROGRAM_ENV_PREFIX = 'PROCMUX_SANDBOX_ENV_';
+
+/** Where the launch looks for bash, bwrap and tty when the host has no PATH. */
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * The launcher's environment: the host's PATH and the program's variables under
+ * PROGRAM_ENV_PREFIX (its tree marker left out: the host sets its own, which the forwarder
+ * keeps). The runner adds its own variables (the tree marker, the cgroup to join) after.
+ */
+export function launchEnv(
+  programEnv: Readonly<Record<string, string>>,
+  hostPath: string | undefined,
+): Record<string, string> {
+  const env: Record<string, string> = { PATH: hostPath || DEFAULT_PATH };
+  for (const [name, value] of Object.entries(programEnv))
+    if (name !== TREE_MARKER_ENV) env[PROGRAM_ENV_PREFIX + name] = value;
+  return env;
+}
+
+// bash, which can read the program's variables from /proc/self/environ and export them under
+// their names (a POSIX sh cannot list them); a name no shell can hold (`BASH_FUNC_f%%`, `a-b`)
+// goes on through coreutils' env at the exec. The host's variables go first, the tree marker
+// stays; the script's own variables are named so no program variable can be one of them.
+const P = PROGRAM_ENV_PREFIX;
 const SOCAT_INNER = [
-  's=$1; shift',
-  `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$s" </dev/null >/dev/null 2>&1 &`,
-  'p=$! w=1',
-  'while [ $w = 1 ] && kill -0 $p 2>/dev/null; do',
-  '  while read -r k _ u _; do',
-  '    [ "$k" = TCP: ] && [ "$u" != 0 ] && w=0',
+  '__pm_names=() __pm_odd=() __pm_drop=()',
+  'while IFS= read -r -d "" __pm_kv; do',
+  '  case $__pm_kv in',
+  `    ${P}*)`,
+  `      __pm_kv=\${__pm_kv#${P}}`,
+  `      if [[ \${__pm_kv%%=*} =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]]; then __pm_names+=("$__pm_kv")`,
+  `      else __pm_odd+=("$__pm_kv") __pm_drop+=(-u "${P}\${__pm_kv%%=*}"); fi ;;`,
+  `    ${TREE_MARKER_ENV}=*) ;;`,
+  `    *) unset "\${__pm_kv%%=*}" 2>/dev/null ;;`,
+  '  esac',
+  'done </proc/self/environ',
+  `for __pm_kv in "\${__pm_names[@]}"; do unset "${P}\${__pm_kv%%=*}"; export "$__pm_kv"; done`,
+  '__pm_s=$1; shift',
+  `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$__pm_s" </dev/null >/dev/null 2>&1 &`,
+  '__pm_p=$! __pm_w=1',
+  'while [ $__pm_w = 1 ] && kill -0 $__pm_p 2>/dev/null; do',
+  '  while read -r __pm_k _ __pm_u _; do',
+  '    [ "$__pm_k" = TCP: ] && [ "$__pm_u" != 0 ] && __pm_w=0',
   '  done </proc/net/sockstat',
   'done',
-  `[ $w = 1 ] && echo "${FORWARDER_DIED}" >&2`,
+  `[ $__pm_w = 1 ] && echo "${FORWARDER_DIED}" >&2`,
   // A shell cannot undo an ignored signal it inherited (POSIX); coreutils' env can.
-  '[ -t 0 ] && exec env --default-signal=INT,QUIT "$@"',
+  '__pm_sig=(); [ -t 0 ] && __pm_sig=(--default-signal=INT,QUIT)',
+  `if [ \${#__pm_sig[@]} -gt 0 ] || [ \${#__pm_odd[@]} -gt 0 ]; then`,
+  `  exec env "\${__pm_sig[@]}" "\${__pm_drop[@]}" "\${__pm_odd[@]}" "$@"`,
+  'fi',
   'exec "$@"',
 ].join('\n');
 
@@ -80,12 +130,26 @@ const SOCAT_INNER = [
 function innerArgs(forwarder: Forwarder, proxySocket: string, target: LaunchTarget): string[] {
   if (forwarder.kind === 'sandbox-init')
     return [forwarder.path, proxySocket, String(PROXY_PORT), target.file, ...target.args];
-  return ['/bin/sh', '-c', SOCAT_INNER, 'procmux-sandbox', proxySocket, target.file, ...target.args];
+  return [
+    forwarder.bash,
+    '--norc',
+    '-c',
+    SOCAT_INNER,
+    'procmux-sandbox',
+    proxySocket,
+    target.file,
+    ...target.args,
+  ];
 }
 
 export interface LaunchTarget {
   file: string;
   args: readonly string[];
+}
+
+/** A launch: the file and argv to spawn, and the environment to spawn them with. */
+export interface LaunchSpec extends LaunchTarget {
+  env: Record<string, string>;
 }
 
 /** The bwrap options after `--ro-bind / / --dev /dev` (order matters: later mounts win). */

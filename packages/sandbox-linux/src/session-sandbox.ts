@@ -14,7 +14,15 @@ import {
 import { constants, tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { invalidOption, ProcmuxError } from '@procmux/core-types';
-import { type Forwarder, type LaunchTarget, launchArgs, type SandboxFiles, sandboxEnv } from './launcher.js';
+import {
+  type Forwarder,
+  type LaunchSpec,
+  type LaunchTarget,
+  launchArgs,
+  launchEnv,
+  type SandboxFiles,
+  sandboxEnv,
+} from './launcher.js';
 import { builtSandboxInit } from './native.js';
 import type { SandboxPolicy } from './policy.js';
 import { type SandboxProxy, startProxy } from './proxy.js';
@@ -42,9 +50,15 @@ export interface SessionSandbox {
    * a host-death watchdog or a persistent backend removes once the process is gone.
    */
   readonly dir: string;
-  /** What to spawn instead of `target`, with `cwd` as its working directory inside. */
-  wrap(target: LaunchTarget, cwd: string): LaunchTarget;
-  /** Variables to merge over the session's environment. */
+  /**
+   * What to spawn instead of `target`, with `cwd` as its working directory inside and `env`
+   * the program's environment (the sandbox's own variables, `env` here, go over it). Spawn
+   * the returned file and args with the returned environment: the host's PATH, and `env`
+   * under names nothing outside the sandbox reads (launcher.ts: a caller's BASH_ENV, PATH or
+   * LD_PRELOAD must not act on the host's side of the launch).
+   */
+  wrap(target: LaunchTarget, cwd: string, env: Readonly<Record<string, string>>): LaunchSpec;
+  /** The sandbox's own variables (TMPDIR, the proxy's), which wrap() puts over the program's. */
   readonly env: Record<string, string>;
   /** Feeds output (either stream) to the violation scanner. */
   scan(stream: 'stdout' | 'stderr', chunk: string): void;
@@ -148,7 +162,7 @@ export async function adoptSessionSandbox(options: AdoptOptions): Promise<Sessio
   // The dead host's socket: nothing listens on it, and listen() refuses an existing path.
   rmSync(files.proxySocket, { force: true });
   // Its forwarder already runs inside; nothing is launched with this handle.
-  return sandboxIn(options.dir, options, { kind: 'socat' });
+  return sandboxIn(options.dir, options, undefined);
 }
 
 function forwarderFor(asked: OpenOptions['forwarder']): Forwarder {
@@ -168,7 +182,15 @@ function forwarderFor(asked: OpenOptions['forwarder']): Forwarder {
       `this package's sandbox-init was not built for ${process.arch} (it is built with a C compiler when the package is); forwarder 'socat' or the default works without it`,
       { details: { missing: ['sandbox-init'] } },
     );
-  return { kind: 'socat' };
+  // The socat forwarder's shell gives the program's variables back by name (launcher.ts).
+  const bash = findExecutableOnPath('bash', process.env.PATH);
+  if (bash === undefined)
+    throw new ProcmuxError(
+      'ERR_PROCESS_UNSUPPORTED',
+      'forwarder socat needs bash on PATH: its shell gives the program its variables back by name (Debian/Ubuntu: apt-get install bash)',
+      { details: { missing: ['bash'] } },
+    );
+  return { kind: 'socat', bash };
 }
 
 function filesIn(dir: string): SandboxFiles {
@@ -181,7 +203,11 @@ function filesIn(dir: string): SandboxFiles {
 }
 
 /** The handle over a private directory that holds the sandbox's files. */
-async function sandboxIn(dir: string, options: OpenOptions, forwarder: Forwarder): Promise<SessionSandbox> {
+async function sandboxIn(
+  dir: string,
+  options: OpenOptions,
+  forwarder: Forwarder | undefined,
+): Promise<SessionSandbox> {
   const { policy } = options;
   const files = filesIn(dir);
   const listeners: ((v: SandboxViolation) => void)[] = [];
@@ -223,7 +249,18 @@ async function sandboxIn(dir: string, options: OpenOptions, forwarder: Forwarder
     policy,
     dir,
     env: sandboxEnv(files),
-    wrap: (target, cwd) => launchArgs(target, policy, files, cwd, kindOf, forwarder, outerShell()),
+    wrap: (target, cwd, env) => {
+      if (forwarder === undefined)
+        throw new ProcmuxError(
+          'ERR_PROCESS_UNSUPPORTED',
+          'an adopted sandbox launches nothing: its process runs already (open a sandbox with openSessionSandbox to start one)',
+        );
+      const program = { ...env, ...sandboxEnv(files) };
+      return {
+        ...launchArgs(target, policy, files, cwd, kindOf, forwarder, outerShell()),
+        env: launchEnv(program, process.env.PATH),
+      };
+    },
     scan: (stream, chunk) => scanners[stream].feed(chunk),
     onViolation: (listener) => listeners.push(listener),
     get violations() {

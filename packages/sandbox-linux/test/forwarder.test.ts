@@ -11,7 +11,7 @@ import { builtSandboxInit } from '../src/native.js';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox } from '../src/session-sandbox.js';
 import { violationLine } from '../src/violations.js';
-import { sandboxGround } from './ground.js';
+import { hostEnv, sandboxGround } from './ground.js';
 
 const linux = process.platform === 'linux';
 const ground = sandboxGround('sbx-fwd-', 'host page\n');
@@ -30,9 +30,9 @@ async function sandboxed(script: string, forwarder: 'sandbox-init' | 'socat', pa
   const box = await openSessionSandbox({ policy, cwd: ws, commandText: () => script, forwarder });
   const told: string[] = [];
   box.onViolation((v) => told.push(violationLine(v)));
-  const target = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws);
-  const env = { ...process.env, ...box.env, ...(path ? { PATH: `${path}:${process.env.PATH ?? ''}` } : {}) };
-  const child = spawn(target.file, target.args, { env, cwd: ws });
+  const env = { ...hostEnv(), ...(path ? { PATH: `${path}:${process.env.PATH ?? ''}` } : {}) };
+  const target = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws, env);
+  const child = spawn(target.file, target.args, { env: target.env, cwd: ws });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -18,6 +18,13 @@ export interface SandboxGround {
   requests(): number;
 }
 
+/** This process's environment without unset entries: a program's environment to wrap(). */
+export function hostEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  return env;
+}
+
 export function sandboxGround(prefix: string, body: string): SandboxGround {
   // Every sandbox of the file makes its private dir here: none may be left at the end.
   const tmp = privateTmpdir();

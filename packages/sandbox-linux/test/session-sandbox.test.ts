@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox, type SessionSandbox } from '../src/session-sandbox.js';
 import { violationLine } from '../src/violations.js';
-import { sandboxGround } from './ground.js';
+import { hostEnv, sandboxGround } from './ground.js';
 
 const linux = process.platform === 'linux';
 const ground = sandboxGround('sbx-real-', 'allowed body\n');
@@ -25,7 +25,7 @@ async function run(script: string, allow: string[] = [], terminal = false, forwa
   });
   const seen: string[] = [];
   box.onViolation((v) => seen.push(violationLine(v)));
-  const inner = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws);
+  const inner = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws, hostEnv());
   // `script` gives the sandbox a real terminal as its stdin/stdout.
   const [file, args] = terminal
     ? [
@@ -37,7 +37,7 @@ async function run(script: string, allow: string[] = [], terminal = false, forwa
         ],
       ]
     : [inner.file, inner.args];
-  const child = spawn(file as string, args as string[], { env: { ...process.env, ...box.env }, cwd: ws });
+  const child = spawn(file as string, args as string[], { env: inner.env, cwd: ws });
   let out = '';
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString();
@@ -60,8 +60,8 @@ describe.skipIf(!linux)('openSessionSandbox (real bubblewrap)', () => {
     const policy = resolveSandboxPolicy({}, { workspace: ws, home: root });
     const box = await openSessionSandbox({ policy, cwd: ws, commandText: () => '' });
     const script = "trap 'echo got-int; exit 5' INT; echo ready; while :; do sleep 0.05; done";
-    const inner = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws);
-    const child = spawn(inner.file, inner.args, { env: { ...process.env, ...box.env }, cwd: ws });
+    const inner = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws, hostEnv());
+    const child = spawn(inner.file, inner.args, { env: inner.env, cwd: ws });
     let out = '';
     const ready = new Promise<void>((resolve) =>
       child.stdout.on('data', (d: Buffer) => {

@@ -51,8 +51,10 @@ export async function openSandboxedSpawn(
   const target = plan.shell
     ? shellWrap(commandLine, { env: plan.env })
     : { file: plan.command, args: plan.args };
-  const wrapped = box.wrap({ file: target.file, args: [...target.args] }, plan.cwd);
-  return { box, file: wrapped.file, args: [...wrapped.args], env: { ...plan.env, ...box.env } };
+  // The program's environment goes in through the sandbox: what is spawned here (the
+  // launcher, bwrap) runs with the host's own (sandbox-linux's launchEnv).
+  const wrapped = box.wrap({ file: target.file, args: [...target.args] }, plan.cwd, plan.env);
+  return { box, file: wrapped.file, args: [...wrapped.args], env: wrapped.env };
 }
 
 /**
