@@ -77,7 +77,8 @@ export const PROGRAM_ENV_PREFIX = 'PROCMUX_SANDBOX_ENV_';
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
- * The launcher's environment: the host's PATH and the program's variables under
+ * The launcher's environment: the host's PATH (its absolute directories: the launch runs in the
+ * session's cwd, where `.` would find a workspace's `bwrap`) and the program's variables under
  * PROGRAM_ENV_PREFIX (its tree marker left out: the host sets its own, which the forwarder
  * keeps). The runner adds its own variables (the tree marker, the cgroup to join) after.
  */
@@ -85,7 +86,8 @@ export function launchEnv(
   programEnv: Readonly<Record<string, string>>,
   hostPath: string | undefined,
 ): Record<string, string> {
-  const env: Record<string, string> = { PATH: hostPath || DEFAULT_PATH };
+  const absolute = (hostPath ?? '').split(':').filter((dir) => dir.startsWith('/'));
+  const env: Record<string, string> = { PATH: absolute.length > 0 ? absolute.join(':') : DEFAULT_PATH };
   for (const [name, value] of Object.entries(programEnv))
     if (name !== TREE_MARKER_ENV) env[PROGRAM_ENV_PREFIX + name] = value;
   return env;

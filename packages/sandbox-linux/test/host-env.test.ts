@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROGRAM_ENV_PREFIX } from '../src/launcher.js';
+import { launchEnv, PROGRAM_ENV_PREFIX } from '../src/launcher.js';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox } from '../src/session-sandbox.js';
 import { findExecutableOnPath } from '../src/which.js';
@@ -75,6 +75,34 @@ function payloads(): Record<string, Record<string, string>> {
     'SHELLOPTS and PS4': { SHELLOPTS: 'xtrace', PS4: `$(${prove('ps4')})` },
   };
 }
+
+describe("the launch's environment", () => {
+  it("holds the host's absolute PATH directories and the program's variables renamed", () => {
+    expect(launchEnv({ PATH: '/p', BASH_ENV: 'x', PROCMUX_TREE: 'theirs' }, '.:/usr/bin::bin:/bin')).toEqual({
+      PATH: '/usr/bin:/bin',
+      [`${PROGRAM_ENV_PREFIX}PATH`]: '/p',
+      [`${PROGRAM_ENV_PREFIX}BASH_ENV`]: 'x',
+    });
+    expect(launchEnv({}, undefined).PATH).toBe(
+      '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    );
+    expect(launchEnv({}, 'bin:.').PATH).toBe('/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin');
+  });
+
+  it('finds host programs in absolute directories only, never relative to the cwd', () => {
+    const bin = join(ws, 'rel-bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\n', { mode: 0o755 });
+    const cwd = process.cwd();
+    process.chdir(ws);
+    try {
+      expect(findExecutableOnPath('bwrap', 'rel-bin')).toBeUndefined();
+      expect(findExecutableOnPath('bwrap', `rel-bin:${bin}`)).toBe(join(bin, 'bwrap'));
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
 
 describe.skipIf(!linux)("the program's environment on the host's side of the launch", () => {
   for (const forwarder of ['sandbox-init', 'socat'] as const) {
