@@ -1,5 +1,6 @@
-// Builds native/sandbox-init.c into dist/native/sandbox-init-linux-<arch>, static, so that
-// nothing is loaded when it starts inside a sandbox. musl's startup is the lighter one (an
+// Builds native/sandbox-init.c and native/sandbox-launch.c into
+// dist/native/<name>-linux-<arch>, static, so that nothing is loaded when they start (one
+// inside each sandbox, one on the host's side of each sandboxed start). musl's startup is the lighter one (an
 // exec of it costs ~0.85 ms less than a static glibc's here, once per sandboxed start), so
 // musl-gcc (Debian: musl-tools) is used where it is installed, else cc. Off Linux, or without
 // a C compiler, it says so and builds nothing: sessions then forward through socat
@@ -10,34 +11,39 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'native', `sandbox-init-linux-${process.arch}`);
+const programs = ['sandbox-init', 'sandbox-launch'];
 
 if (process.platform !== 'linux') {
   console.log(`sandbox-init: not built (${process.platform}; the sandbox is Linux's)`);
   process.exit(0);
 }
 const cc = process.env.CC ?? (onPath('musl-gcc') ? 'musl-gcc' : 'cc');
-const source = join(root, 'native', 'sandbox-init.c');
 const flags = ['-O2', '-s', '-Wall', '-Wextra', '-Werror'];
-mkdirSync(dirname(out), { recursive: true });
-const compile = (extra) =>
-  execFileSync(cc, [...flags, ...extra, '-o', `${out}.tmp`, source], { stdio: 'inherit' });
-try {
+for (const name of programs) {
+  const out = join(root, 'dist', 'native', `${name}-linux-${process.arch}`);
+  const source = join(root, 'native', `${name}.c`);
+  mkdirSync(dirname(out), { recursive: true });
+  const compile = (extra) =>
+    execFileSync(cc, [...flags, ...extra, '-o', `${out}.tmp`, source], { stdio: 'inherit' });
   try {
-    compile(['-static']);
+    try {
+      compile(['-static']);
+    } catch (error) {
+      if (error.code === 'ENOENT') throw error;
+      // A libc without its static archive (glibc-static is optional on Fedora): linked to libc.
+      console.log(`${name}: no static libc here; linking it dynamically`);
+      compile([]);
+    }
   } catch (error) {
-    if (error.code === 'ENOENT') throw error;
-    // A libc without its static archive (glibc-static is optional on Fedora): linked to libc.
-    console.log('sandbox-init: no static libc here; linking it dynamically');
-    compile([]);
+    if (error.code !== 'ENOENT') throw error;
+    console.log(
+      `${programs.join(', ')}: not built (no C compiler: ${cc}); sandboxed sessions forward through socat and launch through bash`,
+    );
+    process.exit(0);
   }
-} catch (error) {
-  if (error.code !== 'ENOENT') throw error;
-  console.log(`sandbox-init: not built (no C compiler: ${cc}); sandboxed sessions forward through socat`);
-  process.exit(0);
+  // Built beside, then renamed: a sandbox starting during a rebuild runs a whole file.
+  renameSync(`${out}.tmp`, out);
 }
-// Built beside, then renamed: a sandbox starting during a rebuild runs a whole file.
-renameSync(`${out}.tmp`, out);
 
 function onPath(name) {
   return (process.env.PATH ?? '').split(':').some((dir) => {

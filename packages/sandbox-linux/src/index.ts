@@ -1,3 +1,4 @@
+export { heldLaunchFile, holdLaunchFile, type LaunchFileEffects } from './launch-file.js';
 export {
   bwrapArgs,
   FORWARDER_DIED,
@@ -7,12 +8,19 @@ export {
   type LaunchTarget,
   launchArgs,
   launchEnv,
+  type Outer,
   PROGRAM_ENV_PREFIX,
   PROXY_PORT,
   type SandboxFiles,
   sandboxEnv,
 } from './launcher.js';
-export { builtSandboxInit, sandboxInitName } from './native.js';
+export {
+  builtNativeHelper,
+  builtSandboxInit,
+  type NativeHelper,
+  nativeHelperName,
+  sandboxInitName,
+} from './native.js';
 export {
   type AllowedDomain,
   domainAllowed,
@@ -33,6 +41,7 @@ export {
   type OpenOptions,
   openSessionSandbox,
   type SessionSandbox,
+  type WrapOptions,
 } from './session-sandbox.js';
 export { checkSandboxSupport, type SupportEffects } from './support.js';
 export {

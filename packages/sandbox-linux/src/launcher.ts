@@ -187,11 +187,17 @@ export function bwrapArgs(
 }
 
 /**
- * The file and argv to spawn instead of `target`: sh → bwrap → forwarder → target.
+ * What runs the host's side of the launch: sandbox-launch, held by this host (launch-file.ts),
+ * with bwrap's absolute path; or a shell running OUTER (bwrap found on the launch's PATH): a
+ * bash where there is one, so the supervisor's descriptor-closing prologue (a bash reading
+ * BASH_ENV) runs in it instead of exec'ing it, /bin/sh otherwise.
+ */
+export type Outer = { kind: 'launcher'; path: string; bwrap: string } | { kind: 'shell'; path: string };
+
+/**
+ * The file and argv to spawn instead of `target`: outer → bwrap → forwarder → target.
  * bwrap keeps the caller's session (no --new-session): the seccomp filter is what stops
- * TIOCSTI, so the program keeps its controlling terminal. `shell` runs the outer script: a
- * bash (its path) where there is one, so the supervisor's descriptor-closing prologue (a bash reading
- * BASH_ENV) runs in it instead of exec'ing it (one exec fewer per start); /bin/sh by default.
+ * TIOCSTI, so the program keeps its controlling terminal.
  */
 export function launchArgs(
   target: LaunchTarget,
@@ -200,19 +206,23 @@ export function launchArgs(
   cwd: string,
   kindOf: (path: string) => 'dir' | 'file',
   forwarder: Forwarder,
-  shell = '/bin/sh',
+  outer: Outer = { kind: 'shell', path: '/bin/sh' },
 ): LaunchTarget {
+  const rest = [
+    ...bwrapArgs(policy, files, cwd, kindOf),
+    '--',
+    ...innerArgs(forwarder, files.proxySocket, target),
+  ];
+  if (outer.kind === 'launcher') return { file: outer.path, args: [files.filter, outer.bwrap, ...rest] };
   return {
-    file: shell,
+    file: outer.path,
     args: [
-      ...(/(^|\/)bash$/.test(shell) ? ['--norc'] : []),
+      ...(/(^|\/)bash$/.test(outer.path) ? ['--norc'] : []),
       '-c',
       OUTER,
       'procmux-sandbox',
       files.filter,
-      ...bwrapArgs(policy, files, cwd, kindOf),
-      '--',
-      ...innerArgs(forwarder, files.proxySocket, target),
+      ...rest,
     ],
   };
 }

@@ -14,12 +14,14 @@ import {
 import { constants, tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { invalidOption, ProcmuxError } from '@procmux/core-types';
+import { heldLaunchFile } from './launch-file.js';
 import {
   type Forwarder,
   type LaunchSpec,
   type LaunchTarget,
   launchArgs,
   launchEnv,
+  type Outer,
   type SandboxFiles,
   sandboxEnv,
 } from './launcher.js';
@@ -43,6 +45,14 @@ import { findExecutableOnPath } from './which.js';
 /** Most violations a session keeps (the oldest go first); every one is still an event. */
 export const MAX_KEPT_VIOLATIONS = 100;
 
+export interface WrapOptions {
+  /**
+   * Start through the outer shell, not this host's held sandbox-launch: for a launch this
+   * process does not spawn itself (a tmux pane's command). Default false.
+   */
+  outerShell?: boolean;
+}
+
 export interface SessionSandbox {
   readonly policy: SandboxPolicy;
   /**
@@ -57,7 +67,12 @@ export interface SessionSandbox {
    * under names nothing outside the sandbox reads (launcher.ts: a caller's BASH_ENV, PATH or
    * LD_PRELOAD must not act on the host's side of the launch).
    */
-  wrap(target: LaunchTarget, cwd: string, env: Readonly<Record<string, string>>): LaunchSpec;
+  wrap(
+    target: LaunchTarget,
+    cwd: string,
+    env: Readonly<Record<string, string>>,
+    options?: WrapOptions,
+  ): LaunchSpec;
   /** The sandbox's own variables (TMPDIR, the proxy's), which wrap() puts over the program's. */
   readonly env: Record<string, string>;
   /** Feeds output (either stream) to the violation scanner. */
@@ -249,7 +264,7 @@ async function sandboxIn(
     policy,
     dir,
     env: sandboxEnv(files),
-    wrap: (target, cwd, env) => {
+    wrap: (target, cwd, env, wrapOptions = {}) => {
       if (forwarder === undefined)
         throw new ProcmuxError(
           'ERR_PROCESS_UNSUPPORTED',
@@ -257,7 +272,7 @@ async function sandboxIn(
         );
       const program = { ...env, ...sandboxEnv(files) };
       return {
-        ...launchArgs(target, policy, files, cwd, kindOf, forwarder, outerShell()),
+        ...launchArgs(target, policy, files, cwd, kindOf, forwarder, outerFor(wrapOptions)),
         env: launchEnv(program, process.env.PATH),
       };
     },
@@ -297,11 +312,18 @@ async function sandboxIn(
 }
 
 let bash: string | null | undefined;
+let bwrap: string | null | undefined;
 
-/** bash (its path) when PATH has one: the descriptor-closing prologue then runs in it. */
-function outerShell(): string {
+/**
+ * sandbox-launch where this host holds it (one exec where the shell is a bash start: ~2 ms
+ * here), else bash (the descriptor-closing prologue then runs in it), else /bin/sh.
+ */
+function outerFor(options: WrapOptions): Outer {
+  bwrap ??= findExecutableOnPath('bwrap', process.env.PATH) ?? null;
+  const launcher = options.outerShell === true || bwrap === null ? undefined : heldLaunchFile();
+  if (launcher !== undefined && bwrap !== null) return { kind: 'launcher', path: launcher, bwrap };
   bash ??= findExecutableOnPath('bash', process.env.PATH) ?? null;
-  return bash ?? '/bin/sh';
+  return { kind: 'shell', path: bash ?? '/bin/sh' };
 }
 
 function kindOf(path: string): 'dir' | 'file' {

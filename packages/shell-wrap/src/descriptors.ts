@@ -31,6 +31,20 @@ export interface CloseInheritedOptions {
   script?: string;
 }
 
+// Launchers that close what they inherited and join PROCMUX_CGROUP_JOIN themselves (the OS
+// sandbox's sandbox-launch, run from a path only this process can name): run as given, which
+// spares each sandboxed start a bash.
+const selfContained = new Set<string>();
+
+/**
+ * Has closeInheritedDescriptors run `file` (this exact path) as given: a launcher that itself
+ * closes every descriptor above stderr and joins the cgroups PROCMUX_CGROUP_JOIN names before
+ * it starts anything. For a file a caller cannot change (sandbox-linux's held launcher).
+ */
+export function registerSelfContainedLauncher(file: string): void {
+  selfContained.add(file);
+}
+
 // Without bash, `sh` (dash) can only name descriptors 0-9 in a redirection.
 const SH_CLOSE_LOW_FDS = `${SH_JOIN_CGROUP}; exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$0" "$@"`;
 
@@ -43,7 +57,8 @@ const SH_CLOSE_LOW_FDS = `${SH_JOIN_CGROUP}; exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 
  *   as the program's own;
  * - anything else runs as `bash --norc -c 'exec "$0" "$@"' file args…` with the same
  *   BASH_ENV: one extra exec (bash replaces itself with the program);
- * - without bash, `sh` closes descriptors 3-9 only (the README says so).
+ * - without bash, `sh` closes descriptors 3-9 only (the README says so);
+ * - a launcher registered with registerSelfContainedLauncher does it all itself: unchanged.
  * Windows: returned unchanged.
  *
  * @example
@@ -53,7 +68,7 @@ const SH_CLOSE_LOW_FDS = `${SH_JOIN_CGROUP}; exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 
  */
 export function closeInheritedDescriptors(spec: ExecSpec, options: CloseInheritedOptions = {}): ExecSpec {
   const platform = options.platform ?? process.platform;
-  if (platform === 'win32') return spec;
+  if (platform === 'win32' || selfContained.has(spec.file)) return spec;
   const env = withBashEnv(spec.env, options.script ?? CLOSE_FDS_SCRIPT);
   if (isBashCommand(spec.file, spec.args)) return { file: spec.file, args: withNoRc(spec.args), env };
   const hasExecutable = options.hasExecutable ?? hasExecutableOnPath;

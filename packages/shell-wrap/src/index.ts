@@ -5,6 +5,7 @@ export {
   closeInheritedDescriptors,
   type ExecSpec,
   isBashCommand,
+  registerSelfContainedLauncher,
 } from './descriptors.js';
 export { findExecutable } from './find-executable.js';
 export { CGROUP_JOIN_ENV, JOB_CONTROL_ENV, SH_JOIN_CGROUP } from './join-cgroup.js';

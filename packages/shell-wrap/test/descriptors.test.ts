@@ -5,7 +5,13 @@ import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testTmpdir } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { CALLER_BASH_ENV, CLOSE_FDS_SCRIPT, closeInheritedDescriptors, isBashCommand } from '../src/index.js';
+import {
+  CALLER_BASH_ENV,
+  CLOSE_FDS_SCRIPT,
+  closeInheritedDescriptors,
+  isBashCommand,
+  registerSelfContainedLauncher,
+} from '../src/index.js';
 
 const env = { PATH: '/usr/bin:/bin' };
 const hasBash = () => true;
@@ -48,6 +54,16 @@ describe('closeInheritedDescriptors', () => {
     expect(sh.args[1]).toMatch(/; exec 3>&- .* 9>&-; exec "\$0" "\$@"$/);
     expect(sh.args.slice(2)).toEqual(['sleep', '1']);
     expect(closeInheritedDescriptors(spec, { platform: 'win32' })).toBe(spec);
+  });
+
+  it('runs a registered self-contained launcher as given, and only that exact path', () => {
+    const file = '/proc/1/fd/99-self-contained-test';
+    const spec = { file, args: ['a'], env };
+    expect(closeInheritedDescriptors(spec, { platform: 'linux', hasExecutable: hasBash }).file).toBe('bash');
+    registerSelfContainedLauncher(file);
+    expect(closeInheritedDescriptors(spec, { platform: 'linux', hasExecutable: hasBash })).toBe(spec);
+    const other = { ...spec, file: `${file}x` };
+    expect(closeInheritedDescriptors(other, { platform: 'linux', hasExecutable: hasBash }).file).toBe('bash');
   });
 
   it('knows which bash reads BASH_ENV (not an interactive one)', () => {

@@ -6,6 +6,7 @@ import {
   openSessionSandbox,
   type SandboxPolicy,
   type SessionSandbox,
+  type WrapOptions,
 } from '@procmux/sandbox-linux';
 import { shellWrap } from '@procmux/shell-wrap';
 import { assertExecutable, currentPlatform } from '@procmux/supervisor';
@@ -31,6 +32,7 @@ export interface SandboxedSpawn {
 export async function openSandboxedSpawn(
   session: LiveSession,
   plan: StartPlan & { sandbox: SandboxPolicy },
+  wrapOptions: WrapOptions = {},
 ): Promise<SandboxedSpawn> {
   // The launcher is what gets spawned: a missing program would end the sandbox with 127, where
   // unsandboxed it is ERR_PROCESS_SPAWN. Looked up as inside: the same cwd and PATH, / read-only.
@@ -53,7 +55,7 @@ export async function openSandboxedSpawn(
     : { file: plan.command, args: plan.args };
   // The program's environment goes in through the sandbox: what is spawned here (the
   // launcher, bwrap) runs with the host's own (sandbox-linux's launchEnv).
-  const wrapped = box.wrap({ file: target.file, args: [...target.args] }, plan.cwd, plan.env);
+  const wrapped = box.wrap({ file: target.file, args: [...target.args] }, plan.cwd, plan.env, wrapOptions);
   return { box, file: wrapped.file, args: [...wrapped.args], env: wrapped.env };
 }
 

@@ -98,9 +98,11 @@ export async function spawnSession(
   }
   if (plan.pty && backend) {
     const early = earlyOutput();
-    // The pane runs the sandbox's launcher: its program is as confined as a native one.
+    // The pane runs the sandbox's launcher: its program is as confined as a native one. The
+    // tmux server starts it, not this process: through the outer shell, not the launcher
+    // this host holds open.
     const boxed = plan.sandbox
-      ? await openSandboxedSpawn(session, { ...plan, sandbox: plan.sandbox })
+      ? await openSandboxedSpawn(session, { ...plan, sandbox: plan.sandbox }, { outerShell: true })
       : undefined;
     const adapter = await attachBounded(
       limits.maxPtyAttachTimeoutMs,
