@@ -7,6 +7,7 @@ import {
   assertNoLeakedProcesses,
   assertNoSandboxDirs,
   privateTmpdir,
+  requireTool,
   withoutUsage,
 } from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { endStateDirs } from '../mcp/server.js';
 import { hostHttp, type SandboxedServer, sessionId, startSandboxed } from './sandbox-server.js';
 
 const linux = process.platform === 'linux';
+const tmuxMissing = linux ? requireTool('tmux') : 'not Linux';
 // The servers inherit TMPDIR: their sandboxes' private dirs are made (and checked) here.
 const tmp = linux ? privateTmpdir() : '';
 let server: SandboxedServer;
@@ -136,6 +138,22 @@ describe.skipIf(!linux)('escape table through procmux mcp --sandbox', () => {
     expect(r.text).toContain(`inside: ${join(server.workspace, 'evil.sh')}`);
     expect(lastLines(r.text)).toContain(`sandbox: write to ${proof} refused`);
   });
+
+  it.skipIf(tmuxMissing !== undefined)(
+    'refuses the socket of a tmux server on the host (it would run a command outside), and says so',
+    async () => {
+      const socket = join(server.root, 'tmux.sock');
+      const proof = join(server.root, 'tmux-ran.txt');
+      execFileSync('tmux', ['-S', socket, 'new-session', '-d', 'sleep 120']);
+      try {
+        const r = await oneShot(`tmux -S ${socket} new-window 'touch ${proof}'`);
+        expect(existsSync(proof)).toBe(false);
+        expect(lastLines(r.text)).toContain(`sandbox: connection to unix socket ${socket} refused`);
+      } finally {
+        execFileSync('tmux', ['-S', socket, 'kill-server']);
+      }
+    },
+  );
 
   it('allows writing and reading in the workspace, and reports nothing', async () => {
     const r = await oneShot('echo kept > notes.txt && cat notes.txt');

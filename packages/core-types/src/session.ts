@@ -50,7 +50,7 @@ export interface ProcessEvent {
   reason?: string;
   /** process_waiting_input only: what the program waits at. */
   input?: { since: number; echo: boolean; prompt: string; confidence: 'kernel' | 'heuristic' };
-  /** sandbox_violation only: what was refused (kind: write, read, network, signal, terminal-injection). */
+  /** sandbox_violation only: what was refused (kind: write, read, network, unix-socket, signal, terminal-injection). */
   violation?: { kind: string; target: string; at: number };
 }
 

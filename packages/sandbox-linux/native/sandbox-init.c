@@ -11,6 +11,12 @@
  * and a shell polling for it. Under a terminal, INT and QUIT (ignored by the launcher's outer
  * shell so bwrap survives Ctrl-C) go back to their defaults for the program.
  *
+ * The program, and all it starts, cannot make a unix socket (a filter stacked on bwrap's, after
+ * the relay, which needs one, has forked): a path socket is a door out of every namespace, and
+ * the host's are visible read-only (a tmux server's: `tmux -S /tmp/tmux-UID/default new-window
+ * CMD` ran CMD on the host, unconfined). socketpair() stays (pipes between a program's own
+ * processes); io_uring, which could make a socket past any filter, is refused with it.
+ *
  * The program's variables arrive as PROCMUX_SANDBOX_ENV_NAME (launcher.ts PROGRAM_ENV_PREFIX:
  * nothing on the host's side of the launch reads them under their own names); the program gets
  * them back as NAME, with the host's tree marker and nothing else of the launcher's.
@@ -21,6 +27,8 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -136,6 +144,78 @@ static int listen_on(int port) {
   return fd;
 }
 
+/* Classic BPF for seccomp, spelled out here: musl's headers have no linux/ ones (the kernel's
+ * uapi values: linux/filter.h, linux/seccomp.h, linux/audit.h). */
+struct insn {
+  uint16_t code;
+  uint8_t jt, jf;
+  uint32_t k;
+};
+struct fprog {
+  unsigned short len;
+  struct insn *filter;
+};
+#define SECCOMP_MODE_FILTER_ 2
+#define RET_ALLOW 0x7fff0000u
+#define RET_ERRNO 0x00050000u
+#define ARCH_X86_64 0xc000003eu
+#define ARCH_I386 0x40000003u
+#define ARCH_AARCH64 0xc00000b7u
+#define ARCH_ARM 0x40000028u
+/* struct seccomp_data: int nr; u32 arch; u64 instruction_pointer; u64 args[6]. */
+#define OFF_NR 0
+#define OFF_ARCH 4
+#define OFF_ARG0 16
+/* Syscall numbers per audit arch: socket(), and io_uring_setup() (425 everywhere). */
+#define NR_IO_URING_SETUP 425
+#define X32_BIT 0x40000000u
+#define LD(offset) {0x20 /* LD|W|ABS */, 0, 0, (offset)}
+#define IF_EQ(value, skip_if_true) {0x15 /* JMP|JEQ|K */, (skip_if_true), 0, (value)}
+#define RET(value) {0x06 /* RET|K */, 0, 0, (value)}
+
+/* Refuses socket(AF_UNIX, ...) and io_uring_setup() with EPERM, on x64 (x32 and i386 too, whose
+ * socketcall(SYS_SOCKET) is refused whatever the family: its arguments are in memory) and on
+ * arm64 (arm too). The first argument's low 32 bits are read: both arches are little-endian. */
+static int refuse_unix_sockets(void) {
+  struct insn code[] = {
+      /*  0 */ LD(OFF_ARCH),
+      /*  1 */ IF_EQ(ARCH_X86_64, 4),  /* → 6 */
+      /*  2 */ IF_EQ(ARCH_I386, 9),    /* → 12 */
+      /*  3 */ IF_EQ(ARCH_AARCH64, 13), /* → 17 */
+      /*  4 */ IF_EQ(ARCH_ARM, 16),    /* → 21 */
+      /*  5 */ RET(RET_ALLOW),
+      /*  6 x64 */ LD(OFF_NR),
+      /*  7 */ IF_EQ(41, 17),                      /* socket → 25 */
+      /*  8 */ IF_EQ(41 | X32_BIT, 16),            /* → 25 */
+      /*  9 */ IF_EQ(NR_IO_URING_SETUP, 21),       /* → 31 */
+      /* 10 */ IF_EQ(NR_IO_URING_SETUP | X32_BIT, 20), /* → 31 */
+      /* 11 */ RET(RET_ALLOW),
+      /* 12 i386 */ LD(OFF_NR),
+      /* 13 */ IF_EQ(359, 11),               /* socket → 25 */
+      /* 14 */ IF_EQ(102, 13),               /* socketcall → 28 */
+      /* 15 */ IF_EQ(NR_IO_URING_SETUP, 15), /* → 31 */
+      /* 16 */ RET(RET_ALLOW),
+      /* 17 arm64 */ LD(OFF_NR),
+      /* 18 */ IF_EQ(198, 6),                /* socket → 25 */
+      /* 19 */ IF_EQ(NR_IO_URING_SETUP, 11), /* → 31 */
+      /* 20 */ RET(RET_ALLOW),
+      /* 21 arm */ LD(OFF_NR),
+      /* 22 */ IF_EQ(281, 2),               /* socket → 25 */
+      /* 23 */ IF_EQ(NR_IO_URING_SETUP, 7), /* → 31 */
+      /* 24 */ RET(RET_ALLOW),
+      /* 25 socket(domain, ...) */ LD(OFF_ARG0),
+      /* 26 */ IF_EQ(AF_UNIX, 4), /* → 31 */
+      /* 27 */ RET(RET_ALLOW),
+      /* 28 socketcall(call, args) */ LD(OFF_ARG0),
+      /* 29 */ IF_EQ(1, 1), /* SYS_SOCKET → 31 */
+      /* 30 */ RET(RET_ALLOW),
+      /* 31 */ RET(RET_ERRNO | EPERM),
+  };
+  struct fprog prog = {.len = sizeof code / sizeof code[0], .filter = code};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) return 0;
+  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER_, &prog) == 0;
+}
+
 extern char **environ;
 
 /* The program's environment: each PROGRAM_ENV_PREFIX variable under its own name, the tree
@@ -176,6 +256,10 @@ int main(int argc, char **argv) {
   if (isatty(0)) {
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
+  }
+  if (!refuse_unix_sockets()) {
+    fprintf(stderr, "procmux sandbox: %s: cannot refuse unix sockets (%s); not run\n", argv[3], strerror(errno));
+    return 126;
   }
   char **env = program_env();
   if (!env) {

@@ -1,3 +1,4 @@
+export { chooseForwarder, type ForwarderEffects } from './forwarder-choice.js';
 export { heldLaunchFile, holdLaunchFile, type LaunchFileEffects } from './launch-file.js';
 export {
   bwrapArgs,

@@ -14,6 +14,7 @@ import {
 import { constants, tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { invalidOption, ProcmuxError } from '@procmux/core-types';
+import { chooseForwarder } from './forwarder-choice.js';
 import { heldLaunchFile } from './launch-file.js';
 import {
   type Forwarder,
@@ -127,8 +128,9 @@ export interface OpenOptions {
   cwd: string;
   commandText(): string;
   /**
-   * The forwarder to the proxy inside: the package's sandbox-init (the default where it was
-   * built) or socat (the default elsewhere; asked for, it is used even where the helper is).
+   * The forwarder to the proxy inside: the package's sandbox-init (the default; where it was
+   * not built a start is ERR_PROCESS_UNSUPPORTED) or socat, used only when asked for: it does
+   * not refuse the program's unix sockets (sandbox-init stacks a filter that does).
    */
   forwarder?: 'sandbox-init' | 'socat';
 }
@@ -181,31 +183,11 @@ export async function adoptSessionSandbox(options: AdoptOptions): Promise<Sessio
 }
 
 function forwarderFor(asked: OpenOptions['forwarder']): Forwarder {
-  if (asked !== undefined && asked !== 'sandbox-init' && asked !== 'socat')
-    throw invalidOption('forwarder', "'sandbox-init', 'socat' or undefined", { value: asked });
-  const path = asked === 'socat' ? undefined : builtSandboxInit(process.arch);
-  if (path !== undefined) return { kind: 'sandbox-init', path };
-  if (asked === 'socat' && findExecutableOnPath('socat', process.env.PATH) === undefined)
-    throw new ProcmuxError(
-      'ERR_PROCESS_UNSUPPORTED',
-      'forwarder socat needs socat on PATH (Debian/Ubuntu: apt-get install socat)',
-      { details: { missing: ['socat'] } },
-    );
-  if (asked === 'sandbox-init')
-    throw new ProcmuxError(
-      'ERR_PROCESS_UNSUPPORTED',
-      `this package's sandbox-init was not built for ${process.arch} (it is built with a C compiler when the package is); forwarder 'socat' or the default works without it`,
-      { details: { missing: ['sandbox-init'] } },
-    );
-  // The socat forwarder's shell gives the program's variables back by name (launcher.ts).
-  const bash = findExecutableOnPath('bash', process.env.PATH);
-  if (bash === undefined)
-    throw new ProcmuxError(
-      'ERR_PROCESS_UNSUPPORTED',
-      'forwarder socat needs bash on PATH: its shell gives the program its variables back by name (Debian/Ubuntu: apt-get install bash)',
-      { details: { missing: ['bash'] } },
-    );
-  return { kind: 'socat', bash };
+  return chooseForwarder(asked, {
+    arch: process.arch,
+    sandboxInit: builtSandboxInit(process.arch),
+    which: (name) => findExecutableOnPath(name, process.env.PATH),
+  });
 }
 
 function filesIn(dir: string): SandboxFiles {
@@ -238,7 +220,7 @@ async function sandboxIn(
     record({ kind: 'network', target, at: Date.now() }),
   );
   const context: ScanContext = { policy, cwd: options.cwd, commandText: options.commandText };
-  const effects: ScanEffects = { hostPidExists, realPath: hostRealPath(realpathSync) };
+  const effects: ScanEffects = { hostPidExists, realPath: hostRealPath(realpathSync), isSocket };
   const scanners = {
     stdout: new LineScanner(
       (line) => scanLine(line, context, effects, Date.now()).forEach(record),
@@ -328,6 +310,10 @@ function outerFor(options: WrapOptions): Outer {
 
 function kindOf(path: string): 'dir' | 'file' {
   return statSync(path).isDirectory() ? 'dir' : 'file';
+}
+
+function isSocket(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isSocket() === true;
 }
 
 function hostPidExists(pid: number): boolean {

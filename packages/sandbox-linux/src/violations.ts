@@ -6,11 +6,17 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { SandboxPolicy } from './policy.js';
 import { WordFinder } from './word-finder.js';
 
-export type SandboxViolationKind = 'write' | 'read' | 'network' | 'signal' | 'terminal-injection';
+export type SandboxViolationKind =
+  | 'write'
+  | 'read'
+  | 'network'
+  | 'unix-socket'
+  | 'signal'
+  | 'terminal-injection';
 
 export interface SandboxViolation {
   kind: SandboxViolationKind;
-  /** The path, `host[:port]`, pid, or ioctl refused. */
+  /** The path, `host[:port]`, socket path, pid, or ioctl refused. */
   target: string;
   /** Epoch milliseconds when it was seen. */
   at: number;
@@ -25,6 +31,8 @@ export function violationLine(v: Pick<SandboxViolation, 'kind' | 'target'>): str
       return `sandbox: read of ${v.target} refused`;
     case 'network':
       return `sandbox: connection to ${v.target} refused`;
+    case 'unix-socket':
+      return `sandbox: connection to unix socket ${v.target} refused`;
     case 'signal':
       return `sandbox: signal to pid ${v.target} refused (host processes are outside the sandbox)`;
     case 'terminal-injection':
@@ -37,6 +45,8 @@ export interface ScanEffects {
   hostPidExists(pid: number): boolean;
   /** The host path a path names (symlinks resolved), or the path itself when it cannot. */
   realPath(path: string): string;
+  /** Whether a path is a unix socket on the host (a program inside may not make one). */
+  isSocket?(path: string): boolean;
 }
 
 export interface ScanContext {
@@ -101,10 +111,28 @@ export function scanLine(
     const absolute = resolve(context.cwd, path);
     if (hidden(absolute, context.policy)) found.push({ kind: 'read', target: absolute, at });
   } else if (/Operation not permitted|EPERM/.test(line)) {
+    // A unix socket the program could not make to connect to a host's socket (tmux: `error
+    // connecting to PATH (Operation not permitted)`); one that names no socket is not told.
+    const socket = socketIn(line, context.cwd, effects);
+    if (socket !== undefined) {
+      found.push({ kind: 'unix-socket', target: socket, at });
+      return found;
+    }
     const ioctl = /TIOCSTI|TIOCLINUX|0x5412|0x541c|21522|21532/i.exec(context.commandText());
     if (ioctl) found.push({ kind: 'terminal-injection', target: ioctlName(ioctl[0]), at });
   }
   return found;
+}
+
+const PATH_TOKEN = /(?:^|[\s('"`‘])(\/[^\s()'"`’]+)/g;
+
+function socketIn(line: string, cwd: string, effects: ScanEffects): string | undefined {
+  if (effects.isSocket === undefined) return undefined;
+  for (const match of line.matchAll(PATH_TOKEN)) {
+    const path = resolve(cwd, match[1]!.replace(/[:,.]$/, ''));
+    if (effects.isSocket(path)) return path;
+  }
+  return undefined;
 }
 
 function pathIn(line: string): string | undefined {

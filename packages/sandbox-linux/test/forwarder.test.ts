@@ -3,8 +3,10 @@
 // where sandbox-init was not built (a socat slow to listen is waited for; one that dies is
 // said first, and the program runs with its network closed).
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { requireTool } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { FORWARDER_DIED, FORWARDER_NOT_LISTENING } from '../src/launcher.js';
 import { builtSandboxInit } from '../src/native.js';
@@ -14,6 +16,7 @@ import { violationLine } from '../src/violations.js';
 import { hostEnv, sandboxGround } from './ground.js';
 
 const linux = process.platform === 'linux';
+const tmuxMissing = linux ? requireTool('tmux') : 'not Linux';
 const ground = sandboxGround('sbx-fwd-', 'host page\n');
 const { root, ws } = ground;
 
@@ -25,18 +28,29 @@ interface Ran {
 }
 
 /** Runs `script` (bash) in a fresh sandbox with `forwarder`, `path` first on its PATH. */
-async function sandboxed(script: string, forwarder: 'sandbox-init' | 'socat', path?: string): Promise<Ran> {
+async function sandboxed(
+  script: string,
+  forwarder: 'sandbox-init' | 'socat',
+  path?: string,
+  vars: Record<string, string> = {},
+): Promise<Ran> {
   const policy = resolveSandboxPolicy({}, { workspace: ws, home: root });
   const box = await openSessionSandbox({ policy, cwd: ws, commandText: () => script, forwarder });
   const told: string[] = [];
   box.onViolation((v) => told.push(violationLine(v)));
-  const env = { ...hostEnv(), ...(path ? { PATH: `${path}:${process.env.PATH ?? ''}` } : {}) };
+  const env = { ...hostEnv(), ...vars, ...(path ? { PATH: `${path}:${process.env.PATH ?? ''}` } : {}) };
   const target = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws, env);
   const child = spawn(target.file, target.args, { env: target.env, cwd: ws });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    box.scan('stdout', d.toString());
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    box.scan('stderr', d.toString());
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   await box.close();
   return { stdout, stderr, code, told };
@@ -89,6 +103,50 @@ describe.skipIf(!linux)('sandbox-init', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/socket:|filter\.bpf|procmux-sandbox-/);
   });
+
+  it('lets the program make no unix socket (a door out of every namespace), keeping socketpair and TCP', async () => {
+    // A server on the host's file system, visible read-only inside, as a tmux server's is.
+    const path = join(root, 'host.sock');
+    const server = createServer((c) => c.end('host answered\n'));
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const script = [
+        `python3 -c "`,
+        'import socket, ctypes, os',
+        'try:',
+        "    s = socket.socket(socket.AF_UNIX); s.connect(os.environ['SOCK']); print('unix:', s.recv(64))",
+        "except OSError as e: print('unix:', e.strerror)",
+        "a, b = socket.socketpair(); a.send(b'x'); print('socketpair:', b.recv(1))",
+        "socket.socket(socket.AF_INET).close(); print('inet: made')",
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        "print('io_uring:', libc.syscall(425, 1, ctypes.create_string_buffer(120)), os.strerror(ctypes.get_errno()))",
+        '"',
+      ].join('\n');
+      const r = await sandboxed(script, 'sandbox-init', undefined, { SOCK: path });
+      expect(r.stdout).toBe(
+        "unix: Operation not permitted\nsocketpair: b'x'\ninet: made\nio_uring: -1 Operation not permitted\n",
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it.skipIf(tmuxMissing !== undefined)(
+    "refuses a host tmux server's socket, and tells it (tmux names the path)",
+    async () => {
+      const socket = join(root, 'tmux.sock');
+      const proof = join(root, 'tmux-ran');
+      execFileSync('tmux', ['-S', socket, 'new-session', '-d', 'sleep 60']);
+      try {
+        const r = await sandboxed(`tmux -S ${socket} new-window 'touch ${proof}'`, 'sandbox-init');
+        expect(r.code).not.toBe(0);
+        expect(r.told).toEqual([`sandbox: connection to unix socket ${socket} refused`]);
+        expect(existsSync(proof)).toBe(false);
+      } finally {
+        execFileSync('tmux', ['-S', socket, 'kill-server']);
+      }
+    },
+  );
 
   it('names a program it cannot run, with the exit codes a shell gives', async () => {
     const run = (file: string) =>

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chooseForwarder, type ForwarderEffects } from '../src/forwarder-choice.js';
 import { domainAllowed, parseDomain, resolveSandboxPolicy } from '../src/policy.js';
 import { seccompProgram, TIOCLINUX, TIOCSTI } from '../src/seccomp.js';
 import { checkSandboxSupport, type SupportEffects } from '../src/support.js';
@@ -144,6 +145,23 @@ describe('scanLine: lowercase and other texts real tools print', () => {
     expect(scan(`java.io.FileNotFoundException: ${ws}/out.txt (Read-only file system)`)).toEqual([]);
   });
 
+  it("tells a host's unix socket a program could not connect to (tmux names it), nothing without one", () => {
+    const sockets = new Set(['/tmp/tmux-0/default']);
+    const withSockets = { ...effects, isSocket: (path: string) => sockets.has(path) };
+    const told = (line: string, command = 'tmux ls') =>
+      scanLine(line, { ...context, commandText: () => command }, withSockets, 1).map(violationLine);
+    expect(told('error connecting to /tmp/tmux-0/default (Operation not permitted)')).toEqual([
+      'sandbox: connection to unix socket /tmp/tmux-0/default refused',
+    ]);
+    // A path that is no socket, or none at all (Python's socket() names nothing): untold.
+    expect(told('error connecting to /tmp/tmux-0/other (Operation not permitted)')).toEqual([]);
+    expect(told('PermissionError: [Errno 1] Operation not permitted')).toEqual([]);
+    // The TIOCSTI rule still answers a line without a socket.
+    expect(told('PermissionError: [Errno 1] Operation not permitted', 'ioctl TIOCSTI')).toEqual([
+      'sandbox: terminal input injection (TIOCSTI) refused',
+    ]);
+  });
+
   it('reports nothing for a line that names no refused path beside the words', () => {
     expect(scan('docs: permission denied means the file is not yours')).toEqual([]);
     expect(scan('notes.txt: read-only file system')).toEqual([]);
@@ -191,5 +209,51 @@ describe('checkSandboxSupport', () => {
       }),
     ).toMatch(/cannot create user, pid and network namespaces here \(bwrap: No permissions/);
     expect(await refusal({})).toBeUndefined();
+  });
+});
+
+describe('chooseForwarder', () => {
+  const fx = (over: Partial<ForwarderEffects> = {}): ForwarderEffects => ({
+    arch: 'arm64',
+    sandboxInit: '/pkg/dist/native/sandbox-init-linux-arm64',
+    which: (name) => `/usr/bin/${name}`,
+    ...over,
+  });
+  const refusal = (asked: unknown, over: Partial<ForwarderEffects> = {}) => {
+    try {
+      return chooseForwarder(asked, fx(over));
+    } catch (error) {
+      return `${(error as { code: string }).code}: ${(error as Error).message}`;
+    }
+  };
+
+  it('is sandbox-init by default and when asked; socat only when asked for by name', () => {
+    expect(refusal(undefined)).toEqual({
+      kind: 'sandbox-init',
+      path: '/pkg/dist/native/sandbox-init-linux-arm64',
+    });
+    expect(refusal('sandbox-init')).toEqual({
+      kind: 'sandbox-init',
+      path: '/pkg/dist/native/sandbox-init-linux-arm64',
+    });
+    expect(refusal('socat')).toEqual({ kind: 'socat', bash: '/usr/bin/bash' });
+    expect(refusal('nc')).toBe(
+      `ERR_INVALID_OPTION: forwarder must be 'sandbox-init', 'socat' or undefined (got "nc")`,
+    );
+  });
+
+  it('refuses to start without sandbox-init unless socat is asked for: the unix-socket wall would be missing', () => {
+    for (const asked of [undefined, 'sandbox-init']) {
+      expect(refusal(asked, { sandboxInit: undefined })).toMatch(
+        /^ERR_PROCESS_UNSUPPORTED: this package's sandbox-init was not built for arm64, and without it a sandboxed program can connect to the host's unix sockets .*build-native\.mjs\), or ask for forwarder 'socat', which does not refuse them$/,
+      );
+    }
+    expect(refusal('socat', { sandboxInit: undefined })).toEqual({ kind: 'socat', bash: '/usr/bin/bash' });
+    expect(refusal('socat', { which: (n) => (n === 'socat' ? undefined : `/bin/${n}`) })).toBe(
+      'ERR_PROCESS_UNSUPPORTED: forwarder socat needs socat on PATH (Debian/Ubuntu: apt-get install socat)',
+    );
+    expect(refusal('socat', { which: (n) => (n === 'bash' ? undefined : `/bin/${n}`) })).toMatch(
+      /^ERR_PROCESS_UNSUPPORTED: forwarder socat needs bash on PATH/,
+    );
   });
 });
