@@ -4,7 +4,7 @@
 //   pnpm test:stress [--runs N] [--busy K] [--filter <package>]...
 // Without --filter: the unit tests of every package, then the e2e suite (what `pnpm test` runs
 // after build, lint and typecheck). With --filter @procmux/x (or x): that package's tests only.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { clearReports, readResults } from './vitest-results.mjs';
 
@@ -45,9 +45,19 @@ function log(message) {
   process.stdout.write(`\x1b[1m[stress]\x1b[0m ${message}\n`);
 }
 
+// Each step in a process group of its own, awaited (not spawnSync, which kept this script from
+// hearing SIGTERM: it went on to the next step), so a stop reaches the whole step.
+let current;
 function pnpm(args) {
-  const result = spawnSync('pnpm', args, { cwd: root, env, stdio: 'inherit' });
-  return result.status ?? 1;
+  return new Promise((resolve) => {
+    const child = spawn('pnpm', args, { cwd: root, env, stdio: 'inherit', detached: true });
+    current = child;
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => {
+      current = undefined;
+      resolve(code ?? 1);
+    });
+  });
 }
 
 // The steps of one run: turbo never caches tests (turbo.json), so each run runs them all.
@@ -70,16 +80,9 @@ const steps =
         ],
       ];
 
-log(`build (once)`);
-if (pnpm(['exec', 'turbo', 'run', 'build', ...filters.map((f) => `--filter=${f}...`)]) !== 0) {
-  log('the build failed; nothing was tested');
-  process.exit(1);
-}
-
-// CPU-bound loops this script owns, so the suite runs on a machine as busy as a shared CI runner.
-const loops = Array.from({ length: busy }, () =>
-  spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-);
+// CPU-bound loops this script owns, so the suite runs on a machine as busy as a shared CI runner
+// (started after the build).
+let loops = [];
 const stopLoops = () => {
   for (const loop of loops) loop.kill('SIGKILL');
 };
@@ -87,9 +90,23 @@ process.on('exit', stopLoops);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     stopLoops();
-    process.exit(130);
+    const step = current;
+    if (step === undefined) process.exit(130);
+    // The step's tests run their own teardown: it ends, then so does this script.
+    process.kill(-step.pid, signal);
+    step.on('close', () => process.exit(130));
   });
 }
+
+log(`build (once)`);
+if ((await pnpm(['exec', 'turbo', 'run', 'build', ...filters.map((f) => `--filter=${f}...`)])) !== 0) {
+  log('the build failed; nothing was tested');
+  process.exit(1);
+}
+
+loops = Array.from({ length: busy }, () =>
+  spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+);
 
 const failedIn = new Map();
 const totals = [];
@@ -97,7 +114,8 @@ for (let run = 1; run <= runs; run++) {
   log(`run ${run} of ${runs}${busy > 0 ? ` beside ${busy} busy loop${busy === 1 ? '' : 's'}` : ''}`);
   clearReports(root);
   const started = Date.now();
-  const failedSteps = steps.filter((args) => pnpm(args) !== 0).length;
+  let failedSteps = 0;
+  for (const args of steps) if ((await pnpm(args)) !== 0) failedSteps += 1;
   const result = readResults(root);
   for (const name of new Set(result.failures)) failedIn.set(name, (failedIn.get(name) ?? 0) + 1);
   for (const [i, name] of result.failures.entries())
