@@ -11,11 +11,12 @@
  * and a shell polling for it. Under a terminal, INT and QUIT (ignored by the launcher's outer
  * shell so bwrap survives Ctrl-C) go back to their defaults for the program.
  *
- * The program, and all it starts, cannot make a unix socket (a filter stacked on bwrap's, after
- * the relay, which needs one, has forked): a path socket is a door out of every namespace, and
- * the host's are visible read-only (a tmux server's: `tmux -S /tmp/tmux-UID/default new-window
- * CMD` ran CMD on the host, unconfined). socketpair() stays (pipes between a program's own
- * processes); io_uring, which could make a socket past any filter, is refused with it.
+ * The program, and all it starts, can make sockets of the network namespace's families only
+ * (a filter stacked on bwrap's, after the relay, which needs a unix one, has forked): a path
+ * socket is a door out of every namespace, and the host's are visible read-only (a tmux
+ * server's: `tmux -S /tmp/tmux-UID/default new-window CMD` ran CMD on the host, unconfined);
+ * a vsock one reaches the VM's host. socketpair() stays (pipes between a program's own
+ * processes); io_uring, which could make a socket past any filter, is refused with them.
  *
  * The program's variables arrive as PROCMUX_SANDBOX_ENV_NAME (launcher.ts PROGRAM_ENV_PREFIX:
  * nothing on the host's side of the launch reads them under their own names); the program gets
@@ -173,10 +174,13 @@ struct fprog {
 #define IF_EQ(value, skip_if_true) {0x15 /* JMP|JEQ|K */, (skip_if_true), 0, (value)}
 #define RET(value) {0x06 /* RET|K */, 0, 0, (value)}
 
-/* Refuses socket(AF_UNIX, ...) and io_uring_setup() with EPERM, on x64 (x32 and i386 too, whose
- * socketcall(SYS_SOCKET) is refused whatever the family: its arguments are in memory) and on
- * arm64 (arm too). The first argument's low 32 bits are read: both arches are little-endian. */
-static int refuse_unix_sockets(void) {
+/* Refuses, with EPERM, socket() of any family but AF_INET, AF_INET6 and AF_NETLINK (the ones
+ * the sandbox's network namespace holds: AF_UNIX reaches the host's path sockets, AF_VSOCK the
+ * VM's host and its own agents, whatever the namespace) and io_uring_setup(), on x64 (x32 and
+ * i386 too, whose socketcall(SYS_SOCKET) is refused whatever the family: its arguments are in
+ * memory) and on arm64 (arm too). The first argument's low 32 bits are read: both arches are
+ * little-endian. */
+static int refuse_foreign_sockets(void) {
   struct insn code[] = {
       /*  0 */ LD(OFF_ARCH),
       /*  1 */ IF_EQ(ARCH_X86_64, 4),  /* → 6 */
@@ -185,31 +189,34 @@ static int refuse_unix_sockets(void) {
       /*  4 */ IF_EQ(ARCH_ARM, 16),    /* → 21 */
       /*  5 */ RET(RET_ALLOW),
       /*  6 x64 */ LD(OFF_NR),
-      /*  7 */ IF_EQ(41, 17),                      /* socket → 25 */
-      /*  8 */ IF_EQ(41 | X32_BIT, 16),            /* → 25 */
-      /*  9 */ IF_EQ(NR_IO_URING_SETUP, 21),       /* → 31 */
-      /* 10 */ IF_EQ(NR_IO_URING_SETUP | X32_BIT, 20), /* → 31 */
+      /*  7 */ IF_EQ(41, 17),                          /* socket → 25 */
+      /*  8 */ IF_EQ(41 | X32_BIT, 16),                /* → 25 */
+      /*  9 */ IF_EQ(NR_IO_URING_SETUP, 24),           /* → 34 */
+      /* 10 */ IF_EQ(NR_IO_URING_SETUP | X32_BIT, 23), /* → 34 */
       /* 11 */ RET(RET_ALLOW),
       /* 12 i386 */ LD(OFF_NR),
       /* 13 */ IF_EQ(359, 11),               /* socket → 25 */
-      /* 14 */ IF_EQ(102, 13),               /* socketcall → 28 */
-      /* 15 */ IF_EQ(NR_IO_URING_SETUP, 15), /* → 31 */
+      /* 14 */ IF_EQ(102, 16),               /* socketcall → 31 */
+      /* 15 */ IF_EQ(NR_IO_URING_SETUP, 18), /* → 34 */
       /* 16 */ RET(RET_ALLOW),
       /* 17 arm64 */ LD(OFF_NR),
       /* 18 */ IF_EQ(198, 6),                /* socket → 25 */
-      /* 19 */ IF_EQ(NR_IO_URING_SETUP, 11), /* → 31 */
+      /* 19 */ IF_EQ(NR_IO_URING_SETUP, 14), /* → 34 */
       /* 20 */ RET(RET_ALLOW),
       /* 21 arm */ LD(OFF_NR),
-      /* 22 */ IF_EQ(281, 2),               /* socket → 25 */
-      /* 23 */ IF_EQ(NR_IO_URING_SETUP, 7), /* → 31 */
+      /* 22 */ IF_EQ(281, 2),                /* socket → 25 */
+      /* 23 */ IF_EQ(NR_IO_URING_SETUP, 10), /* → 34 */
       /* 24 */ RET(RET_ALLOW),
       /* 25 socket(domain, ...) */ LD(OFF_ARG0),
-      /* 26 */ IF_EQ(AF_UNIX, 4), /* → 31 */
-      /* 27 */ RET(RET_ALLOW),
-      /* 28 socketcall(call, args) */ LD(OFF_ARG0),
-      /* 29 */ IF_EQ(1, 1), /* SYS_SOCKET → 31 */
+      /* 26 */ IF_EQ(AF_INET, 3),    /* → 30 */
+      /* 27 */ IF_EQ(AF_INET6, 2),   /* → 30 */
+      /* 28 */ IF_EQ(AF_NETLINK, 1), /* → 30 */
+      /* 29 */ RET(RET_ERRNO | EPERM),
       /* 30 */ RET(RET_ALLOW),
-      /* 31 */ RET(RET_ERRNO | EPERM),
+      /* 31 socketcall(call, args) */ LD(OFF_ARG0),
+      /* 32 */ IF_EQ(1, 1), /* SYS_SOCKET → 34 */
+      /* 33 */ RET(RET_ALLOW),
+      /* 34 */ RET(RET_ERRNO | EPERM),
   };
   struct fprog prog = {.len = sizeof code / sizeof code[0], .filter = code};
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) return 0;
@@ -257,8 +264,8 @@ int main(int argc, char **argv) {
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
   }
-  if (!refuse_unix_sockets()) {
-    fprintf(stderr, "procmux sandbox: %s: cannot refuse unix sockets (%s); not run\n", argv[3], strerror(errno));
+  if (!refuse_foreign_sockets()) {
+    fprintf(stderr, "procmux sandbox: %s: cannot install its socket filter (%s); not run\n", argv[3], strerror(errno));
     return 126;
   }
   char **env = program_env();

@@ -104,7 +104,7 @@ describe.skipIf(!linux)('sandbox-init', () => {
     expect(r.stdout).not.toMatch(/socket:|filter\.bpf|procmux-sandbox-/);
   });
 
-  it('lets the program make no unix socket (a door out of every namespace), keeping socketpair and TCP', async () => {
+  it('lets the program make no unix or vsock socket (doors out of every namespace), keeping socketpair and TCP', async () => {
     // A server on the host's file system, visible read-only inside, as a tmux server's is.
     const path = join(root, 'host.sock');
     const server = createServer((c) => c.end('host answered\n'));
@@ -118,13 +118,16 @@ describe.skipIf(!linux)('sandbox-init', () => {
         "except OSError as e: print('unix:', e.strerror)",
         "a, b = socket.socketpair(); a.send(b'x'); print('socketpair:', b.recv(1))",
         "socket.socket(socket.AF_INET).close(); print('inet: made')",
+        'try:',
+        "    socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM); print('vsock: made')",
+        "except OSError as e: print('vsock:', e.strerror)",
         'libc = ctypes.CDLL(None, use_errno=True)',
         "print('io_uring:', libc.syscall(425, 1, ctypes.create_string_buffer(120)), os.strerror(ctypes.get_errno()))",
         '"',
       ].join('\n');
       const r = await sandboxed(script, 'sandbox-init', undefined, { SOCK: path });
       expect(r.stdout).toBe(
-        "unix: Operation not permitted\nsocketpair: b'x'\ninet: made\nio_uring: -1 Operation not permitted\n",
+        "unix: Operation not permitted\nsocketpair: b'x'\ninet: made\nvsock: Operation not permitted\nio_uring: -1 Operation not permitted\n",
       );
     } finally {
       await new Promise((resolve) => server.close(resolve));
