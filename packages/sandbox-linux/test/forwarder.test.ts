@@ -13,7 +13,7 @@ import { builtSandboxInit } from '../src/native.js';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox } from '../src/session-sandbox.js';
 import { violationLine } from '../src/violations.js';
-import { hostEnv, sandboxGround } from './ground.js';
+import { hostEnv, sandboxGround, scannedRun } from './ground.js';
 
 const linux = process.platform === 'linux';
 const tmuxMissing = linux ? requireTool('tmux') : 'not Linux';
@@ -41,17 +41,7 @@ async function sandboxed(
   const env = { ...hostEnv(), ...vars, ...(path ? { PATH: `${path}:${process.env.PATH ?? ''}` } : {}) };
   const target = box.wrap({ file: 'bash', args: ['--norc', '-c', script] }, ws, env);
   const child = spawn(target.file, target.args, { env: target.env, cwd: ws });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-    box.scan('stdout', d.toString());
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    box.scan('stderr', d.toString());
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { stdout, stderr, code } = await scannedRun(child, box);
   await box.close();
   return { stdout, stderr, code, told };
 }

@@ -1,12 +1,14 @@
 // The ground of the real-sandbox tests: a workspace under a root of its own, an HTTP server on
 // the host's loopback that counts what reaches it, and a teardown that finds no process and no
 // sandbox dir left. Registers its hooks in the calling file.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertNoLeakedProcesses, assertNoSandboxDirs, privateTmpdir } from '@procmux/test-utils';
 import { afterAll, beforeAll } from 'vitest';
+import type { SessionSandbox } from '../src/session-sandbox.js';
 
 export interface SandboxGround {
   root: string;
@@ -16,6 +18,28 @@ export interface SandboxGround {
   port(): number;
   /** Requests that reached it so far. */
   requests(): number;
+}
+
+/**
+ * Collects a sandboxed child's output, each chunk also fed to the sandbox's refusal scanner
+ * (as a session does), until it closes.
+ */
+export async function scannedRun(
+  child: ChildProcessWithoutNullStreams,
+  box: Pick<SessionSandbox, 'scan'>,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    box.scan('stdout', d.toString());
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    box.scan('stderr', d.toString());
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { stdout, stderr, code };
 }
 
 /** This process's environment without unset entries: a program's environment to wrap(). */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox, type SessionSandbox } from '../src/session-sandbox.js';
 import { violationLine } from '../src/violations.js';
-import { hostEnv, sandboxGround } from './ground.js';
+import { hostEnv, sandboxGround, scannedRun } from './ground.js';
 
 const linux = process.platform === 'linux';
 const ground = sandboxGround('sbx-real-', 'allowed body\n');
@@ -38,18 +38,9 @@ async function run(script: string, allow: string[] = [], terminal = false, forwa
       ]
     : [inner.file, inner.args];
   const child = spawn(file as string, args as string[], { env: inner.env, cwd: ws });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    box.scan('stdout', d.toString());
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString();
-    box.scan('stderr', d.toString());
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { stdout, stderr, code } = await scannedRun(child, box);
   await box.close();
-  return { out, code, seen, count: box.violationCount };
+  return { out: stdout + stderr, code, seen, count: box.violationCount };
 }
 
 // The package's own forwarder, and socat where it was not built: both tell every refusal.
