@@ -61,8 +61,12 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
   // Half-open: libuv reports end of stream on a POLLHUP after a short read, with bytes still
   // in the kernel (see pty-channel.ts); the descriptor must stay open to read them.
   const master = new ReadStream(pair.master, { allowHalfOpen: true });
-  // EIO once every slave holder is gone: nothing more will come.
-  master.on('error', () => {});
+  // In order and never blocking a thread; an error (the child gone) drops the rest.
+  const writer = new MasterWriter(pair.master, () => writer.close());
+  // EIO once every slave holder is gone: nothing more will come. The stream has closed the
+  // master by then, and its number is free for the next open: nothing may be written to it.
+  master.on('error', () => writer.close());
+  master.on('close', () => writer.close());
   const listeners = new Set<(text: string) => void>();
   const decoder = new Utf8ChunkDecoder();
   let typed = false;
@@ -81,8 +85,6 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
       resolve();
     });
   });
-  // In order and never blocking a thread; an error (the child gone) drops the rest.
-  const writer = new MasterWriter(pair.master, () => writer.close());
   let slaveOpen = true;
   const closeSlave = () => {
     if (!slaveOpen) return;

@@ -1,5 +1,18 @@
 // openStdinTerminal: a pair opened without a child; both ends closed again by close().
-import { fstatSync, openSync, readdirSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  write,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
 import { waitFor } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -93,4 +106,42 @@ describe('openStdinTerminal', () => {
     expect(() => terminal.write('late\n')).not.toThrow();
     expect(() => terminal.endInput()).not.toThrow();
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    "writes nothing once the terminal hung up: input typed after it never reaches the descriptor that took the master's number",
+    async () => {
+      const masters = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === '/dev/ptmx';
+          } catch {
+            return false;
+          }
+        });
+      const before = new Set(masters());
+      const terminal = await openStdinTerminal();
+      const master = Number(masters().find((fd) => !before.has(fd)));
+      // The last slave holder goes: the master hangs up (EIO) and its stream closes it.
+      terminal.spawned();
+      await terminal.drained!();
+      await waitFor(() => !masters().includes(String(master)), 5_000, 'the master to be closed');
+      // Lowest free number first: files opened now take the master's number.
+      const dir = mkdtempSync(join(tmpdir(), 'procmux-stale-master-'));
+      const opened: number[] = [];
+      try {
+        while (!opened.includes(master) && opened.length < 256)
+          opened.push(openSync(join(dir, `file-${opened.length}`), 'w+'));
+        expect(opened).toContain(master);
+        terminal.write('typed after the hang-up\n');
+        terminal.endInput();
+        // One write through the thread pool on that descriptor, after anything queued before it.
+        await new Promise((resolve) => write(master, '', resolve));
+        expect(readFileSync(join(dir, `file-${opened.indexOf(master)}`), 'utf8')).toBe('');
+      } finally {
+        for (const fd of opened) closeSync(fd);
+        rmSync(dir, { recursive: true, force: true });
+        terminal.close();
+      }
+    },
+  );
 });
