@@ -27,6 +27,7 @@ import {
 } from './layout.js';
 import { resolveTmuxOptions, type TmuxBackendOptions } from './options.js';
 import { TmuxPane } from './pane.js';
+import { localJoinEffects, untilPaneJoined } from './pane-joined.js';
 import { startCommands } from './start-commands.js';
 import { runStart } from './start-retry.js';
 import { locateTmux, type TmuxBinary, TmuxServer } from './tmux-cli.js';
@@ -208,6 +209,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
         );
       }
       if (host) watch(marker, pid, request.privateDir, cgroup);
+      if (cgroup) await untilPaneJoined(pid, localJoinEffects(cgroup));
       return pane(name, marker, pid, 0, request.onData, host, undefined, request.privateDir, held);
     },
     async attach(request) {

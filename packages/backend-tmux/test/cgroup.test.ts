@@ -4,7 +4,7 @@
 // host re-attached it (also from another cgroup). No cgroup is left behind.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { hostCgroupLayout, SessionCgroup } from '@procmux/supervisor';
@@ -54,6 +54,30 @@ function countAndClear(what: string, n: string): number {
   return left.length;
 }
 
+/** The pids in a cgroup directory's cgroup.procs ([] once it is gone). */
+function members(dir: string): number[] {
+  try {
+    return readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** A pane that sleeps, detached (no watchdog): a start as a host asks for it. */
+function sleeper(): Parameters<TmuxBackend['startPty']>[0] {
+  return {
+    file: 'sleep',
+    args: ['60'],
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    term: 'xterm-256color',
+    columns: 80,
+    rows: 24,
+    lifetime: 'detached',
+    onData: () => {},
+  };
+}
+
 /** Whether the private tmux server at `socket` still holds a session. */
 function hasSessions(socket: string): boolean {
   try {
@@ -81,6 +105,23 @@ describe.skipIf(cannot !== undefined)("tmux panes with containment 'auto' where 
     await orphaned(n);
     await s.kill();
     expect(countAndClear('kill()', n)).toBe(0);
+    expect(procmuxCgroups().filter((c) => c.hostPid === process.pid)).toEqual([]);
+  });
+
+  it('a start is reported only once the pane is in its cgroup, so a host that re-attaches at once finds it there', async () => {
+    tmux = createTmuxBackend({ dir: stateDir() });
+    const backend = tmux;
+    // Twelve at once, straight to the backend: what a host records as started is what
+    // startPty resolved to, and a host re-attaching at once reads the cgroup as it is then.
+    const started = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const handle = await backend.startPty(sleeper());
+        const mine = procmuxCgroups().filter((c) => c.hostPid === process.pid);
+        return { handle, joined: mine.some((c) => members(c.dir).includes(handle.pid!)) };
+      }),
+    );
+    expect(started.filter((s) => !s.joined).map((s) => s.handle.pid)).toEqual([]);
+    await backend.killServer();
     expect(procmuxCgroups().filter((c) => c.hostPid === process.pid)).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ import {
 import type { ProcessPtyBackend, PtyBackendHandle, PtyStartRequest } from '@procmux/sessions';
 import { holdPane, type PaneContainment, type TmuxContainmentMode } from '../containment.js';
 import { decodeRef, envScript, layoutOf, newSessionName, parseExitFile } from '../layout.js';
+import { paneJoinedScript } from '../pane-joined.js';
 import { startCommands } from '../start-commands.js';
 import { runStart } from '../start-retry.js';
 import { parseTmuxVersion, type TmuxBinary, TmuxServer, versionSupported } from '../tmux-cli.js';
@@ -213,6 +214,8 @@ export async function createRemoteTmuxBackend(
           `tmux on ${host.name} could not start the session: ${out.stderr.trim() || `exit code ${out.code}`}`,
         );
       }
+      // Reported once the pane is in its cgroup (pane-joined.ts), waited for there.
+      if (cgroup !== undefined) await host.run(paneJoinedScript(pid, quoteWord(`${cgroup}/cgroup.procs`)));
       const handle = pane(name, marker, pid, 0, request.onData, { containment: held.containment, cgroup });
       return Object.assign(handle, { shell: request.shellCommand !== undefined ? shell : null });
     },
