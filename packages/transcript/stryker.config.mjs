@@ -83,7 +83,9 @@ const TAIL_MEMORY =
   "the tail's window slides while lines stream only to bound memory: the slice after the loop keeps the same last lines";
 // The log's list was rebuilt on 2026-12-03 from a fresh full report (608 mutants, in
 // @procmux/registry then) and an incremental run with the spill suites; each reason carried over
-// from the old list by its source line, or new. The lines' entries follow it.
+// from the old list by its source line, or new. The lines' entries follow it. Re-keyed on
+// 2026-12-05 against a whole run of the part (1,689 mutants): 43 entries followed their source
+// lines to where later changes moved them (the text unchanged), 7 `end`s their lines.
 const WINDOW_BELOW_CAP =
   'the log passes the store a finite window only below the cap (at or above it, Infinity: nothing spills)';
 const BELOW_FIRST =
@@ -522,7 +524,7 @@ export const equivalent = [
   // const size = block.bytes.write(text, block.used, room, 'utf8');
   {
     file: 'src/log/byte-store.ts',
-    line: 209,
+    line: 220,
     column: 60,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -531,7 +533,7 @@ export const equivalent = [
   // block.bytes.write(text.slice(at, at + count), block.used, count, 'latin1');
   {
     file: 'src/log/byte-store.ts',
-    line: 220,
+    line: 231,
     column: 72,
     mutator: 'StringLiteral',
     replacement: '""',
@@ -540,7 +542,7 @@ export const equivalent = [
   // return this.blocks.length > this.head ? this.blocks[this.blocks.length - 1] : undefined;
   {
     file: 'src/log/byte-store.ts',
-    line: 230,
+    line: 241,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -548,7 +550,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 234,
+    line: 245,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'this.blocks.length >= this.head',
@@ -557,7 +559,7 @@ export const equivalent = [
   // if (this.blocks[high]!.start <= offset) return high;
   {
     file: 'src/log/byte-store.ts',
-    line: 242,
+    line: 253,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -565,7 +567,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 242,
+    line: 253,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'this.blocks[high]!.start < offset',
@@ -574,7 +576,7 @@ export const equivalent = [
   // if (high > low && this.blocks[low + 1]!.start > offset) return low;
   {
     file: 'src/log/byte-store.ts',
-    line: 243,
+    line: 254,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -582,16 +584,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 243,
+    line: 254,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '243:19',
+    end: '254:19',
     why: 'a shortcut before a search or loop that reaches the same answer without it',
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 243,
+    line: 254,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'high >= low',
@@ -599,7 +601,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 243,
+    line: 254,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'high <= low',
@@ -608,7 +610,7 @@ export const equivalent = [
   // const held = this.written - this.start;
   {
     file: 'src/log/byte-store.ts',
-    line: 255,
+    line: 266,
     column: 18,
     mutator: 'ArithmeticOperator',
     replacement: 'this.written + this.start',
@@ -617,7 +619,7 @@ export const equivalent = [
   // while (size < held && size < this.maxBlock) size *= 2;
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 268,
     column: 12,
     mutator: 'LogicalOperator',
     replacement: 'size < held || size < this.maxBlock',
@@ -625,7 +627,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 268,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -633,7 +635,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 268,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'size <= held',
@@ -641,7 +643,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 268,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'size >= held',
@@ -649,7 +651,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 268,
     column: 27,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -657,7 +659,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 268,
     column: 27,
     mutator: 'EqualityOperator',
     replacement: 'size <= this.maxBlock',
@@ -665,7 +667,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 257,
+    line: 268,
     column: 27,
     mutator: 'EqualityOperator',
     replacement: 'size >= this.maxBlock',
@@ -674,7 +676,7 @@ export const equivalent = [
   // size = Math.min(size, this.maxBlock);
   {
     file: 'src/log/byte-store.ts',
-    line: 258,
+    line: 269,
     column: 12,
     mutator: 'MethodExpression',
     replacement: 'Math.max(size, this.maxBlock)',
@@ -683,7 +685,7 @@ export const equivalent = [
   // size === this.maxBlock
   {
     file: 'src/log/byte-store.ts',
-    line: 261,
+    line: 272,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -691,7 +693,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 261,
+    line: 272,
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -699,7 +701,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 261,
+    line: 272,
     column: 7,
     mutator: 'EqualityOperator',
     replacement: 'size !== this.maxBlock',
@@ -708,7 +710,7 @@ export const equivalent = [
   // reuse(bytes: Buffer): void {
   {
     file: 'src/log/byte-store.ts',
-    line: 270,
+    line: 281,
     column: 30,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -717,16 +719,16 @@ export const equivalent = [
   // if (bytes.byteOffset === 0 && whole.byteLength === this.maxBlock) this.recycle(Buffer.from(whole));
   {
     file: 'src/log/byte-store.ts',
-    line: 272,
+    line: 283,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '272:69',
+    end: '283:69',
     why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 272,
+    line: 283,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -734,7 +736,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 272,
+    line: 283,
     column: 9,
     mutator: 'LogicalOperator',
     replacement: 'bytes.byteOffset === 0 || whole.byteLength === this.maxBlock',
@@ -742,16 +744,16 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 272,
+    line: 283,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '272:31',
+    end: '283:31',
     why: `${SAME_BLOCKS} (the bytes handed out start their block, and recycle() checks the size again)`,
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 272,
+    line: 283,
     column: 9,
     mutator: 'EqualityOperator',
     replacement: 'bytes.byteOffset !== 0',
@@ -759,7 +761,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 272,
+    line: 283,
     column: 35,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -767,7 +769,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 272,
+    line: 283,
     column: 35,
     mutator: 'EqualityOperator',
     replacement: 'whole.byteLength !== this.maxBlock',
@@ -776,7 +778,7 @@ export const equivalent = [
   // private recycle(bytes: Buffer): void {
   {
     file: 'src/log/byte-store.ts',
-    line: 275,
+    line: 286,
     column: 40,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -785,7 +787,7 @@ export const equivalent = [
   // if (bytes.length === this.maxBlock && this.spares.length < MAX_SPARES) this.spares.push(bytes);
   {
     file: 'src/log/byte-store.ts',
-    line: 279,
+    line: 290,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -793,7 +795,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 279,
+    line: 290,
     column: 43,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -801,7 +803,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 279,
+    line: 290,
     column: 43,
     mutator: 'EqualityOperator',
     replacement: 'this.spares.length <= MAX_SPARES',
@@ -809,7 +811,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/byte-store.ts',
-    line: 279,
+    line: 290,
     column: 43,
     mutator: 'EqualityOperator',
     replacement: 'this.spares.length >= MAX_SPARES',
@@ -1113,7 +1115,7 @@ export const equivalent = [
   // private lastEnd(from: number): string | undefined {
   {
     file: 'src/log/output-log.ts',
-    line: 384,
+    line: 402,
     column: 53,
     mutator: 'BlockStatement',
     replacement: '{}',
@@ -1122,7 +1124,7 @@ export const equivalent = [
   // if (from === this.lastStart) return text;
   {
     file: 'src/log/output-log.ts',
-    line: 386,
+    line: 404,
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1131,7 +1133,7 @@ export const equivalent = [
   // return this.lastSize === text.length ? text.slice(from - this.lastStart) : undefined;
   {
     file: 'src/log/output-log.ts',
-    line: 387,
+    line: 405,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1140,7 +1142,7 @@ export const equivalent = [
   // while (cut < bytes.length && isContinuation(bytes[cut]!)) cut += 1;
   {
     file: 'src/log/output-log.ts',
-    line: 394,
+    line: 413,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'false',
@@ -1148,7 +1150,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 394,
+    line: 413,
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
@@ -1156,7 +1158,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 394,
+    line: 413,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut <= bytes.length',
@@ -1164,7 +1166,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 394,
+    line: 413,
     column: 12,
     mutator: 'EqualityOperator',
     replacement: 'cut >= bytes.length',
@@ -1172,7 +1174,7 @@ export const equivalent = [
   },
   {
     file: 'src/log/output-log.ts',
-    line: 394,
+    line: 413,
     column: 63,
     mutator: 'AssignmentOperator',
     replacement: 'cut -= 1',
@@ -2464,7 +2466,7 @@ export const equivalent = [
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '140:43',
+    end: '141:43',
     why: FLOOR,
   },
   {
@@ -2481,7 +2483,7 @@ export const equivalent = [
     column: 12,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '140:22',
+    end: '141:22',
     why: FLOOR,
   },
   {
@@ -2576,7 +2578,7 @@ export const equivalent = [
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '204:51',
+    end: '205:51',
     why: REFUSES,
   },
   {
@@ -2593,7 +2595,7 @@ export const equivalent = [
     column: 9,
     mutator: 'ConditionalExpression',
     replacement: 'true',
-    end: '204:35',
+    end: '205:35',
     why: REFUSES,
   },
   // const last = this.asciiRanges[this.asciiRanges.length - 1];
