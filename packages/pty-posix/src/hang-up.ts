@@ -11,7 +11,7 @@ export interface HangUpEffects {
   /** `ps -o tpgid= -p <pid>` output (macOS and other POSIX), undefined when ps fails. */
   psTpgid(pid: number): string | undefined;
   /** process.kill; a target that is gone is not an error. */
-  kill(target: number, signal: 'SIGHUP'): void;
+  kill(target: number, signal: 'SIGHUP' | 'SIGCONT'): void;
 }
 
 export const systemHangUpEffects: HangUpEffects = {
@@ -89,8 +89,8 @@ export function foregroundGroup(pid: number, effects: HangUpEffects): number | u
 }
 
 /**
- * SIGHUP to the foreground process group of the terminal `pid` leads, then to the leader
- * itself. Interactive shells and editors ignore SIGTERM but end at once on SIGHUP (a shell
+ * SIGHUP (then SIGCONT) to the foreground process group of the terminal `pid` leads, then to
+ * the leader itself. Interactive shells and editors ignore SIGTERM but end at once on SIGHUP (a shell
  * passes it on to its jobs). Returns the targets signalled; none on Windows.
  *
  * With `startedAt` (startTimeOf() at spawn, Linux), nothing is signalled once `pid` names
@@ -112,6 +112,11 @@ export function hangUpTerminal(
     group = foregroundGroup(pid, effects);
   }
   const targets = group === undefined ? [pid] : group === pid ? [-pid] : [-group, pid];
-  for (const target of targets) effects.kill(target, 'SIGHUP');
+  // Then SIGCONT, as the kernel's own hang-up sends: a stopped program acts on the SIGHUP now,
+  // not once the tree kill's SIGKILL comes (a stopped bash -i sat out the 3 s SIGTERM grace).
+  for (const target of targets) {
+    effects.kill(target, 'SIGHUP');
+    effects.kill(target, 'SIGCONT');
+  }
   return targets;
 }

@@ -63,14 +63,20 @@ describe('the system effects', () => {
 });
 
 describe('hang-up targets (pure)', () => {
-  const effects = (over: Partial<HangUpEffects>): HangUpEffects & { sent: number[] } => {
+  // `sent`: the targets hung up; `signals`: every signal in order, as `SIGNAL target`.
+  const effects = (over: Partial<HangUpEffects>): HangUpEffects & { sent: number[]; signals: string[] } => {
     const sent: number[] = [];
+    const signals: string[] = [];
     return {
       platform: 'linux',
       readStat: () => undefined,
       psTpgid: () => undefined,
-      kill: (target) => sent.push(target),
+      kill: (target, signal) => {
+        signals.push(`${signal} ${target}`);
+        if (signal === 'SIGHUP') sent.push(target);
+      },
       sent,
+      signals,
       ...over,
     };
   };
@@ -81,6 +87,8 @@ describe('hang-up targets (pure)', () => {
     const e = effects({ readStat: () => stat });
     expect(hangUpTerminal(4242, e)).toEqual([-5001, 4242]);
     expect(e.sent).toEqual([-5001, 4242]);
+    // Each target continued right after its hang-up, as the kernel's hang-up does.
+    expect(e.signals).toEqual(['SIGHUP -5001', 'SIGCONT -5001', 'SIGHUP 4242', 'SIGCONT 4242']);
   });
 
   it('signals the group once when the leader is in the foreground, the leader alone when unknown', () => {

@@ -31,6 +31,21 @@ describe.skipIf(process.platform === 'win32')(
       expect(isAlive(s.pid!)).toBe(false);
     });
 
+    it('ends a stopped bash -i by SIGHUP too: the hang-up continues what it signalled, as the kernel does', async () => {
+      const sessions = track(createProcessSessions({ cwd: workspace }));
+      const s = await sessions.start({
+        command: 'bash',
+        args: ['--norc', '--noprofile', '-i'],
+        pty: true,
+      });
+      await prompt(s);
+      process.kill(s.pid!, 'SIGSTOP');
+      await waitFor(() => processTable().find((p) => p.pid === s.pid)?.state === 'T', 10_000, 'bash stopped');
+      // Stopped, it cannot act on the SIGHUP until it is continued; without SIGCONT it sat out
+      // the SIGTERM grace and ended by SIGKILL.
+      expect(await s.kill()).toEqual({ exitCode: null, signal: 'SIGHUP', state: 'killed' });
+    });
+
     it('reaches the foreground job (cat) and the shell, and leaves nothing behind', async () => {
       const sessions = track(createProcessSessions({ cwd: workspace }));
       const s = await sessions.start({
