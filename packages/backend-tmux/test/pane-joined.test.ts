@@ -28,6 +28,15 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/** The script has looked and not found its pid: its poll's sleep is running. */
+async function polling(wait: ChildProcess): Promise<void> {
+  await waitFor(
+    () => processTable().some((p) => p.ppid === wait.pid && p.command.startsWith('sleep 0.01')),
+    10_000,
+    'the script to poll',
+  );
+}
+
 /** A zombie: `sleep 0` exits under an `exec sleep 60` that never reaps it. */
 async function zombie(): Promise<number> {
   const parent = start('sh', ['-c', 'sleep 0 & exec sleep 60']);
@@ -92,12 +101,7 @@ describe.skipIf(process.platform === 'win32')('paneJoinedScript (a remote pane)'
     writeFileSync(file, '1\n');
     const pane = start('sleep', ['60']);
     const wait = start('sh', ['-c', paneJoinedScript(pane.pid!, file)]);
-    // It has looked and not found it: its poll's sleep is running.
-    await waitFor(
-      () => processTable().some((p) => p.ppid === wait.pid && p.command.startsWith('sleep 0.01')),
-      10_000,
-      'the script to poll',
-    );
+    await polling(wait);
     expect(wait.exitCode).toBeNull();
     writeFileSync(file, `1\n${pane.pid}\n`);
     expect(await exited(wait)).toBe(0);
@@ -117,11 +121,7 @@ describe.skipIf(process.platform === 'win32')('paneJoinedScript (a remote pane)'
     const pane = start('sleep', ['60']);
     writeFileSync(file, `${pane.pid}1\n`);
     const wait = start('sh', ['-c', paneJoinedScript(pane.pid!, file)]);
-    await waitFor(
-      () => processTable().some((p) => p.ppid === wait.pid && p.command.startsWith('sleep 0.01')),
-      10_000,
-      'the script to poll',
-    );
+    await polling(wait);
     expect(wait.exitCode).toBeNull();
     pane.kill('SIGKILL');
     expect(await exited(wait)).toBe(0);

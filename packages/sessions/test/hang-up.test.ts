@@ -10,17 +10,19 @@ async function prompt(s: ProcessSession): Promise<void> {
   await waitFor(async () => /[$#] *$/.test(`${(await s.screen()).trimEnd()} `), 10_000, 'a bash prompt');
 }
 
+/** An interactive bash at its prompt, in a terminal session. */
+async function idleBash(): Promise<ProcessSession> {
+  const sessions = track(createProcessSessions({ cwd: workspace }));
+  const s = await sessions.start({ command: 'bash', args: ['--norc', '--noprofile', '-i'], pty: true });
+  await prompt(s);
+  return s;
+}
+
 describe.skipIf(process.platform === 'win32')(
   'kill() on a terminal session hangs the terminal up first',
   () => {
     it('ends an idle bash -i by SIGHUP, not after the SIGTERM grace, and says so', async () => {
-      const sessions = track(createProcessSessions({ cwd: workspace }));
-      const s = await sessions.start({
-        command: 'bash',
-        args: ['--norc', '--noprofile', '-i'],
-        pty: true,
-      });
-      await prompt(s);
+      const s = await idleBash();
       const started = Date.now();
       const outcome = await s.kill();
       const took = Date.now() - started;
@@ -32,13 +34,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('ends a stopped bash -i by SIGHUP too: the hang-up continues what it signalled, as the kernel does', async () => {
-      const sessions = track(createProcessSessions({ cwd: workspace }));
-      const s = await sessions.start({
-        command: 'bash',
-        args: ['--norc', '--noprofile', '-i'],
-        pty: true,
-      });
-      await prompt(s);
+      const s = await idleBash();
       process.kill(s.pid!, 'SIGSTOP');
       await waitFor(() => processTable().find((p) => p.pid === s.pid)?.state === 'T', 10_000, 'bash stopped');
       // Stopped, it cannot act on the SIGHUP until it is continued; without SIGCONT it sat out
@@ -47,13 +43,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it('reaches the foreground job (cat) and the shell, and leaves nothing behind', async () => {
-      const sessions = track(createProcessSessions({ cwd: workspace }));
-      const s = await sessions.start({
-        command: 'bash',
-        args: ['--norc', '--noprofile', '-i'],
-        pty: true,
-      });
-      await prompt(s);
+      const s = await idleBash();
       await s.input('exec 2>/dev/null; cat\r');
       const shell = s.pid!;
       await waitFor(
