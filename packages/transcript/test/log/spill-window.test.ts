@@ -186,6 +186,33 @@ describe('OutputLog.bytesBetween', () => {
     expect(bytes.toString('utf8')).toBe('llo\nw');
     expect(bytes.buffer).toBe(scratch.buffer);
   });
+
+  it('reads a range at each edge of the retained history and refuses one a byte past any edge', () => {
+    const log = new OutputLog({ maxRetainedBytes: 100 });
+    log.append('stdout', 'x'.repeat(60));
+    log.append('stdout', 'y'.repeat(70));
+    const first = log.firstRetainedOffset;
+    const total = log.totalBytes;
+    expect(first).toBeGreaterThan(0);
+    const exact = Buffer.alloc(total - first);
+    // Every edge at once: the first retained byte, the end, a buffer exactly as long.
+    expect(log.bytesBetween(first, total, exact).toString()).toBe(log.text());
+    expect(log.bytesBetween(total, total, Buffer.alloc(0)).length).toBe(0);
+    expect(log.bytesBetween(first + 5, first + 5, Buffer.alloc(0)).length).toBe(0);
+    const refused = [
+      [first - 1, total, Buffer.alloc(total - first + 1)], // starts in dropped history
+      [first + 10, first + 9, Buffer.alloc(8)], // ends before it starts
+      [first, total + 1, Buffer.alloc(total - first + 1)], // ends past the history
+      [first, total, Buffer.alloc(total - first - 1)], // a buffer a byte too short
+    ] as const;
+    for (const [from, to, into] of refused) {
+      expect(() => log.bytesBetween(from, to, into)).toThrow(
+        new RangeError(
+          `bytes ${from}-${to} are not within the retained ${first}-${total} or longer than ${into.length}`,
+        ),
+      );
+    }
+  });
 });
 
 describe('cutting a spilled history where ASCII and other text alternate', () => {
