@@ -3,6 +3,7 @@ import {
   type Disposer,
   type KillMode,
   OutputChannel,
+  type OutputListener,
   type PtyAdapterStdin,
   type PtyProcessAdapter,
   type WaitResult,
@@ -47,12 +48,12 @@ export abstract class PtyAdapterBase implements PtyProcessAdapter {
     };
   }
 
-  onStdout(listener: (chunk: string) => void): Disposer {
+  onStdout(listener: OutputListener): Disposer {
     return this.#stdout.on(listener);
   }
 
   /** A terminal merges stderr into stdout: this never fires. */
-  onStderr(_listener: (chunk: string) => void): Disposer {
+  onStderr(_listener: OutputListener): Disposer {
     return () => {};
   }
 
@@ -116,11 +117,15 @@ export abstract class PtyAdapterBase implements PtyProcessAdapter {
     return this.#disposed;
   }
 
-  /** Text the program wrote: tracked for terminal modes, then handed to listeners. */
-  protected output(text: string): void {
+  /**
+   * Text the program wrote: tracked for terminal modes, then handed to listeners. `bytes`, when
+   * given, are exactly its UTF-8 encoding (all ASCII: the platform read them), so a session's log
+   * copies them rather than encode the text again.
+   */
+  protected output(text: string, bytes?: Uint8Array): void {
     if (text === '' || this.#disposed) return;
     this.#modes.feed(text);
-    this.#stdout.emit(text);
+    this.#stdout.emit(text, bytes);
   }
 
   /** The exit; only the first call counts. */

@@ -68,7 +68,11 @@ export class PtyAdapter extends PtyAdapterBase {
       backend,
       spawn,
       {
-        data: (chunk) => this.output(this.#decoder.write(chunk)),
+        data: (chunk) => {
+          const text = this.#decoder.write(chunk);
+          // An ASCII chunk's bytes go along, as a pipe's do (ChildAdapter).
+          this.output(text, this.#decoder.lastWasAscii ? chunk : undefined);
+        },
         finished: (code, signal) => {
           this.output(this.#decoder.end());
           this.settle(toWaitResult(code, signal));

@@ -34,6 +34,27 @@ describe('output and environment', () => {
     expect(out).toBe('hello\r\nwörld ✓\r\n');
   });
 
+  it("hands an ASCII chunk's bytes on with its text (exactly its UTF-8), and none with other text", async () => {
+    const pty = await PtyAdapter.create({ command: "printf 'plain\\n'; read x; printf 'w\\303\\266rld\\n'" });
+    const seen: { text: string; bytes: string | undefined }[] = [];
+    pty.onStdout((text, bytes) => {
+      // Copied in the call: the bytes are the reader's own, valid only during it.
+      seen.push({ text, bytes: bytes && Buffer.from(bytes).toString('latin1') });
+    });
+    // The second line is written only after the first was read: two reads, two chunks.
+    await waitFor(() => seen.some((c) => c.text.includes('plain')), 20_000, 'the ASCII line');
+    pty.stdin.write('\r');
+    expect(await pty.wait()).toEqual({ code: 0, signal: null });
+    expect(seen.map((c) => c.text).join('')).toBe('plain\r\n\r\nwörld\r\n');
+    const ascii = seen.find((c) => c.text.includes('plain'))!;
+    expect(ascii.bytes).toBe(Buffer.from(ascii.text, 'utf8').toString('latin1'));
+    expect(seen.find((c) => c.text.includes('ö'))!.bytes).toBeUndefined();
+    for (const chunk of seen) {
+      if (chunk.bytes !== undefined)
+        expect(chunk.bytes).toBe(Buffer.from(chunk.text, 'utf8').toString('latin1'));
+    }
+  });
+
   it('runs a file with args without a shell', async () => {
     const { out, result } = await run({ file: 'printf', args: ['%s|', 'a b', '$HOME', "'q'"] });
     expect(out).toBe("a b|$HOME|'q'|");

@@ -23,6 +23,10 @@ export function plainRows(text: string, cols: number, count: number): Row[] {
   let wrapped = false;
   let x = 0;
   const end = text.length;
+  // The next LF and CR at or after `at`, found by indexOf (a scan per character was most of
+  // a retire's cost after a flood).
+  let nextLf = -1;
+  let nextCr = -1;
   let at = 0;
   while (at < end) {
     const code = text.charCodeAt(at);
@@ -40,8 +44,9 @@ export function plainRows(text: string, cols: number, count: number): Row[] {
       at++;
       continue;
     }
-    let stop = at + 1;
-    while (stop < end && text.charCodeAt(stop) !== LF && text.charCodeAt(stop) !== CR) stop++;
+    if (nextLf < at) nextLf = indexOrEnd(text, '\n', at);
+    if (nextCr < at) nextCr = indexOrEnd(text, '\r', at);
+    const stop = Math.min(nextLf, nextCr);
     while (at < stop) {
       if (x >= cols) {
         // Autowrap: the next row continues this one.
@@ -58,6 +63,11 @@ export function plainRows(text: string, cols: number, count: number): Row[] {
   }
   rows.push({ text: line, wrapped });
   return rows.length > count ? rows.slice(rows.length - count) : rows;
+}
+
+function indexOrEnd(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at === -1 ? text.length : at;
 }
 
 /** `line` with `part` written from column `x`; cells never written before `x` read as spaces. */
