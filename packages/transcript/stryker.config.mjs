@@ -155,6 +155,20 @@ const CONTIGUOUS =
 const BATCHING = 'how many blocks go in one write: the same bytes at the same places, in smaller batches';
 const EMPTY_PIECE =
   "a short write ending exactly at a buffer's end leaves an empty piece in the rest: the same bytes written";
+const STORE_WRITE_PATH =
+  "a chunk that fits the block's room written by the general path instead (whole ASCII in place, anything else encoded and copied whole): the same bytes in the same block, marked ASCII the same way";
+const COMPACT_AT =
+  'when the dropped blocks are sliced off the list (at 16 or 17 dropped): where the list sits in memory, never which blocks it holds';
+const COPY_BOUND =
+  "the copy loop ends at `to` (every caller's range is within the store: bytesBetween checks it first): the bound on the block index is never what stops it";
+const ALL_NOT_ASCII =
+  'every written block marked not ASCII: boundaries are then found by reading the bytes (slower), the same boundaries';
+const ENCODING_DEFAULT =
+  "Buffer.from with an empty encoding name encodes UTF-8, as 'utf8' does (Node's default)";
+const LAST_AT_START =
+  "a drain from exactly the newest chunk's start decoded from storage instead of taken from the cached chunk: the same text, in the same stream";
+const NOT_A_NUMBER =
+  'a value that is not a number is no integer either: the next test refuses it with the same error';
 export const equivalent = [
   // this.minBlock = Math.min(this.maxBlock, Math.max(MIN_BLOCK_BYTES, sizes.minBlockBytes));
   {
@@ -3323,5 +3337,77 @@ export const equivalent = [
     mutator: 'ConditionalExpression',
     replacement: 'false',
     why: NO_FILE_NO_QUEUE,
+  },
+  // Added 2026-12-05 (eleventh session) from the whole run of 4fe6bbc (its unkeyed survivors).
+  // if (size <= room) return this.write(block, text, room);   (after measuring a chunk that might not fit)
+  {
+    file: 'src/log/byte-store.ts',
+    line: 89,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: STORE_WRITE_PATH,
+  },
+  // if (this.head > 16 && this.head * 2 >= this.blocks.length) {
+  {
+    file: 'src/log/byte-store.ts',
+    line: 166,
+    column: 11,
+    mutator: 'EqualityOperator',
+    replacement: 'this.head >= 16',
+    why: COMPACT_AT,
+  },
+  // for (let i = this.find(from); i < this.blocks.length && from < to; i++) {
+  {
+    file: 'src/log/byte-store.ts',
+    line: 210,
+    column: 35,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: COPY_BOUND,
+  },
+  {
+    file: 'src/log/byte-store.ts',
+    line: 210,
+    column: 35,
+    mutator: 'EqualityOperator',
+    replacement: 'i <= this.blocks.length',
+    why: COPY_BOUND,
+  },
+  // if (size !== text.length) block.ascii = false;
+  {
+    file: 'src/log/byte-store.ts',
+    line: 222,
+    column: 9,
+    mutator: 'ConditionalExpression',
+    replacement: 'true',
+    why: ALL_NOT_ASCII,
+  },
+  // const encoded = bytes ?? Buffer.from(text, 'utf8');
+  {
+    file: 'src/log/output-log.ts',
+    line: 259,
+    column: 50,
+    mutator: 'StringLiteral',
+    replacement: '""',
+    why: ENCODING_DEFAULT,
+  },
+  // const last = this.lastText !== undefined && from >= this.lastStart ? this.lastEnd(from) : undefined;
+  {
+    file: 'src/log/output-log.ts',
+    line: 349,
+    column: 49,
+    mutator: 'EqualityOperator',
+    replacement: 'from > this.lastStart',
+    why: LAST_AT_START,
+  },
+  // if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > totalBytes) {
+  {
+    file: 'src/log/validate.ts',
+    line: 36,
+    column: 7,
+    mutator: 'ConditionalExpression',
+    replacement: 'false',
+    why: NOT_A_NUMBER,
   },
 ];
