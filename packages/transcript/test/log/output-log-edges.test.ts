@@ -1,5 +1,6 @@
 // OutputLog behaviour a mutation run showed unasserted: the truncated flag around drains and
-// evictions, and a read at the very end once storage has been reused.
+// evictions, a read at the very end once storage has been reused, the memory window's floor
+// and an empty log's tail.
 import { describe, expect, it } from 'vitest';
 import { OutputLog } from '../../src/log/output-log.js';
 
@@ -37,5 +38,30 @@ describe('OutputLog.read at the end', () => {
     expect(log.read({ cursor: 17 })).toEqual({ data: '', cursor: 17, eof: true, droppedBytes: 0 });
     expect(log.read({ cursor: 10 })).toEqual({ data: 'éééa', cursor: 17, eof: true, droppedBytes: 0 });
     expect(log.tail).toBe('éééa');
+  });
+});
+
+describe('OutputLog options and an empty log', () => {
+  it('refuses a memory window under 64 KiB by its name, and takes 64 KiB', () => {
+    const refused = (() => {
+      try {
+        new OutputLog({ memoryBytes: 64 * 1024 - 1, maxRetainedBytes: 1024 * 1024 });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      details: { option: 'memoryBytes', min: 64 * 1024 },
+    });
+    const log = new OutputLog({ memoryBytes: 64 * 1024, maxRetainedBytes: 1024 * 1024 });
+    expect(log.memoryBytesLimit).toBe(64 * 1024);
+  });
+
+  it('has an empty tail before anything is written, and the text after', () => {
+    const log = new OutputLog();
+    expect(log.tail).toBe('');
+    log.append('stdout', 'ab');
+    expect(log.tail).toBe('ab');
   });
 });
