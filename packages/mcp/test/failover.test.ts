@@ -42,6 +42,27 @@ async function call(host: Host, name: string, args: Record<string, unknown>) {
   return { text, isError: result.isError === true, data: result._meta?.['procmux/result'] as any };
 }
 
+/**
+ * Polls session `id` on `host` until its output so far matches `pattern`. Fails after 20 s naming
+ * `what`, with the output seen and the host's log (a bare loop would only hit the test timeout,
+ * saying nothing of where it stood).
+ */
+async function pollUntil(host: Host, id: string, pattern: RegExp, what: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  let seen = '';
+  while (!pattern.test(seen)) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out waiting for ${what} (${pattern}); output so far:\n${seen.slice(-1500)}\nthe host's log:\n${host.stderr().slice(-2500)}`,
+      );
+    }
+    const polled = await call(host, 'process', { action: 'poll', session_id: id, timeout: 1_000 });
+    if (polled.isError) throw new Error(`poll of ${id} failed while waiting for ${what}: ${polled.text}`);
+    seen += polled.text;
+  }
+  return seen;
+}
+
 /** Pids running exactly `sleep SECONDS` (an escapee found by its command line). */
 const sleepers = (seconds: string) =>
   processTable()
@@ -146,9 +167,7 @@ describe.skipIf(skip !== undefined)(
       }
       // A has read some of each session's output before it dies.
       for (const id of ids) {
-        let seen = '';
-        while (!/n-3/.test(seen))
-          seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+        await pollUntil(a, id, /n-3/, "A's first lines");
       }
       const killedAt = Date.now();
       process.kill(a.pid, 'SIGKILL');
@@ -178,9 +197,7 @@ describe.skipIf(skip !== undefined)(
       const started = await call(a, 'exec', { command: PROGRAM, mode: 'session', persist: true });
       expect(started.isError, started.text).toBe(false);
       const id: string = started.data.session.id;
-      let seen = '';
-      while (!/n-4/.test(seen))
-        seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+      await pollUntil(a, id, /n-4/, "A's first lines");
       const killedAt = Date.now();
       process.kill(a.pid, 'SIGKILL');
       await a.client.close().catch(() => {});
@@ -230,11 +247,11 @@ describe.skipIf(skip !== undefined)(
       );
 
       // B drives it: input answered, then `exit 7`.
-      await call(b, 'process', { action: 'write', session_id: id, data: 'hello\r' });
-      let echoed = '';
-      while (!/got-hello/.test(echoed))
-        echoed += (await call(b, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
-      await call(b, 'process', { action: 'write', session_id: id, data: 'exit7\r' });
+      const wrote = await call(b, 'process', { action: 'write', session_id: id, data: 'hello\r' });
+      expect(wrote.isError, wrote.text).toBe(false);
+      await pollUntil(b, id, /got-hello/, 'the program on B answering the input B wrote');
+      const wroteExit = await call(b, 'process', { action: 'write', session_id: id, data: 'exit7\r' });
+      expect(wroteExit.isError, wroteExit.text).toBe(false);
       const waited = await call(b, 'process', {
         action: 'wait_for',
         session_id: id,
@@ -321,9 +338,7 @@ describe.skipIf(skip !== undefined)(
       });
       expect(started.isError, started.text).toBe(false);
       const id: string = started.data.session.id;
-      let seen = '';
-      while (!/py-3/.test(seen))
-        seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
+      await pollUntil(a, id, /py-3/, "A's first lines");
       process.kill(a.pid, 'SIGKILL');
       await a.client.close().catch(() => {});
       hosts.splice(hosts.indexOf(a), 1);
