@@ -1,15 +1,20 @@
 /**
  * A terminal for a pipe child's stdin only (the supervisor's `stdin: 'terminal'`): made by
  * @procmux/pty-posix, used by the supervisor's ChildAdapter. Pass `slaveFd` as the child's
- * fd 0, then call `spawned()`.
+ * fd 0, then call `exited()` once the child has exited.
  */
 export interface StdinTerminal {
   /** The slave end, blocking and close-on-exec in this process (libuv dup2s it to fd 0). */
   readonly slaveFd: number;
   /** e.g. /dev/pts/7 */
   readonly path: string;
-  /** The child holds the slave now: this process closes its copy. */
-  spawned(): void;
+  /**
+   * The child has exited: this process closes its copy of the slave. It holds one until then,
+   * so the terminal cannot hang up while the program runs, even when the program closed its
+   * stdin (with no slave file left the master reads EIO, and closing the master then would
+   * hang up the program's controlling terminal: SIGHUP to a program that was still working).
+   */
+  exited(): void;
   /** Bytes typed at the terminal (what a keyboard would send). */
   write(data: string | Uint8Array): void;
   /**

@@ -20,8 +20,10 @@ export interface OpenStdinTerminalOptions {
 /**
  * Opens a pseudo-terminal pair without spawning anything. node-pty's openpty leaves both ends
  * non-blocking and inheritable: the slave is reopened by path (Node opens close-on-exec, and
- * blocking, so the child's reads block as on any terminal) and node-pty's copy closed at once;
- * the master stays inheritable, so children must close what they inherit (shell-wrap's
+ * blocking, so the child's reads block as on any terminal) and node-pty's copy closed at once.
+ * This process holds that slave until exited(), as PtyChannel does: a program that closes its
+ * stdin and runs on must not see its terminal hang up (see StdinTerminal.exited). The master
+ * stays inheritable, so children must close what they inherit (shell-wrap's
  * closeInheritedDescriptors, which every built-in adapter applies). What arrives on the
  * master is always read, so the child never blocks on it: until the first byte is typed it is
  * what the program wrote to its terminal (a bash child makes it its controlling terminal, so
@@ -63,8 +65,9 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
   const master = new ReadStream(pair.master, { allowHalfOpen: true });
   // In order and never blocking a thread; an error (the child gone) drops the rest.
   const writer = new MasterWriter(pair.master, () => writer.close());
-  // EIO once every slave holder is gone: nothing more will come. The stream has closed the
-  // master by then, and its number is free for the next open: nothing may be written to it.
+  // EIO once every slave holder is gone (this process lets go of its copy only at exited()):
+  // nothing more will come. The stream has closed the master by then, and its number is free
+  // for the next open: nothing may be written to it.
   master.on('error', () => writer.close());
   master.on('close', () => writer.close());
   const listeners = new Set<(text: string) => void>();
@@ -94,7 +97,7 @@ export async function openStdinTerminal(options: OpenStdinTerminalOptions = {}):
   return {
     slaveFd,
     path: pair.pty,
-    spawned: closeSlave,
+    exited: closeSlave,
     write(data) {
       if (closed) return;
       if (data.length > 0) typed = true;

@@ -22,7 +22,7 @@ const fds = () => readdirSync('/proc/self/fd').length;
 
 describe('openStdinTerminal', () => {
   it.skipIf(process.platform !== 'linux')(
-    'holds a blocking close-on-exec slave until spawned(), the master until close()',
+    'holds a blocking close-on-exec slave until exited(), the master until close()',
     async () => {
       await openStdinTerminal().then((t) => t.close()); // loads the backend first
       const before = fds();
@@ -35,13 +35,13 @@ describe('openStdinTerminal', () => {
       expect(octal & 0o4000).toBe(0); // not O_NONBLOCK
       // node-pty's own slave copy is gone already: one slave and one master more.
       expect(fds()).toBe(before + 2);
-      terminal.spawned();
+      terminal.exited();
       expect(fds()).toBe(before + 1);
       terminal.endInput();
       terminal.close();
       terminal.close();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(fds()).toBe(before);
+      // The stream closes the master on its next turn.
+      await waitFor(() => fds() === before, 5_000, 'the master closed');
     },
   );
 
@@ -65,7 +65,7 @@ describe('openStdinTerminal', () => {
         drained = true;
       });
       // Let go of the slave (the host held the only copy): the master is read out, then EIO.
-      terminal.spawned();
+      terminal.exited();
       await waitFor(() => drained, 5_000, 'the master read out once no slave is left');
       expect(shown).toBe('Passwordé: ');
       terminal.close();
@@ -101,7 +101,7 @@ describe('openStdinTerminal', () => {
 
   it('drops input written after close() instead of throwing', async () => {
     const terminal = await openStdinTerminal();
-    terminal.spawned();
+    terminal.exited();
     terminal.close();
     expect(() => terminal.write('late\n')).not.toThrow();
     expect(() => terminal.endInput()).not.toThrow();
@@ -122,7 +122,7 @@ describe('openStdinTerminal', () => {
       const terminal = await openStdinTerminal();
       const master = Number(masters().find((fd) => !before.has(fd)));
       // The last slave holder goes: the master hangs up (EIO) and its stream closes it.
-      terminal.spawned();
+      terminal.exited();
       await terminal.drained!();
       await waitFor(() => !masters().includes(String(master)), 5_000, 'the master to be closed');
       // Lowest free number first: files opened now take the master's number.

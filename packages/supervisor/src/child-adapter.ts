@@ -135,8 +135,6 @@ export class ChildAdapter implements ProcessAdapter {
       terminal?.close();
       // Some failures (ENOTDIR, EMFILE, ...) are thrown at once rather than emitted.
       throw spawnError(resolved.file, error);
-    } finally {
-      terminal?.spawned();
     }
     const adapter = new ChildAdapter(child, {
       stdinMode,
@@ -179,6 +177,9 @@ export class ChildAdapter implements ProcessAdapter {
     child.on('error', () => {});
     const exited = new Promise<WaitResult>((resolve) => {
       child.once('exit', (code, signal) => {
+        // Only now: the host's slave keeps the terminal from hanging up under a program that
+        // closed its stdin and runs on. Then what is left on the master is read out.
+        settings.terminal?.exited();
         this.exitResult = signal !== null ? { code: null, signal } : { code: code as number, signal: null };
         resolve(this.exitResult);
       });

@@ -1,6 +1,19 @@
 // stdin 'terminal': fd 0 a pseudo-terminal, stdout and stderr pipes. Real processes; the
 // host must hold no terminal descriptor more after a run than before it.
-import { readdirSync, readlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
 import { assertNoLeakedProcesses, waitFor, waitForSleep } from '@procmux/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -128,6 +141,48 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
     expect(out.stdout.trim().split(/\s+/)).toEqual(['10000', '1000000']);
   });
 
+  // A program may close its terminal stdin and run on (wc closes fd 0 once it read EOF, then
+  // prints). It is the session leader and, through bash, the terminal is its controlling one:
+  // the host must not hang that terminal up under it while it runs.
+  it.skipIf(process.platform !== 'linux')(
+    'a program that closes its stdin and runs on is not hung up: it ends on its own, exit 0',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'procmux-stdin-closed-'));
+      const fifo = join(dir, 'go');
+      execFileSync('mkfifo', [fifo]);
+      try {
+        const { adapter, out } = await start({
+          command: `exec 0<&-; echo closed; read line < ${fifo}; echo "ran on: $line"`,
+        });
+        const pid = adapter.pid!;
+        let ended = false;
+        const result = adapter.wait().finally(() => {
+          ended = true;
+        });
+        await waitFor(() => ended || out.stdout === 'closed\n', 10_000, 'the program to close its stdin');
+        // Its last terminal file is closed: a master that hangs up now has seen EIO and closed
+        // (one poll of the loop). Wait for the program to block opening the fifo, then let it on.
+        const blocked = () => {
+          try {
+            return readFileSync(`/proc/${pid}/wchan`, 'utf8') === 'wait_for_partner';
+          } catch {
+            return false; // gone
+          }
+        };
+        await waitFor(() => ended || blocked(), 10_000, 'the program blocked in its read, or ended');
+        if (!ended) {
+          const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+          writeSync(writer, 'go\n');
+          closeSync(writer);
+        }
+        await expect(result).resolves.toEqual({ code: 0, signal: null });
+        expect(out.stdout).toBe('closed\nran on: go\n');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('two at once get two terminals, and each its own input', async () => {
     const runs = await Promise.all([
       start({ command: 'read x; echo "one $x $(tty)"' }),
@@ -144,7 +199,7 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
   });
 
   it.skipIf(process.platform !== 'linux')(
-    'the child holds only its stdio, and the host no terminal descriptor after the run',
+    'the child holds only its stdio, the host its terminal while it runs and no terminal descriptor after the run',
     async () => {
       const before = hostTerminals();
       const { adapter } = await start({ command: 'exec sleep 300' });
@@ -153,10 +208,12 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
       expect(readdirSync(`/proc/${pid}/fd`).sort()).toEqual(['0', '1', '2']);
       expect(readlinkSync(`/proc/${pid}/fd/0`)).toMatch(/^\/dev\/pts\/\d+$/);
       expect(readlinkSync(`/proc/${pid}/fd/1`)).toMatch(/^(pipe|socket):/);
-      // While it runs the host holds the master (one more terminal descriptor), no slave.
+      // While it runs the host holds the master and a copy of the child's slave (so the
+      // terminal cannot hang up under it), nothing more.
       const during = hostTerminals().filter((d) => !before.includes(d));
-      expect(during).toHaveLength(1);
-      expect(during[0]).toMatch(/->\/dev\/ptmx$/);
+      expect(during.map((d) => d.replace(/^\d+->/, '')).sort()).toEqual(
+        [readlinkSync(`/proc/${pid}/fd/0`), '/dev/ptmx'].sort(),
+      );
       await adapter.kill('force');
       await adapter.wait();
       await waitFor(() => hostTerminals().length === before.length, 5_000, 'the master closed');
