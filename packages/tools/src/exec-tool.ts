@@ -26,12 +26,14 @@ import type {
 // The parameters as the schema the model reads states them (the parser reads no other words).
 const EXEC_SPEC = execSpec(DEFAULT_TOOL_OPTIONS);
 /** Startup output (a banner, a pause while the program loads, then a prompt) is returned whole. */
-const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
+export const STARTUP_SETTLE = { quietMs: 400, maxMs: 2_000 };
 /**
  * A daemon returns once it has been quiet this long (from its start or its last output): a
  * silent server no longer holds the call for the whole startup wait, and early output still shows.
  */
 export const DAEMON_SETTLE_MS = 300;
+/** How a daemon's start is gathered (exported for the tests that run it on a fake clock). */
+export const DAEMON_STARTUP = { quietMs: DAEMON_SETTLE_MS, settle: STARTUP_SETTLE };
 
 interface ExecRequest {
   command: string;
@@ -297,7 +299,7 @@ async function background(
   setSession(session);
   const first = await gather(session, {
     waitMs: options.startupWaitMs,
-    ...(interactive ? { settle: STARTUP_SETTLE } : { quietMs: DAEMON_SETTLE_MS, settle: STARTUP_SETTLE }),
+    ...(interactive ? { settle: STARTUP_SETTLE } : DAEMON_STARTUP),
     signal: context.signal,
   });
   const kind = interactive ? 'session' : 'daemon';

@@ -1,7 +1,15 @@
 import type { PollResult } from '@procmux/sessions';
-import { describe, expect, it } from 'vitest';
-import { formatStreams, MAX_GATHER_CHARS, OutputGatherer } from '../src/gather.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DAEMON_SETTLE_MS, DAEMON_STARTUP, STARTUP_SETTLE } from '../src/exec-tool.js';
+import {
+  formatStreams,
+  type GatherOptions,
+  gather,
+  MAX_GATHER_CHARS,
+  OutputGatherer,
+} from '../src/gather.js';
 import { compilePattern } from '../src/pattern.js';
+import type { ToolSession } from '../src/types.js';
 
 const poll = (stdout: string, stderr = '', droppedBytes = 0): PollResult => ({
   stdout,
@@ -69,5 +77,97 @@ describe('formatStreams', () => {
     expect(formatStreams('', 'err\n')).toBe('[stderr]\nerr\n');
     expect(formatStreams('out', 'err')).toBe('out\n[stderr]\nerr');
     expect(formatStreams('out\n', 'err')).toBe('out\n[stderr]\nerr');
+  });
+});
+
+/**
+ * A session whose program writes `text` at `at` ms on the fake clock: a poll returns what was
+ * written by its end, as soon as something was, else after its timeout.
+ */
+function scripted(pieces: { at: number; text: string }[]): ToolSession {
+  const left = [...pieces];
+  const session = {
+    poll: ({ timeoutMs = 0 }: { timeoutMs?: number } = {}) =>
+      new Promise<PollResult>((resolve) => {
+        const next = left[0];
+        const wait = next === undefined ? timeoutMs : Math.min(timeoutMs, Math.max(0, next.at - Date.now()));
+        setTimeout(() => {
+          let stdout = '';
+          while (left.length > 0 && left[0]!.at <= Date.now()) stdout += left.shift()!.text;
+          resolve(poll(stdout));
+        }, wait);
+      }),
+  };
+  return session as unknown as ToolSession;
+}
+
+/** gather() on the fake clock, to its end. */
+async function gathered(pieces: { at: number; text: string }[], options: GatherOptions) {
+  const result = gather(scripted(pieces), options);
+  await vi.runAllTimersAsync();
+  const got = await result;
+  return { text: got.output.stdout, end: got.end, waitedMs: got.waitedMs };
+}
+
+// A daemon's start as exec gathers it, on a fake clock: what the settle decides depends on time
+// alone, so a test of it on real processes fails whenever the machine is slow.
+describe("gather: a daemon's start (exec's DAEMON_STARTUP)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const startup = { waitMs: 10_000, ...DAEMON_STARTUP };
+
+  it('a silent daemon returns once quiet for DAEMON_SETTLE_MS, not after the whole startup wait', async () => {
+    expect(await gathered([], startup)).toEqual({ text: '', end: 'quiet', waitedMs: DAEMON_SETTLE_MS });
+  });
+
+  // After output, the daemon's quiet (shorter than the startup settle's) is what ends the call.
+  it('early output shows, and the call returns once it paused for DAEMON_SETTLE_MS', async () => {
+    const got = await gathered([{ at: DAEMON_SETTLE_MS - 50, text: 'listening on 8080\n' }], startup);
+    expect(got).toEqual({
+      text: 'listening on 8080\n',
+      end: 'settled',
+      waitedMs: DAEMON_SETTLE_MS - 50 + DAEMON_SETTLE_MS,
+    });
+  });
+
+  it('a burst is read whole: pieces closer than DAEMON_SETTLE_MS come back together', async () => {
+    const pieces = [
+      { at: 10, text: 'a\n' },
+      { at: 10 + DAEMON_SETTLE_MS - 1, text: 'b\n' },
+      { at: 10 + 2 * DAEMON_SETTLE_MS - 2, text: 'c\n' },
+    ];
+    expect((await gathered(pieces, startup)).text).toBe('a\nb\nc\n');
+  });
+
+  it('a pause as long as DAEMON_SETTLE_MS ends the call; what comes later is left for the next read', async () => {
+    const pieces = [
+      { at: 10, text: 'a\n' },
+      { at: 10 + DAEMON_SETTLE_MS + 1, text: 'b\n' },
+    ];
+    expect(await gathered(pieces, startup)).toEqual({
+      text: 'a\n',
+      end: 'settled',
+      waitedMs: 10 + DAEMON_SETTLE_MS,
+    });
+  });
+
+  it('a daemon that never pauses returns STARTUP_SETTLE.maxMs after its first output', async () => {
+    const pieces = Array.from({ length: 100 }, (_, i) => ({ at: 5 + i * 100, text: `${i}\n` }));
+    const got = await gathered(pieces, startup);
+    expect(got.end).toBe('settled');
+    expect(got.waitedMs).toBe(5 + STARTUP_SETTLE.maxMs);
+    expect(got.text.split('\n')).toHaveLength(STARTUP_SETTLE.maxMs / 100 + 2);
+  });
+
+  it('nothing comes and the wait is shorter than the quiet: the wait ends it', async () => {
+    expect(await gathered([], { ...startup, waitMs: DAEMON_SETTLE_MS - 100 })).toEqual({
+      text: '',
+      end: 'timeout',
+      waitedMs: DAEMON_SETTLE_MS - 100,
+    });
   });
 });
