@@ -22,6 +22,7 @@ import {
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { pollUntil as waitForOutput } from './poll-until.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PG_URL = process.env.PROCMUX_PG_URL;
@@ -42,26 +43,14 @@ async function call(host: Host, name: string, args: Record<string, unknown>) {
   return { text, isError: result.isError === true, data: result._meta?.['procmux/result'] as any };
 }
 
-/**
- * Polls session `id` on `host` until its output so far matches `pattern`. Fails after 20 s naming
- * `what`, with the output seen and the host's log (a bare loop would only hit the test timeout,
- * saying nothing of where it stood).
- */
-async function pollUntil(host: Host, id: string, pattern: RegExp, what: string): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  let seen = '';
-  while (!pattern.test(seen)) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out waiting for ${what} (${pattern}); output so far:\n${seen.slice(-1500)}\nthe host's log:\n${host.stderr().slice(-2500)}`,
-      );
-    }
-    const polled = await call(host, 'process', { action: 'poll', session_id: id, timeout: 1_000 });
-    if (polled.isError) throw new Error(`poll of ${id} failed while waiting for ${what}: ${polled.text}`);
-    seen += polled.text;
-  }
-  return seen;
-}
+/** Polls session `id` on `host` until its output so far matches `pattern` (20 s, naming `what`). */
+const pollUntil = (host: Host, id: string, pattern: RegExp, what: string) =>
+  waitForOutput(
+    () => call(host, 'process', { action: 'poll', session_id: id, timeout: 1_000 }),
+    pattern,
+    what,
+    () => host.stderr(),
+  );
 
 /** Pids running exactly `sleep SECONDS` (an escapee found by its command line). */
 const sleepers = (seconds: string) =>

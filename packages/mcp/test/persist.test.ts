@@ -2,15 +2,18 @@
 // outlives a SIGKILLed server and comes back whole in the next one; a non-persisted one dies
 // with it; two servers on one state directory cannot both drive a session; no tmux, no persist.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { assertNoLeakedProcesses, processTable } from '@procmux/test-utils';
+import { RECOVERY_NAMESPACE } from '@procmux/core-types';
+import { openSqliteRecoveryStore } from '@procmux/store-sqlite';
+import { assertNoLeakedProcesses, processTable, waitFor } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pollUntil } from './poll-until.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PRINTER =
@@ -49,6 +52,29 @@ async function serve(root: string, state: string, env?: Record<string, string>):
   servers.push(server);
   serverPids.push(server.pid);
   return server;
+}
+
+/** The delivered offset the server's SQLite store holds for session `id`, read as the next server will. */
+async function recordedDelivered(state: string, id: string): Promise<number | undefined> {
+  const store = openSqliteRecoveryStore({ path: join(state, 'state.sqlite') });
+  try {
+    const entry = await store.checkpoints.get(RECOVERY_NAMESPACE, id);
+    return entry === undefined
+      ? undefined
+      : (JSON.parse(entry.data) as { deliveredBytes?: number }).deliveredBytes;
+  } finally {
+    store.close();
+  }
+}
+
+/** Bytes of the one tmux pane log under `state` (what the pane's program wrote). */
+function paneLogBytes(state: string): number {
+  const logs = readdirSync(state, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    /(^|\/)sessions\/pm-[0-9a-f]{12}\.log$/.test(f),
+  );
+  if (logs.length !== 1)
+    throw new Error(`expected one pane log under ${state}, found ${logs.join(', ') || 'none'}`);
+  return statSync(join(state, logs[0]!)).size;
 }
 
 async function call(server: Server, name: string, args: Record<string, unknown>) {
@@ -101,7 +127,13 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     const pid: number = started.data.session.pid;
     const plain = await call(a, 'exec', { command: 'sleep 60', mode: 'session' });
     const plainPid: number = plain.data.session.pid;
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Killed mid-output: some lines written before the server dies, the rest after.
+    await expect
+      .poll(
+        async () => lineCount((await call(a, 'process', { action: 'log', session_id: id, limit: 200 })).text),
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThanOrEqual(3);
     await sigkill(a);
     expect(alive(pid)).toBe(true);
     // The non-persisted session died with its server (the containment watchdog).
@@ -147,13 +179,21 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
       persist: true,
     });
     const id: string = started.data.session.id;
-    let seen = started.text;
-    while (!/pm\$/.test(seen)) {
-      seen += (await call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
-    }
+    const seen = await pollUntil(
+      () => call(a, 'process', { action: 'poll', session_id: id, timeout: 1_000 }),
+      /pm\$/,
+      'the prompt',
+      a.stderr,
+      started.text,
+    );
     expect(seen).toContain('before-42');
-    // The delivered offset is written within 250 ms; then the server dies.
-    await new Promise((r) => setTimeout(r, 800));
+    // The delivered offset is written within 250 ms of the poll: once the record holds all of
+    // the pane's log (the shell waits at its prompt: nothing more comes), the server dies.
+    await waitFor(
+      async () => (await recordedDelivered(state, id)) === paneLogBytes(state),
+      10_000,
+      "the record's delivered offset to reach the end of the pane's log",
+    );
     await sigkill(a);
 
     const b = await serve(root, state);
@@ -165,10 +205,12 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     expect(first.text).not.toContain('before-42');
     await call(b, 'process', { action: 'paste', session_id: id, text: 'echo after-$((7*8))' });
     await call(b, 'process', { action: 'submit', session_id: id });
-    let after = '';
-    while (!/after-56[\s\S]*pm\$/.test(after)) {
-      after += (await call(b, 'process', { action: 'poll', session_id: id, timeout: 1_000 })).text;
-    }
+    const after = await pollUntil(
+      () => call(b, 'process', { action: 'poll', session_id: id, timeout: 1_000 }),
+      /after-56[\s\S]*pm\$/,
+      'the typed line run and the prompt back',
+      b.stderr,
+    );
     expect(after).not.toContain('before-42');
     // log still has the whole history.
     const log = (await call(b, 'process', { action: 'log', session_id: id, limit: 200 })).text;
