@@ -19,6 +19,12 @@
 //     entries naming a file outside the part are left for the runs that mutate it)
 //   node tooling/scripts/verify-static.mjs <package-dir-name> --no-rerun  (a floor: nothing is
 //     re-run, so every timeout, crash and static survivor counts as not killed)
+// The re-runs apply mutants to the real source, so one worktree runs one at a time; a hung one
+// costs the whole run limit. To spread them over worktrees (clones of the same commit, each with
+// the report copied in), give each a share, then score from their outcomes:
+//   ... --shard 1/2 --outcomes-out a.json    (in clone A: re-runs every second mutant, scores nothing)
+//   ... --shard 2/2 --outcomes-out b.json    (in clone B)
+//   ... --outcomes a.json,b.json             (anywhere: scores with what the shards saw)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +40,38 @@ const partAt = process.argv.indexOf('--part');
 if (partAt !== -1) process.env[MUTATION_PART_ENV] = process.argv[partAt + 1] ?? '';
 const part = process.env[MUTATION_PART_ENV] || undefined;
 const dir = join(root, 'packages', name);
+const flagValue = (flag) => {
+  const at = process.argv.indexOf(flag);
+  return at === -1 ? undefined : (process.argv[at + 1] ?? '');
+};
+/** This worktree's share of the re-runs: [k, n], the k-th of every n (1-based). */
+const shard = (() => {
+  const text = flagValue('--shard');
+  if (text === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const [k, n] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!(n >= 1 && k >= 1 && k <= n)) {
+    console.error(`[verify-static] --shard takes k/n with 1 <= k <= n (e.g. 1/2), not "${text}"`);
+    process.exit(2);
+  }
+  return [k, n];
+})();
+const outcomesOut = flagValue('--outcomes-out');
+if ((shard === undefined) !== (outcomesOut === undefined)) {
+  console.error('[verify-static] --shard and --outcomes-out go together (a shard scores nothing itself)');
+  process.exit(2);
+}
+/** Outcomes of re-runs the shards made, by mutant key and end: used instead of running them here. */
+const recorded = new Map(
+  (flagValue('--outcomes') ?? '')
+    .split(',')
+    .filter((f) => f !== '')
+    .flatMap((f) => Object.entries(JSON.parse(readFileSync(f, 'utf8')))),
+);
+if (recorded.size > 0 && (shard !== undefined || noRerun)) {
+  console.error('[verify-static] --outcomes scores from recorded re-runs: not with --shard or --no-rerun');
+  process.exit(2);
+}
 /** @type {{ default: object, equivalent?: import('./mutants.mjs').Equivalent[] }} */
 const { default: config, equivalent = [] } = await import(join(dir, 'stryker.config.mjs'));
 checkEquivalents(equivalent);
@@ -131,7 +169,9 @@ async function realRun(path, original, mutant) {
 
 const RERUN = new Set(['Timeout', 'RuntimeError']);
 const needsRun = (m) => !noRerun && (RERUN.has(m.status) || (m.status === 'Survived' && m.static));
-if (Object.values(report.files).some((entry) => entry.mutants.some(needsRun))) {
+/** Whether this worktree re-runs the `index`-th mutant that needs a run (its shard's share). */
+const mine = (index) => shard === undefined || index % shard[1] === shard[0] - 1;
+if (recorded.size === 0 && Object.values(report.files).some((entry) => entry.mutants.some(needsRun))) {
   const began = Date.now();
   const baseline = await runTests();
   if (baseline !== 'passed') {
@@ -149,6 +189,10 @@ const undetected = new Map();
 /** Every mutant of the run by five-field key: its ends, each with its final status. */
 const all = new Map();
 const prefix = `packages/${name}/`;
+/** What this shard's re-runs showed, by mutant key and end (written to --outcomes-out). */
+const outcomes = {};
+let needing = 0;
+const missing = [];
 for (const [reportFile, entry] of Object.entries(report.files)) {
   const path = join(root, reportFile);
   const file = reportFile.startsWith(prefix) ? reportFile.slice(prefix.length) : reportFile;
@@ -157,7 +201,15 @@ for (const [reportFile, entry] of Object.entries(report.files)) {
     let status = mutant.status;
     const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} -> ${JSON.stringify(mutant.replacement)}`;
     if (needsRun(mutant)) {
-      const outcome = await realRun(path, original, mutant);
+      const id = `${mutantKey(file, mutant)} ${endOf(mutant)}`;
+      const index = needing++;
+      if (!mine(index)) continue;
+      const outcome = recorded.size > 0 ? recorded.get(id) : await realRun(path, original, mutant);
+      if (outcome === undefined) {
+        missing.push(where);
+        continue;
+      }
+      outcomes[id] = outcome;
       if (outcome === 'assertion') {
         verifiedKilled++;
         console.log(
@@ -184,6 +236,20 @@ for (const [reportFile, entry] of Object.entries(report.files)) {
       undetected.set(`${key} ${endOf(mutant)}`, { status, mutant, file });
     }
   }
+}
+
+if (shard !== undefined) {
+  writeFileSync(outcomesOut, JSON.stringify(outcomes, null, 1));
+  console.log(
+    `[verify-static] ${name}: shard ${shard.join('/')}: ${Object.keys(outcomes).length} of ${needing} re-runs made, outcomes in ${outcomesOut}; score with --outcomes`,
+  );
+  process.exit(0);
+}
+if (missing.length > 0) {
+  console.error(
+    `[verify-static] ${name}: ${missing.length} mutants that need a re-run have no recorded outcome (a shard missing?):\n  ${missing.join('\n  ')}`,
+  );
+  process.exit(1);
 }
 
 // Set aside only survivors named exactly; anything else an entry names is reported.
