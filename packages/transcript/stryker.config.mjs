@@ -3408,6 +3408,7 @@ export const equivalent = [
     column: 7,
     mutator: 'ConditionalExpression',
     replacement: 'false',
+    end: '36:32',
     why: NOT_A_NUMBER,
   },
 ];
