@@ -221,6 +221,19 @@ describe.skipIf(!posix)("ChildAdapter with stdin 'terminal'", () => {
     },
   );
 
+  it.skipIf(process.platform !== 'linux')(
+    "a second child started while the first runs holds none of the first's terminal (the host holds its slave now)",
+    async () => {
+      const first = await start({ command: 'exec sleep 300' });
+      await waitForSleep(first.adapter.pid!);
+      const second = await start({ command: 'exec sleep 300' });
+      const pid = second.adapter.pid!;
+      await waitForSleep(pid);
+      expect(readdirSync(`/proc/${pid}/fd`).sort()).toEqual(['0', '1', '2']);
+      expect(readlinkSync(`/proc/${pid}/fd/0`)).not.toBe(readlinkSync(`/proc/${first.adapter.pid!}/fd/0`));
+    },
+  );
+
   it('a terminal that cannot be opened fails the spawn and starts nothing', async () => {
     const error = await ChildAdapter.create({
       command: 'echo never',
