@@ -5,6 +5,7 @@
 import { alternate } from '../alternate.js';
 import type { BenchCase, BenchContext, Measured } from '../case.js';
 import { figure, num } from '../format.js';
+import { countMajorGcs } from '../gc-count.js';
 import { benchEnv } from '../processes.js';
 import { loadSessions, quietLogger } from '../procmux-api.js';
 import { rawPipe, rawPty } from '../raw.js';
@@ -40,42 +41,49 @@ async function measure(spec: SessionsThroughputSpec, ctx: BenchContext): Promise
   let rawShort = 0;
   const mbPerSecond = (start: number) => bytes / 1e6 / ((performance.now() - start) / 1000);
   const pairs = ctx.quick ? QUICK_PAIRS : FULL_PAIRS;
+  const gcs = countMajorGcs();
   try {
     const { a, b } = await alternate({
       warmup: 1,
       runs: pairs,
       onPair: (i) => ctx.progress(`${spec.id}: pair ${i + 1}/${pairs}`),
-      a: async () => {
-        const start = performance.now();
-        const session = await sessions.start({
-          command: 'bash',
-          args: ['-c', command],
-          env: benchEnv(),
-          ...(spec.mode === 'pty' ? { pty: true } : {}),
-        });
-        const exit = await withTimeout(session.wait(), RUN_TIMEOUT_MS, `sessions ${spec.mode} flood`);
-        const rate = mbPerSecond(start);
-        if (exit.exitCode !== 0) throw new Error(`sessions ${spec.mode} flood exited with ${exit.exitCode}`);
-        const total = session.metadata?.().totalBytes;
-        if (total !== expected) shortfalls.push(`sessions received ${total} of ${expected} bytes`);
-        return rate;
-      },
-      b: async () => {
-        let received = 0;
-        const onData = (chunk: string) => {
-          received += chunk.length;
-        };
-        const start = performance.now();
-        const code =
-          spec.mode === 'pipe'
-            ? await rawPipe(command, { onData }, RUN_TIMEOUT_MS)
-            : await rawPty(command, { onData }, RUN_TIMEOUT_MS);
-        const rate = mbPerSecond(start);
-        if (code !== 0) throw new Error(`raw ${spec.mode} flood exited with ${code}`);
-        if (received < expected) rawShort++;
-        return rate;
-      },
+      a: () =>
+        gcs.during('procmux', async () => {
+          const start = performance.now();
+          const session = await sessions.start({
+            command: 'bash',
+            args: ['-c', command],
+            env: benchEnv(),
+            ...(spec.mode === 'pty' ? { pty: true } : {}),
+          });
+          const exit = await withTimeout(session.wait(), RUN_TIMEOUT_MS, `sessions ${spec.mode} flood`);
+          const rate = mbPerSecond(start);
+          if (exit.exitCode !== 0)
+            throw new Error(`sessions ${spec.mode} flood exited with ${exit.exitCode}`);
+          const total = session.metadata?.().totalBytes;
+          if (total !== expected) shortfalls.push(`sessions received ${total} of ${expected} bytes`);
+          return rate;
+        }),
+      b: () =>
+        gcs.during('raw', async () => {
+          let received = 0;
+          const onData = (chunk: string) => {
+            received += chunk.length;
+          };
+          const start = performance.now();
+          const code =
+            spec.mode === 'pipe'
+              ? await rawPipe(command, { onData }, RUN_TIMEOUT_MS)
+              : await rawPty(command, { onData }, RUN_TIMEOUT_MS);
+          const rate = mbPerSecond(start);
+          if (code !== 0) throw new Error(`raw ${spec.mode} flood exited with ${code}`);
+          if (received < expected) rawShort++;
+          return rate;
+        }),
     });
+    // The observer's entries arrive after the run that caused them.
+    await new Promise((resolve) => setImmediate(resolve));
+    const gc = gcs.counts();
     const ratio = median(a) / median(b);
     return {
       status: 'measured',
@@ -86,11 +94,13 @@ async function measure(spec: SessionsThroughputSpec, ctx: BenchContext): Promise
       notes: [
         `${bytes / 1e6} MB per run, 1 warm-up + ${pairs} counted pairs; default options` +
           (spec.mode === 'pty' ? ' (a PTY session has a terminal screen)' : '') +
-          (rawShort > 0 ? `; raw lost the tail in ${rawShort} of ${pairs + 1} runs` : ''),
+          (rawShort > 0 ? `; raw lost the tail in ${rawShort} of ${pairs + 1} runs` : '') +
+          `; full GCs during the runs: procmux ${gc.procmux ?? 0}, raw ${gc.raw ?? 0}`,
         ...shortfalls,
       ],
     };
   } finally {
+    gcs.dispose();
     await sessions.dispose();
   }
 }

@@ -10,12 +10,19 @@
 // written by the tail alone, and the rows (and markers) the dropped text touched are gone
 // either way. That holds only while the scroll region is the whole screen and the parser is at
 // ground when the held text starts: the caller checks both before a drop.
-
-/** Printable ASCII, tab, CR, LF: text that moves the cursor and writes cells, nothing else. */
-const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
+//
+// The text is held as bytes (it is ASCII: one byte a character) outside the JavaScript heap.
+// Held as the chunk strings, the last ~5,000 lines outlived every young-generation collection,
+// V8 grew the young generation to its largest for them, and that made it run a full
+// mark-compact every collection or two: 6-13 per 150 MB PTY flood where a bare reader had 1.
+import { plainLineFeeds } from './plain-scan/scan.js';
 
 /** Characters held at most while a drop cannot be made: past this the text goes to the parser. */
 const MAX_HELD_CHARS = 4 * 1024 * 1024;
+/** The store a screen keeps between reads; a larger one grown by a flood is let go at take(). */
+const INITIAL_BYTES = 16 * 1024;
+const LF = 0x0a;
+const CR = 0x0d;
 
 export interface PlainHoldOptions {
   /** Line feeds a kept tail needs after its first CR: enough to scroll the whole buffer out. */
@@ -26,10 +33,11 @@ export interface PlainHoldOptions {
 
 /** Plain chunks not yet handed to the parser, in order; older ones dropped once a tail covers them. */
 export class PlainHold {
-  #chunks: string[] = [];
-  // Line feeds in each held chunk, so a drop skips whole chunks.
+  #bytes = Buffer.allocUnsafe(INITIAL_BYTES);
+  #used = 0;
+  // Where each held chunk ends in #bytes, and its line feeds, so a drop skips whole chunks.
+  #ends: number[] = [];
   #feeds: number[] = [];
-  #chars = 0;
   #lines = 0;
   // Line feeds held when a drop was last tried and could not be made: retried after as many again.
   #nextTry = 0;
@@ -42,11 +50,12 @@ export class PlainHold {
    * returns it when `full` is true.
    */
   hold(chunk: string): boolean {
-    if (NOT_PLAIN.test(chunk)) return false;
-    const feeds = countLineFeeds(chunk);
-    this.#chunks.push(chunk);
+    const feeds = plainLineFeeds(chunk);
+    if (feeds < 0) return false;
+    this.#reserve(chunk.length);
+    this.#used += this.#bytes.write(chunk, this.#used, 'latin1');
+    this.#ends.push(this.#used);
     this.#feeds.push(feeds);
-    this.#chars += chunk.length;
     this.#lines += feeds;
     const keep = this.options.keepLines();
     if (this.#lines >= 2 * keep && this.#lines >= this.#nextTry) this.#drop(keep);
@@ -60,96 +69,84 @@ export class PlainHold {
    */
   coveringTail(keep: number): string | undefined {
     if (this.#lines < keep || !this.options.canDrop()) return undefined;
-    const cut = lastCoveringCr(this.#chunks, this.#feeds, keep);
-    if (cut === undefined) return undefined;
-    return this.#chunks[cut.chunk]!.slice(cut.at) + this.#chunks.slice(cut.chunk + 1).join('');
+    const cut = this.#lastCoveringCr(keep);
+    return cut === undefined ? undefined : this.#bytes.toString('latin1', cut, this.#used);
   }
 
   /** Held more than a drop could shed: the caller should hand it to the parser now. */
   get full(): boolean {
-    return this.#chars > MAX_HELD_CHARS;
+    return this.#used > MAX_HELD_CHARS;
   }
 
   /** Whether anything is held. */
   get empty(): boolean {
-    return this.#chunks.length === 0;
+    return this.#used === 0;
   }
 
   /** Everything held, as one string (the parser takes it in one write); holds nothing after. */
   take(): string {
-    const text = this.#chunks.length === 1 ? this.#chunks[0]! : this.#chunks.join('');
-    this.#chunks = [];
+    const text = this.#bytes.toString('latin1', 0, this.#used);
+    if (this.#bytes.length > INITIAL_BYTES) this.#bytes = Buffer.allocUnsafe(INITIAL_BYTES);
+    this.#used = 0;
+    this.#ends = [];
     this.#feeds = [];
-    this.#chars = 0;
     this.#lines = 0;
     this.#nextTry = 0;
     return text;
   }
 
+  #reserve(more: number): void {
+    if (this.#used + more <= this.#bytes.length) return;
+    let size = this.#bytes.length * 2;
+    while (size < this.#used + more) size *= 2;
+    const bytes = Buffer.allocUnsafe(size);
+    this.#bytes.copy(bytes, 0, 0, this.#used);
+    this.#bytes = bytes;
+  }
+
   // Keeps the tail from the last CR that still has `keep` line feeds after it.
   #drop(keep: number): void {
-    const cut = this.options.canDrop() ? findCut(this.#chunks, this.#feeds, keep) : undefined;
-    if (cut === undefined) {
+    const cut = this.options.canDrop() ? this.#lastCoveringCr(keep) : undefined;
+    // None, or the first character held: nothing to drop.
+    if (cut === undefined || cut === 0) {
       this.#nextTry = this.#lines + keep;
       return;
     }
-    const kept = this.#chunks.slice(cut.chunk);
-    const feeds = this.#feeds.slice(cut.chunk);
-    kept[0] = kept[0]!.slice(cut.at);
-    feeds[0] = countLineFeeds(kept[0]);
-    this.#chunks = kept;
+    this.#bytes.copy(this.#bytes, 0, cut, this.#used);
+    this.#used -= cut;
+    let first = 0;
+    while (this.#ends[first]! <= cut) first += 1;
+    const ends = this.#ends.slice(first);
+    const feeds = this.#feeds.slice(first);
+    for (let i = 0; i < ends.length; i++) ends[i]! -= cut;
+    feeds[0] = countLineFeeds(this.#bytes, 0, ends[0]!);
+    this.#ends = ends;
     this.#feeds = feeds;
-    this.#chars = 0;
     this.#lines = 0;
-    for (let i = 0; i < kept.length; i++) {
-      this.#chars += kept[i]!.length;
-      this.#lines += feeds[i]!;
-    }
+    for (const count of feeds) this.#lines += count;
     this.#nextTry = 0;
   }
+
+  /** Where the last CR with at least `keep` line feeds after it is held, if any. */
+  #lastCoveringCr(keep: number): number | undefined {
+    // The chunk holding the keep-th line feed from the end, skipping whole chunks.
+    let i = this.#ends.length - 1;
+    let seen = 0;
+    while (i >= 0 && seen + this.#feeds[i]! < keep) seen += this.#feeds[i--]!;
+    if (i < 0) return undefined;
+    let at = this.#ends[i]!;
+    while (seen < keep) {
+      at = this.#bytes.lastIndexOf(LF, at - 1);
+      seen += 1;
+    }
+    // Then back to a CR before it, in this chunk or an earlier one.
+    const cr = at === 0 ? -1 : this.#bytes.lastIndexOf(CR, at - 1);
+    return cr === -1 ? undefined : cr;
+  }
 }
 
-function countLineFeeds(text: string): number {
+function countLineFeeds(bytes: Buffer, from: number, to: number): number {
   let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
+  for (let at = bytes.indexOf(LF, from); at !== -1 && at < to; at = bytes.indexOf(LF, at + 1)) count += 1;
   return count;
-}
-
-/**
- * Where the kept tail starts: at a CR with at least `keep` line feeds after it, the last such
- * CR. Undefined when there is none (a stream of bare line feeds: the column carries over), or
- * when it is the first character held (nothing to drop).
- */
-function findCut(
-  chunks: readonly string[],
-  feeds: readonly number[],
-  keep: number,
-): { chunk: number; at: number } | undefined {
-  const cut = lastCoveringCr(chunks, feeds, keep);
-  return cut && (cut.chunk > 0 || cut.at > 0) ? cut : undefined;
-}
-
-/** The last CR with at least `keep` line feeds after it, if any. */
-function lastCoveringCr(
-  chunks: readonly string[],
-  feeds: readonly number[],
-  keep: number,
-): { chunk: number; at: number } | undefined {
-  // The chunk holding the keep-th line feed from the end, skipping whole chunks.
-  let i = chunks.length - 1;
-  let seen = 0;
-  while (i >= 0 && seen + feeds[i]! < keep) seen += feeds[i--]!;
-  if (i < 0) return undefined;
-  const chunk = chunks[i]!;
-  let at = chunk.length;
-  while (seen < keep) {
-    at = chunk.lastIndexOf('\n', at - 1);
-    seen += 1;
-  }
-  // Then back to a CR before it.
-  for (; i >= 0; i--, at = i >= 0 ? chunks[i]!.length : 0) {
-    const cr = at === 0 ? -1 : chunks[i]!.lastIndexOf('\r', at - 1);
-    if (cr !== -1) return { chunk: i, at: cr };
-  }
-  return undefined;
 }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TerminalScreen } from '../src/index.js';
 import { PlainHold } from '../src/plain-hold.js';
+import { StringHold } from './plain-hold-model.js';
 
 // Output mixing plain text, bare and CR line feeds, floods long enough to be cut, and the
 // sequences that would make a cut inexact if it were made under them: scroll regions, the
@@ -223,6 +224,66 @@ describe('PlainHold', () => {
     const plain = hold();
     for (let i = 0; i < 6; i++) plain.hold(`${i}\r\n`);
     expect(plain.take()).toBe('\r\n4\r\n5\r\n');
+  });
+
+  it('holds far more than its first store, in order, and again after handing it out', () => {
+    const plain = hold();
+    for (let round = 0; round < 2; round++) {
+      // Bare line feeds: nothing can be dropped, so all of it is held (~200 KB).
+      const all = Array.from({ length: 200 }, (_, i) => `${String(i).repeat(500)}\t\n`);
+      for (const chunk of all) expect(plain.hold(chunk)).toBe(true);
+      expect(plain.take()).toBe(all.join(''));
+      expect(plain.empty).toBe(true);
+    }
+  });
+
+  it('holds, drops and hands out what the first (string) hold did, for any cuts, sizes and readiness', () => {
+    const step = fc.oneof(
+      { weight: 6, arbitrary: fc.tuple(fc.constant('hold' as const), fc.integer({ min: 1, max: 900 })) },
+      { weight: 1, arbitrary: fc.tuple(fc.constant('tail' as const), fc.integer({ min: 1, max: 8 })) },
+      { weight: 1, arbitrary: fc.tuple(fc.constant('ready' as const), fc.boolean()) },
+      { weight: 1, arbitrary: fc.tuple(fc.constant('take' as const), fc.constant(0)) },
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.string({
+          unit: fc.constantFrom('a', 'b', ' ', '\t', '\r', '\n', '\r\n', '\r\n'),
+          minLength: 1,
+          maxLength: 200,
+        }),
+        fc.array(step, { minLength: 1, maxLength: 120 }),
+        (keep, pattern, steps) => {
+          let ready = true;
+          const options = { keepLines: () => keep, canDrop: () => ready };
+          const bytes = new PlainHold(options);
+          const model = new StringHold(options);
+          let at = 0;
+          for (const [kind, value] of steps) {
+            if (kind === 'hold') {
+              // Pieces of a long stream of the pattern (each cut anywhere, CR LF split too).
+              let chunk = '';
+              while (chunk.length < value) chunk += pattern;
+              chunk = (chunk + chunk).slice(at % pattern.length, (at % pattern.length) + value);
+              at += value;
+              expect(bytes.hold(chunk)).toBe(model.hold(chunk));
+            } else if (kind === 'tail') expect(bytes.coveringTail(value)).toBe(model.coveringTail(value));
+            else if (kind === 'ready') ready = value;
+            else expect(bytes.take()).toBe(model.take());
+          }
+          expect(bytes.take()).toBe(model.take());
+        },
+      ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+
+  it('has no covering tail when the line feeds it needs start at the first character held', () => {
+    const plain = new PlainHold({ keepLines: () => 99, canDrop: () => true });
+    // A CR after the first line feed must not count: the tail would lack a line.
+    expect(plain.hold('\nb\r\n')).toBe(true);
+    expect(plain.coveringTail(2)).toBeUndefined();
+    expect(plain.coveringTail(1)).toBe('\r\n');
   });
 
   it('drops nothing from bare line feeds (the column carries over) or when the emulator is not ready', () => {

@@ -1,4 +1,5 @@
 import { createAnsiStripper } from '@procmux/ansi';
+import { plainLineFeeds } from '@procmux/screen';
 import type { OutputLog } from '../log/output-log.js';
 import { EpisodeTracker, type TranscriptStep } from '../screen/episode-tracker.js';
 import type { Foreground } from '../screen/full-screen-episode.js';
@@ -270,15 +271,19 @@ export class TranscriptIndex {
   #countLines(chunk: string, ascii: boolean): boolean {
     const stripper = this.#stripper;
     const lastNewline = chunk.lastIndexOf('\n');
+    // The screen asked the same of this chunk just before (a PTY's), and had the answer kept.
+    const feeds = lastNewline === -1 || !stripper.atGround ? -1 : plainLineFeeds(chunk);
     const plain =
-      lastNewline !== -1 &&
-      stripper.atGround &&
-      chunk.indexOf('\x1b') === -1 &&
-      (ascii || Buffer.byteLength(chunk) === chunk.length);
+      feeds >= 0 ||
+      (lastNewline !== -1 &&
+        stripper.atGround &&
+        chunk.indexOf('\x1b') === -1 &&
+        (ascii || Buffer.byteLength(chunk) === chunk.length));
     if (plain) {
       // The first line feed ends the row held before this chunk, whatever it held.
       stripper.push('\n');
-      for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', at + 1)) this.#lines += 1;
+      if (feeds >= 0) this.#lines += feeds;
+      else for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', at + 1)) this.#lines += 1;
       this.#openLine = lastNewline + 1 < chunk.length && stripper.push(chunk.slice(lastNewline + 1)) !== '';
       return true;
     }
