@@ -2,6 +2,8 @@ import { createSimdScan, type SimdScan } from './simd.js';
 
 /** Printable ASCII, tab, CR, LF: text that moves the cursor and writes cells, nothing else. */
 const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
+/** Texts kept for the next caller at most this long: a read, not a replay fed in one piece. */
+const MAX_KEPT_CHARS = 256 * 1024;
 
 let simd: SimdScan | undefined | null = null;
 // The screen and the transcript ask about the same chunk one after the other; the second
@@ -20,8 +22,10 @@ export function plainLineFeeds(text: string): number {
   if (text === lastText) return lastFeeds;
   if (simd === null) simd = createSimdScan();
   const feeds = simd !== undefined && text.length <= simd.capacity ? simd.scan(text) : plainLineFeedsJs(text);
-  lastText = text;
-  lastFeeds = feeds;
+  if (text.length <= MAX_KEPT_CHARS) {
+    lastText = text;
+    lastFeeds = feeds;
+  }
   return feeds;
 }
 
