@@ -73,3 +73,21 @@ export async function rawPty(
     untrack(term.pid);
   }
 }
+
+/** One flood read raw on pipes or a PTY: its exit code, the characters received, the ms it took. */
+export async function rawFlood(
+  mode: 'pipe' | 'pty',
+  command: string,
+  timeoutMs: number,
+): Promise<{ code: number | null; received: number; ms: number }> {
+  let received = 0;
+  const onData = (chunk: string) => {
+    received += chunk.length;
+  };
+  const start = performance.now();
+  const code =
+    mode === 'pipe'
+      ? await rawPipe(command, { onData }, timeoutMs)
+      : await rawPty(command, { onData }, timeoutMs);
+  return { code, received, ms: performance.now() - start };
+}

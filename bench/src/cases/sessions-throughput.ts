@@ -8,7 +8,7 @@ import { figure, num } from '../format.js';
 import { countMajorGcs } from '../gc-count.js';
 import { benchEnv } from '../processes.js';
 import { loadSessions, quietLogger } from '../procmux-api.js';
-import { rawPipe, rawPty } from '../raw.js';
+import { rawFlood } from '../raw.js';
 import { median } from '../stats.js';
 import { withTimeout } from '../timing.js';
 import { floodCommand } from '../workload.js';
@@ -66,19 +66,10 @@ async function measure(spec: SessionsThroughputSpec, ctx: BenchContext): Promise
         }),
       b: () =>
         gcs.during('raw', async () => {
-          let received = 0;
-          const onData = (chunk: string) => {
-            received += chunk.length;
-          };
-          const start = performance.now();
-          const code =
-            spec.mode === 'pipe'
-              ? await rawPipe(command, { onData }, RUN_TIMEOUT_MS)
-              : await rawPty(command, { onData }, RUN_TIMEOUT_MS);
-          const rate = mbPerSecond(start);
-          if (code !== 0) throw new Error(`raw ${spec.mode} flood exited with ${code}`);
-          if (received < expected) rawShort++;
-          return rate;
+          const run = await rawFlood(spec.mode, command, RUN_TIMEOUT_MS);
+          if (run.code !== 0) throw new Error(`raw ${spec.mode} flood exited with ${run.code}`);
+          if (run.received < expected) rawShort++;
+          return bytes / 1e6 / (run.ms / 1000);
         }),
     });
     // The observer's entries arrive after the run that caused them.

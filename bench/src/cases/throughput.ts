@@ -6,7 +6,7 @@ import type { BenchCase, BenchContext, Measured } from '../case.js';
 import { figure, num } from '../format.js';
 import { expectSuccess, supervisedRun } from '../procmux.js';
 import { loadRegistry, loadSupervisor, quietLogger } from '../procmux-api.js';
-import { rawPipe, rawPty } from '../raw.js';
+import { rawFlood } from '../raw.js';
 import { median } from '../stats.js';
 import { floodCommand } from '../workload.js';
 
@@ -62,19 +62,10 @@ async function measure(spec: ThroughputSpec, ctx: BenchContext): Promise<Measure
         return rate;
       },
       b: async () => {
-        let received = 0;
-        const onData = (chunk: string) => {
-          received += chunk.length;
-        };
-        const start = performance.now();
-        const code =
-          spec.mode === 'pipe'
-            ? await rawPipe(command, { onData }, RUN_TIMEOUT_MS)
-            : await rawPty(command, { onData }, RUN_TIMEOUT_MS);
-        const rate = mbPerSecond(start);
-        expectSuccess(code, `raw ${spec.mode} flood`);
-        if (received < expected) rawShort++;
-        return rate;
+        const run = await rawFlood(spec.mode, command, RUN_TIMEOUT_MS);
+        expectSuccess(run.code, `raw ${spec.mode} flood`);
+        if (run.received < expected) rawShort++;
+        return bytes / 1e6 / (run.ms / 1000);
       },
     });
     const ratio = median(a) / median(b);

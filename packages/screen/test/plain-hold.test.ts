@@ -278,6 +278,23 @@ describe('PlainHold', () => {
     );
   });
 
+  it('says it is full past 4 MiB held without a drop, and hands all of it back in order', () => {
+    const plain = hold();
+    const line = `${'x'.repeat(1023)}\n`;
+    let held = 0;
+    while (!plain.full) {
+      expect(plain.hold(line)).toBe(true);
+      held += 1;
+    }
+    // Bare line feeds cannot be dropped: the hold grew its store to keep every one.
+    expect(held).toBe(4 * 1024 + 1);
+    const text = plain.take();
+    expect(text.length).toBe(held * 1024);
+    expect(text).toBe(line.repeat(held));
+    expect(plain.full).toBe(false);
+    expect(plain.empty).toBe(true);
+  });
+
   it('has no covering tail when the line feeds it needs start at the first character held', () => {
     const plain = new PlainHold({ keepLines: () => 99, canDrop: () => true });
     // A CR after the first line feed must not count: the tail would lack a line.
