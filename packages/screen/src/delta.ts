@@ -52,7 +52,10 @@ export function computeDelta(previous: DeltaState, next: readonly string[]): Del
     };
   }
 
-  let text = '';
+  // The pieces are joined once: built with += the text was a rope of two string objects
+  // per line, and an ended session keeps its last delta (5,000 held lines of a flood were
+  // ~16,000 heap objects and ~0.5 MB of the host's heap per ended session, issue 31).
+  const pieces: string[] = [];
   let index = common;
   let lineBreak = previous.started;
   const last = prev[common];
@@ -63,17 +66,14 @@ export function computeDelta(previous: DeltaState, next: readonly string[]): Del
     last !== undefined &&
     next[common]!.startsWith(last)
   ) {
-    text = next[common]!.slice(last.length);
+    pieces.push(next[common]!.slice(last.length));
     index++;
     lineBreak = true;
   }
-  for (let blank = 0; blank < previous.blankLines; blank++) {
-    text += lineBreak ? '\n' : '';
-    lineBreak = true;
-  }
-  for (; index < next.length; index++) {
-    text += lineBreak ? `\n${next[index]}` : next[index];
-    lineBreak = true;
-  }
-  return { text, started: true, endsOnLast: true };
+  // Each piece after the first starts on a new line, so a line break before the first
+  // is the empty piece in front of it.
+  if (lineBreak && pieces.length === 0) pieces.push('');
+  for (let blank = 0; blank < previous.blankLines; blank++) pieces.push('');
+  for (; index < next.length; index++) pieces.push(next[index]!);
+  return { text: pieces.join('\n'), started: true, endsOnLast: true };
 }

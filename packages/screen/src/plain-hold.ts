@@ -86,13 +86,18 @@ export class PlainHold {
   /** Everything held, as one string (the parser takes it in one write); holds nothing after. */
   take(): string {
     const text = this.#bytes.toString('latin1', 0, this.#used);
+    this.clear();
+    return text;
+  }
+
+  /** Lets everything held go, and a store a flood grew with it (a disposed screen keeps none). */
+  clear(): void {
     if (this.#bytes.length > INITIAL_BYTES) this.#bytes = Buffer.allocUnsafe(INITIAL_BYTES);
     this.#used = 0;
     this.#ends = [];
     this.#feeds = [];
     this.#lines = 0;
     this.#nextTry = 0;
-    return text;
   }
 
   #reserve(more: number): void {

@@ -153,7 +153,10 @@ export class TerminalScreen implements ScreenLike {
       // Every row the anchor could be on scrolled out under held text: it reads from row 0.
       const start = plain ? 0 : Math.min(this.anchor.row(), rows.normalEnd);
       const fresh = start === 0 ? full : withoutTrailingBlank(joinRows(rows.rows, start));
-      return { delta: computeDelta(this.delta, fresh).text, full: full.join('\n') };
+      const delta = computeDelta(this.delta, fresh).text;
+      const text = full.join('\n');
+      // Both are often the same text (nothing was read before): an ended session keeps it once.
+      return { delta: delta === text ? text : delta, full: text };
     } finally {
       this.dispose();
     }
@@ -255,6 +258,8 @@ export class TerminalScreen implements ScreenLike {
     this.replyListeners.clear();
     this.anchor.dispose();
     this.terminal.dispose();
+    // The run's closures (its cursor-query replies) may outlive the screen: what is held goes now.
+    this.plain.clear();
   }
 
   private async parsed(operation: string): Promise<void> {

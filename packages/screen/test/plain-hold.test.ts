@@ -237,6 +237,17 @@ describe('PlainHold', () => {
     }
   });
 
+  it('lets everything go on clear() (a disposed screen), and holds afresh after', () => {
+    const plain = hold();
+    for (let i = 0; i < 400; i++) expect(plain.hold(`${String(i).repeat(500)}\t\n`)).toBe(true);
+    plain.clear();
+    expect(plain.empty).toBe(true);
+    expect(plain.coveringTail(1)).toBeUndefined();
+    expect(plain.take()).toBe('');
+    expect(plain.hold('a\r\nb\n')).toBe(true);
+    expect(plain.take()).toBe('a\r\nb\n');
+  });
+
   it('holds, drops and hands out what the first (string) hold did, for any cuts, sizes and readiness', () => {
     const step = fc.oneof(
       { weight: 6, arbitrary: fc.tuple(fc.constant('hold' as const), fc.integer({ min: 1, max: 900 })) },

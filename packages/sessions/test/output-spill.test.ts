@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripAnsi } from '@procmux/ansi';
-import { disposeAfterEach, makeWorkspace } from '@procmux/test-utils';
+import { disposeAfterEach, makeWorkspace, waitFor } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession } from '../src/index.js';
 
@@ -56,6 +56,33 @@ function openSpillFiles(pid: number | 'self' = 'self', dir = spillDir): string[]
 }
 
 describe('output beyond the memory window', () => {
+  it('gives back the window of a session that ended: one block in memory, every byte paged back', async () => {
+    const sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        limits: { maxOutputBytes: 4 * 1024 * 1024, maxOutputMemoryBytes: 1024 * 1024 },
+        outputSpillDir: spillDir,
+      }),
+    );
+    const s = await sessions.start({ command: 'seq', args: ['1', '1000000'] });
+    expect((await s.wait({ timeoutMs: 30_000 })).exitCode).toBe(0);
+    // Blocks whose write is still in flight count as memory until it completes.
+    await waitFor(
+      () => s.metadata().memoryBytes <= 64 * 1024,
+      10_000,
+      'the ended session to keep one 64 KiB block (a sixteenth of its window) in memory',
+    );
+    const meta = s.metadata();
+    expect(meta.retainedBytes).toBe(4 * 1024 * 1024);
+    expect(meta.memoryBytes + meta.diskBytes).toBe(meta.retainedBytes);
+    expect(meta.spillError).toBeNull();
+    const { text, dropped } = await everything(s);
+    expect(dropped).toBe(meta.droppedBytes);
+    expect(text).toBe(seqText(1, 1_000_000).slice(dropped));
+    await sessions.dispose();
+    expect(openSpillFiles()).toEqual([]);
+  });
+
   it('spills to a file, pages back exactly, and is freed by dispose()', async () => {
     const sessions = track(
       createProcessSessions({

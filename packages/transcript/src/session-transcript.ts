@@ -102,9 +102,13 @@ export class SessionTranscript {
     this.#index.plain();
   }
 
-  /** The session ended: an episode still open is closed at the log's end. */
+  /**
+   * The session ended: an episode still open is closed at the log's end, and a log that
+   * spilled gives back its memory window (see OutputLog.complete()).
+   */
   end(): void {
     this.#index.end(this.log.totalBytes);
+    this.log.complete();
   }
 
   /** The retained output as an asciicast v2 recording. */

@@ -47,6 +47,7 @@ export class ByteStore {
   private blocks: (Block | undefined)[] = [];
   private head = 0;
   private readonly spares: Buffer[] = [];
+  private maxSpares = MAX_SPARES;
   private written = 0;
   private readonly minBlock: number;
   private readonly maxBlock: number;
@@ -283,10 +284,21 @@ export class ByteStore {
     if (bytes.byteOffset === 0 && whole.byteLength === this.maxBlock) this.recycle(Buffer.from(whole));
   }
 
+  /** Memory in spare blocks, kept to be written into next (not counted as held). */
+  get spareBytes(): number {
+    return this.spares.length * this.maxBlock;
+  }
+
+  /** Lets the spare blocks go and keeps none from now on: for a store no more bytes come to. */
+  dropSpares(): void {
+    this.maxSpares = 0;
+    this.spares.length = 0;
+  }
+
   private recycle(bytes: Buffer): void {
     // Two, not one: frees and needs alternate only roughly (a block is needed in the middle
     // of an append, before that append's cut frees the oldest), and one spare missed a third
     // of the time under a flood, mapping a fresh megabyte each time.
-    if (bytes.length === this.maxBlock && this.spares.length < MAX_SPARES) this.spares.push(bytes);
+    if (bytes.length === this.maxBlock && this.spares.length < this.maxSpares) this.spares.push(bytes);
   }
 }

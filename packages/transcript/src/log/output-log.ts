@@ -168,6 +168,15 @@ export class OutputLog {
   }
 
   /**
+   * No more output comes (the process ended): a log whose history already spills keeps only
+   * its newest block in memory and reads the rest from its file; nothing held is dropped.
+   */
+  complete(): void {
+    this.settle();
+    this.store.compact();
+  }
+
+  /**
    * Frees the spill file (once no write uses it: see flushed()): what it held reads as
    * dropped from then on (the memory window stays readable). Idempotent.
    */

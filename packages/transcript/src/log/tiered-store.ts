@@ -162,6 +162,19 @@ export class TieredStore {
     return out;
   }
 
+  /**
+   * For a log no more output comes to: when history already spills, every block but the
+   * newest goes to the file (queued ones are freed once written) and no spare blocks are
+   * kept. An ended session that flooded otherwise held its whole window (4 MiB by default)
+   * for as long as it stayed registered. Appending after it still works.
+   */
+  compact(): void {
+    if (this.file === undefined || this.closed || this.failure !== undefined) return;
+    if (this.coldStart === this.coldEnd) return;
+    while (this.hot.dropOldest((start, bytes, ascii) => this.spill(start, bytes, ascii))) {}
+    this.hot.dropSpares();
+  }
+
   /** Frees the file: its history is gone, and from now on older blocks are dropped. */
   close(): void {
     this.closed = true;

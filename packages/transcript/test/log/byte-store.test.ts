@@ -93,6 +93,28 @@ describe('ByteStore storage', () => {
     expect(store.decode(8, 24)).toBe('89abcdefghijklmn');
   });
 
+  it('keeps up to two discarded blocks as spares, and none once dropSpares() was called', () => {
+    const store = new ByteStore({ minBlockBytes: 8, maxBlockBytes: 8 });
+    store.append('0123456789abcdefghijklmnopqrstuvwxyz'); // five blocks
+    store.discardBefore(24);
+    expect(store.spareBytes).toBe(16);
+    store.dropSpares();
+    expect(store.spareBytes).toBe(0);
+    store.discardBefore(32);
+    let handed: Buffer | undefined;
+    store.append('ABCDEFGH');
+    store.dropOldest((_, bytes) => {
+      handed = bytes;
+      return true;
+    });
+    store.reuse(handed!);
+    expect(store.spareBytes).toBe(0);
+    // Writing goes on in fresh blocks, every byte in place.
+    store.append('IJKLMNOP');
+    expect(store.start).toBe(40);
+    expect(store.decode(40, store.end)).toBe('EFGHIJKLMNOP');
+  });
+
   it('rounds the end itself to the end, whatever a reused block holds past it', () => {
     // The first block, full of 'é' bytes, is discarded and reused for 'x': the bytes just past
     // the end are leftovers of 'é' (a continuation byte first).

@@ -148,6 +148,76 @@ describe('OutputLog spill', () => {
     expect(spillFds()).toEqual([]);
   });
 
+  it('complete(): an ended log that spilled keeps only its newest block in memory, pages the same, and takes more', async () => {
+    // A 256 KiB window: 16 KiB blocks.
+    const { spilled, reference } = pair({ memoryBytes: 256 * KiB, maxRetainedBytes: 1024 * KiB });
+    onTestFinished(() => spilled.close());
+    for (const chunk of stream(3 * 1024 * KiB)) {
+      spilled.append(chunk.stream, chunk.text);
+      reference.append(chunk.stream, chunk.text);
+    }
+    await spilled.flushed();
+    expect(spilled.memoryBytes).toBeGreaterThan(64 * KiB);
+    const retained = spilled.retainedBytes;
+    spilled.complete();
+    await spilled.flushed();
+    expect(spilled.memoryBytes).toBeLessThanOrEqual(16 * KiB);
+    expect(spilled.memoryBytes + spilled.diskBytes).toBe(retained);
+    expect(spilled.retainedBytes).toBe(retained);
+    expect(spilled.firstRetainedOffset).toBe(reference.firstRetainedOffset);
+    expect(pages(spilled)).toEqual(pages(reference));
+    expect(pages(spilled, 'stderr', 13 * KiB)).toEqual(pages(reference, 'stderr', 13 * KiB));
+    expect(spilled.tail).toBe(reference.tail);
+    // Output after it (a late chunk) is logged and paged as before; the window refills.
+    for (const chunk of stream(600 * KiB)) {
+      spilled.append(chunk.stream, chunk.text);
+      reference.append(chunk.stream, chunk.text);
+    }
+    await spilled.flushed();
+    expect(spilled.memoryBytes).toBeGreaterThan(64 * KiB);
+    expect(spilled.memoryBytes).toBeLessThanOrEqual(256 * KiB);
+    expect(spilled.text()).toBe(reference.text());
+    expect(pages(spilled)).toEqual(pages(reference));
+    expect(spilled.spillError).toBeUndefined();
+  });
+
+  it('complete() with spill writes still in flight pages exactly at every step, and frees each block once written', async () => {
+    const { fs: slowDisk, held } = heldDisk();
+    const { spilled, reference } = pair({
+      memoryBytes: 256 * KiB,
+      maxRetainedBytes: 1024 * KiB,
+      spillFileSystem: slowDisk,
+    });
+    onTestFinished(() => spilled.close());
+    // Less than a lap of the ring (1 MiB + a block): a write held for a whole lap is another matter.
+    for (const chunk of stream(800 * KiB)) {
+      spilled.append(chunk.stream, chunk.text);
+      reference.append(chunk.stream, chunk.text);
+    }
+    spilled.complete();
+    expect(held.length).toBeGreaterThan(0);
+    expect(pages(spilled, undefined, 64 * KiB)).toEqual(pages(reference, undefined, 64 * KiB));
+    while (held.length > 0) {
+      await held.shift()!();
+      expect(spilled.memoryBytes + spilled.diskBytes).toBe(spilled.retainedBytes);
+      expect(pages(spilled, 'stdout', 31 * KiB)).toEqual(pages(reference, 'stdout', 31 * KiB));
+    }
+    await spilled.flushed();
+    expect(spilled.memoryBytes).toBeLessThanOrEqual(16 * KiB);
+    expect(pages(spilled)).toEqual(pages(reference));
+    expect(spilled.text()).toBe(reference.text());
+  });
+
+  it('complete() leaves a history that never spilled in memory, with no file', () => {
+    const log = new OutputLog({ maxRetainedBytes: 1024 * KiB, memoryBytes: 256 * KiB, spillDir: dir });
+    for (let i = 0; i < 30; i++) log.append('stdout', 'z'.repeat(4 * KiB));
+    log.complete();
+    expect(log.memoryBytes).toBe(120 * KiB);
+    expect(log.diskBytes).toBe(0);
+    expect(log.text()).toBe('z'.repeat(120 * KiB));
+    expect(spillFds()).toEqual([]);
+  });
+
   it('keeps a history that fits the window in memory, with no file', () => {
     const log = new OutputLog({ maxRetainedBytes: 64 * KiB, memoryBytes: 64 * KiB, spillDir: dir });
     for (let i = 0; i < 100; i++) log.append('stdout', 'x'.repeat(4 * KiB));
