@@ -13,6 +13,9 @@
 // completed, and reads of its bytes come from there, so a page is exact whatever the writes'
 // progress. Only when the queue is full (a producer faster than the disk, or one that never
 // yields to the event loop) is a block written synchronously, so the memory held stays bounded.
+// A synchronous write that reaches the ring bytes of the write in flight (the producer went a
+// lap past it) is kept in an overlay too, read from there and written again once that write
+// completed: landing late, it would have put older bytes over newer ones.
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync, writev } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +106,14 @@ export class SpillFile {
   #idle: (() => void)[] = [];
   // Blocks are written at once, on the caller's thread, until one such write was slow.
   #inline: boolean;
+  // The ring bytes the write in flight covers (it never wraps: a batch stops at the ring's end).
+  #flight: { position: number; length: number } | undefined;
+  // What was written synchronously over those ring bytes since that write began (only a
+  // producer a whole lap ahead does it): the write may not have landed yet (a thread pool
+  // kept busy elsewhere) and would put older bytes over these, so they are kept here, read
+  // from here, and written again once it completed. `used`: the prefix written (the ring is
+  // written in order from where the flight ends, so it reaches the flight's start first).
+  #overlay: { bytes: Buffer; used: number } | undefined;
 
   constructor(private readonly options: SpillFileOptions) {
     this.#inline = options.fs.inline !== false;
@@ -212,8 +223,27 @@ export class SpillFile {
     if (this.#fd === undefined) throw new Error('spill file read before any write');
     const position = from % this.options.capacity;
     const head = Math.min(to - from, this.options.capacity - position);
-    this.#readAll(out.subarray(from - base, from - base + head), position, from);
-    if (head < to - from) this.#readAll(out.subarray(from - base + head, to - base), 0, from + head);
+    this.#readRing(out.subarray(from - base, from - base + head), position, from);
+    if (head < to - from) this.#readRing(out.subarray(from - base + head, to - base), 0, from + head);
+  }
+
+  // One piece of the ring (it does not wrap): the overlay's bytes where it has them.
+  #readRing(into: Buffer, position: number, offset: number): void {
+    const overlay = this.#overlay;
+    const flight = this.#flight;
+    const from = flight === undefined ? 0 : Math.max(position, flight.position);
+    const to =
+      overlay === undefined || flight === undefined
+        ? 0
+        : Math.min(position + into.length, flight.position + overlay.used);
+    if (overlay === undefined || flight === undefined || from >= to) {
+      this.#readAll(into, position, offset);
+      return;
+    }
+    if (from > position) this.#readAll(into.subarray(0, from - position), position, offset);
+    overlay.bytes.copy(into, from - position, from - flight.position, to - flight.position);
+    const rest = position + into.length - to;
+    if (rest > 0) this.#readAll(into.subarray(to - position), to, offset + (to - position));
   }
 
   #readAll(into: Buffer, position: number, offset: number): void {
@@ -248,6 +278,21 @@ export class SpillFile {
     const head = Math.min(kept.length, capacity - position);
     this.#writeAll(kept.subarray(0, head), position);
     if (head < kept.length) this.#writeAll(kept.subarray(head), 0);
+    if (this.#writing && this.#flight !== undefined) {
+      this.#keepOver(kept.subarray(0, head), position);
+      if (head < kept.length) this.#keepOver(kept.subarray(head), 0);
+    }
+  }
+
+  // Copies what of `bytes` (written at ring `position`) lies over the write in flight.
+  #keepOver(bytes: Uint8Array, position: number): void {
+    const flight = this.#flight!;
+    const from = Math.max(position, flight.position);
+    const to = Math.min(position + bytes.length, flight.position + flight.length);
+    if (from >= to) return;
+    this.#overlay ??= { bytes: Buffer.allocUnsafe(flight.length), used: 0 };
+    this.#overlay.bytes.set(bytes.subarray(from - position, to - position), from - flight.position);
+    this.#overlay.used = Math.max(this.#overlay.used, to - flight.position);
   }
 
   #writeAll(bytes: Uint8Array, position: number): void {
@@ -292,6 +337,7 @@ export class SpillFile {
     }
     this.#submitted += count;
     this.#writing = true;
+    this.#flight = { position, length: buffers.reduce((sum, b) => sum + b.length, 0) };
     this.#write(this.#fd, buffers, position, wraps);
   }
 
@@ -313,17 +359,35 @@ export class SpillFile {
         return;
       }
       this.#writing = false;
+      const overlay = this.#overlay;
+      const flight = this.#flight;
+      this.#overlay = undefined;
+      this.#flight = undefined;
       if (error !== null) this.#fail(error);
-      else if (fd === this.#fd) this.#completed(wraps);
+      else if (fd === this.#fd) this.#completed(wraps, overlay, flight);
       this.#closeRetired();
       this.#pump();
       if (!this.#writing) for (const resolve of this.#idle.splice(0)) resolve();
     });
   }
 
-  #completed(wraps: boolean): void {
+  #completed(
+    wraps: boolean,
+    overlay: { bytes: Buffer; used: number } | undefined,
+    flight: { position: number } | undefined,
+  ): void {
     const done = this.#queue.splice(0, this.#submitted);
     this.#submitted = 0;
+    if (overlay !== undefined && flight !== undefined) {
+      // The newer bytes go back over the older ones the write just put there.
+      try {
+        this.#writeAll(overlay.bytes.subarray(0, overlay.used), flight.position);
+      } catch (error) {
+        this.#queue.unshift(...done);
+        this.#fail(error);
+        return;
+      }
+    }
     if (wraps) {
       // The last block's head is written; its tail goes to the ring's start.
       const block = done[done.length - 1]!;
@@ -357,6 +421,9 @@ export class SpillFile {
     this.#queue = [];
     this.#submitted = 0;
     this.#queuedBytes = 0;
+    // The write in flight is for a file no longer read: nothing to put back over it.
+    this.#flight = undefined;
+    this.#overlay = undefined;
   }
 
   #retire(): void {

@@ -208,6 +208,30 @@ describe('OutputLog spill', () => {
     expect(spilled.text()).toBe(reference.text());
   });
 
+  it('pages exactly after a producer that never yields wrote laps of the ring past a write held in flight', async () => {
+    // The thread pool's write lands only when released: newer bytes written over its part of
+    // the ring meanwhile must not be put back under it (found with complete()'s test: the
+    // first 25 bytes of 1 MiB read back from an older lap).
+    const { fs: slowDisk, held } = heldDisk();
+    const { spilled, reference } = pair({
+      memoryBytes: 256 * KiB,
+      maxRetainedBytes: 1024 * KiB,
+      spillFileSystem: slowDisk,
+    });
+    onTestFinished(() => spilled.close());
+    for (const chunk of stream(3 * 1024 * KiB)) {
+      spilled.append(chunk.stream, chunk.text);
+      reference.append(chunk.stream, chunk.text);
+    }
+    expect(held).toHaveLength(1);
+    expect(pages(spilled, undefined, 64 * KiB)).toEqual(pages(reference, undefined, 64 * KiB));
+    while (held.length > 0) await held.shift()!();
+    await spilled.flushed();
+    expect(spilled.spillError).toBeUndefined();
+    expect(spilled.text()).toBe(reference.text());
+    expect(pages(spilled)).toEqual(pages(reference));
+  });
+
   it('complete() leaves a history that never spilled in memory, with no file', () => {
     const log = new OutputLog({ maxRetainedBytes: 1024 * KiB, memoryBytes: 256 * KiB, spillDir: dir });
     for (let i = 0; i < 30; i++) log.append('stdout', 'z'.repeat(4 * KiB));

@@ -53,6 +53,42 @@ describe('the spill ring', () => {
     file.close();
   });
 
+  it('keeps newer bytes over the ring part of a write in flight, before and after it lands and completes', async () => {
+    // A write that lands only when told, and completes (its callback) only when told after.
+    let land: (() => void) | undefined;
+    let complete: (() => void) | undefined;
+    const fs: SpillFileSystem = {
+      ...nodeSpillFileSystem,
+      inline: false,
+      writeAsync(fd, buffers, position, done) {
+        land = () => {
+          let at = position;
+          for (const buffer of buffers) at += nodeSpillFileSystem.write(fd, buffer, at);
+          complete = () => done(null, at - position);
+        };
+      },
+    };
+    const file = ring(16, fs, 4);
+    file.enqueue(0, Buffer.from('AAAA')); // in flight
+    for (const [at, block] of [
+      [4, 'BBBB'],
+      [8, 'CCCC'],
+      [12, 'DDDD'],
+      [16, 'EEEE'],
+      [20, 'FF'],
+    ] as const)
+      file.enqueue(at, Buffer.from(block)); // written at once, the last two a lap over it
+    expect(file.read(6, 22).toString()).toBe('BBCCCCDDDDEEEEFF');
+    land!();
+    // On disk 'AAAA' now lies over 'EEEE': the newer bytes still read back.
+    expect(file.read(6, 22).toString()).toBe('BBCCCCDDDDEEEEFF');
+    complete!();
+    await file.idle();
+    expect(file.queuedBytes).toBe(0);
+    expect(file.read(6, 22).toString()).toBe('BBCCCCDDDDEEEEFF');
+    file.close();
+  });
+
   it('writes the block that starts the next lap when a batch ends exactly at the ring end', async () => {
     const { fs, held } = heldDisk();
     const file = ring(8, fs);
