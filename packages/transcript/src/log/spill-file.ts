@@ -67,6 +67,19 @@ export function defaultSpillDir(): string {
   return join(tmpdir(), 'procmux-output');
 }
 
+/**
+ * Ring bytes the write in flight is to write (`bytes`, at `position`): its batch, and a wrapped
+ * block's tail written at the ring's start when it completes. `over`: those bytes with what was
+ * written synchronously over them since (only a producer a whole lap ahead does it) on top,
+ * made at the first such write.
+ */
+interface FlightRange {
+  position: number;
+  bytes: Buffer[];
+  length: number;
+  over: Buffer | undefined;
+}
+
 interface Queued {
   /** Absolute offset of bytes[0]. */
   start: number;
@@ -106,14 +119,10 @@ export class SpillFile {
   #idle: (() => void)[] = [];
   // Blocks are written at once, on the caller's thread, until one such write was slow.
   #inline: boolean;
-  // The ring bytes the write in flight covers (it never wraps: a batch stops at the ring's end).
-  #flight: { position: number; length: number } | undefined;
-  // What was written synchronously over those ring bytes since that write began (only a
-  // producer a whole lap ahead does it): the write may not have landed yet (a thread pool
-  // kept busy elsewhere) and would put older bytes over these, so they are kept here, read
-  // from here, and written again once it completed. `used`: the prefix written (the ring is
-  // written in order from where the flight ends, so it reaches the flight's start first).
-  #overlay: { bytes: Buffer; used: number } | undefined;
+  // The ring bytes of the write in flight, with what was written over them since: that write
+  // may not have landed yet (a thread pool kept busy elsewhere) and would put older bytes over
+  // newer, so those are read from here and written again once it completed.
+  #flight: FlightRange[] = [];
 
   constructor(private readonly options: SpillFileOptions) {
     this.#inline = options.fs.inline !== false;
@@ -227,23 +236,20 @@ export class SpillFile {
     if (head < to - from) this.#readRing(out.subarray(from - base + head, to - base), 0, from + head);
   }
 
-  // One piece of the ring (it does not wrap): the overlay's bytes where it has them.
+  // One piece of the ring (it does not wrap): bytes kept over the write in flight from there.
   #readRing(into: Buffer, position: number, offset: number): void {
-    const overlay = this.#overlay;
-    const flight = this.#flight;
-    const from = flight === undefined ? 0 : Math.max(position, flight.position);
-    const to =
-      overlay === undefined || flight === undefined
-        ? 0
-        : Math.min(position + into.length, flight.position + overlay.used);
-    if (overlay === undefined || flight === undefined || from >= to) {
-      this.#readAll(into, position, offset);
-      return;
+    let at = position;
+    const end = position + into.length;
+    for (const range of this.#flight) {
+      const from = Math.max(at, range.position);
+      const to = Math.min(end, range.position + range.length);
+      if (range.over === undefined || from >= to) continue;
+      if (from > at)
+        this.#readAll(into.subarray(at - position, from - position), at, offset + (at - position));
+      range.over.copy(into, from - position, from - range.position, to - range.position);
+      at = to;
     }
-    if (from > position) this.#readAll(into.subarray(0, from - position), position, offset);
-    overlay.bytes.copy(into, from - position, from - flight.position, to - flight.position);
-    const rest = position + into.length - to;
-    if (rest > 0) this.#readAll(into.subarray(to - position), to, offset + (to - position));
+    if (at < end) this.#readAll(into.subarray(at - position), at, offset + (at - position));
   }
 
   #readAll(into: Buffer, position: number, offset: number): void {
@@ -278,7 +284,7 @@ export class SpillFile {
     const head = Math.min(kept.length, capacity - position);
     this.#writeAll(kept.subarray(0, head), position);
     if (head < kept.length) this.#writeAll(kept.subarray(head), 0);
-    if (this.#writing && this.#flight !== undefined) {
+    if (this.#writing) {
       this.#keepOver(kept.subarray(0, head), position);
       if (head < kept.length) this.#keepOver(kept.subarray(head), 0);
     }
@@ -286,13 +292,13 @@ export class SpillFile {
 
   // Copies what of `bytes` (written at ring `position`) lies over the write in flight.
   #keepOver(bytes: Uint8Array, position: number): void {
-    const flight = this.#flight!;
-    const from = Math.max(position, flight.position);
-    const to = Math.min(position + bytes.length, flight.position + flight.length);
-    if (from >= to) return;
-    this.#overlay ??= { bytes: Buffer.allocUnsafe(flight.length), used: 0 };
-    this.#overlay.bytes.set(bytes.subarray(from - position, to - position), from - flight.position);
-    this.#overlay.used = Math.max(this.#overlay.used, to - flight.position);
+    for (const range of this.#flight) {
+      const from = Math.max(position, range.position);
+      const to = Math.min(position + bytes.length, range.position + range.length);
+      if (from >= to) continue;
+      range.over ??= Buffer.concat(range.bytes, range.length);
+      range.over.set(bytes.subarray(from - position, to - position), from - range.position);
+    }
   }
 
   #writeAll(bytes: Uint8Array, position: number): void {
@@ -337,7 +343,13 @@ export class SpillFile {
     }
     this.#submitted += count;
     this.#writing = true;
-    this.#flight = { position, length: buffers.reduce((sum, b) => sum + b.length, 0) };
+    const length = buffers.reduce((sum, b) => sum + b.length, 0);
+    this.#flight = [{ position, bytes: buffers, length, over: undefined }];
+    if (wraps) {
+      const last = this.#queue[this.#submitted - 1]!;
+      const tail = last.bytes.subarray(buffers[buffers.length - 1]!.length);
+      this.#flight.push({ position: 0, bytes: [tail], length: tail.length, over: undefined });
+    }
     this.#write(this.#fd, buffers, position, wraps);
   }
 
@@ -359,46 +371,32 @@ export class SpillFile {
         return;
       }
       this.#writing = false;
-      const overlay = this.#overlay;
       const flight = this.#flight;
-      this.#overlay = undefined;
-      this.#flight = undefined;
+      this.#flight = [];
       if (error !== null) this.#fail(error);
-      else if (fd === this.#fd) this.#completed(wraps, overlay, flight);
+      else if (fd === this.#fd) this.#completed(wraps, flight);
       this.#closeRetired();
       this.#pump();
       if (!this.#writing) for (const resolve of this.#idle.splice(0)) resolve();
     });
   }
 
-  #completed(
-    wraps: boolean,
-    overlay: { bytes: Buffer; used: number } | undefined,
-    flight: { position: number } | undefined,
-  ): void {
+  #completed(wraps: boolean, flight: FlightRange[]): void {
     const done = this.#queue.splice(0, this.#submitted);
     this.#submitted = 0;
-    if (overlay !== undefined && flight !== undefined) {
-      // The newer bytes go back over the older ones the write just put there.
-      try {
-        this.#writeAll(overlay.bytes.subarray(0, overlay.used), flight.position);
-      } catch (error) {
-        this.#queue.unshift(...done);
-        this.#fail(error);
-        return;
-      }
-    }
-    if (wraps) {
-      // The last block's head is written; its tail goes to the ring's start.
-      const block = done[done.length - 1]!;
-      const head = this.options.capacity - (block.start % this.options.capacity);
-      try {
+    try {
+      if (wraps) {
+        // The last block's head is written; its tail goes to the ring's start.
+        const block = done[done.length - 1]!;
+        const head = this.options.capacity - (block.start % this.options.capacity);
         this.#writeSync(block.start + head, block.bytes.subarray(head));
-      } catch (error) {
-        this.#queue.unshift(...done);
-        this.#fail(error);
-        return;
       }
+      // Newer bytes written over the flight's go back over the older ones just put there.
+      for (const range of flight) if (range.over !== undefined) this.#writeAll(range.over, range.position);
+    } catch (error) {
+      this.#queue.unshift(...done);
+      this.#fail(error);
+      return;
     }
     for (const block of done) {
       this.#queuedBytes -= block.bytes.length;
@@ -422,8 +420,7 @@ export class SpillFile {
     this.#submitted = 0;
     this.#queuedBytes = 0;
     // The write in flight is for a file no longer read: nothing to put back over it.
-    this.#flight = undefined;
-    this.#overlay = undefined;
+    this.#flight = [];
   }
 
   #retire(): void {

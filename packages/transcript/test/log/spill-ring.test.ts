@@ -89,6 +89,48 @@ describe('the spill ring', () => {
     file.close();
   });
 
+  it('puts a wrapped block tail written at completion under newer bytes a lap ahead, not over them', async () => {
+    const writes: { land: () => void; complete: () => void }[] = [];
+    const fs: SpillFileSystem = {
+      ...nodeSpillFileSystem,
+      inline: false,
+      writeAsync(fd, buffers, position, done) {
+        let at = position;
+        writes.push({
+          land: () => {
+            for (const buffer of buffers) at += nodeSpillFileSystem.write(fd, buffer, at);
+          },
+          complete: () => done(null, at - position),
+        });
+      },
+    };
+    const file = ring(10, fs, 12);
+    const next = async () => {
+      const write = writes.shift()!;
+      write.land();
+      write.complete();
+      await Promise.resolve();
+    };
+    file.enqueue(0, Buffer.from('AAAAAA')); // in flight at 0-5
+    file.enqueue(6, Buffer.from('BBBBBB')); // waits
+    await next();
+    // In flight now: 'BBBB' at 6-9; its tail 'BB' goes to 0-1 once that completes.
+    file.enqueue(12, Buffer.from('CCCCCC')); // waits
+    file.enqueue(18, Buffer.from('DDDDDD')); // 'CCCCCC' written at 2-7, over the flight's 6-7
+    file.enqueue(24, Buffer.from('EEEEEE')); // 'DDDDDD' written at 8-9 and 0-3, over the rest and the tail's place
+    expect(file.read(14, 24).toString()).toBe('CCCCDDDDDD');
+    writes[0]!.land();
+    expect(file.read(14, 24).toString()).toBe('CCCCDDDDDD');
+    writes.shift()!.complete();
+    await Promise.resolve();
+    expect(file.read(14, 24).toString()).toBe('CCCCDDDDDD');
+    while (writes.length > 0) await next();
+    await file.idle();
+    expect(file.queuedBytes).toBe(0);
+    expect(file.read(20, 30).toString()).toBe('DDDDEEEEEE');
+    file.close();
+  });
+
   it('writes the block that starts the next lap when a batch ends exactly at the ring end', async () => {
     const { fs, held } = heldDisk();
     const file = ring(8, fs);
@@ -102,6 +144,68 @@ describe('the spill ring', () => {
     // Everything is on disk now: the third block overwrote the first in the ring.
     expect(file.read(4, 12).toString()).toBe('BBBBCCCC');
     file.close();
+  });
+
+  it('reads back the newest lap exactly whenever the write in flight lands and completes, the queue full or not', async () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      let state = seed;
+      const next = () => {
+        state = (state * 1103515245 + 12345) & 0x7fffffff;
+        return state;
+      };
+      // One write in flight at a time: it lands (its bytes reach the file) and later completes.
+      let pending: { land: () => void; complete: () => void; landed: boolean } | undefined;
+      const fs: SpillFileSystem = {
+        ...nodeSpillFileSystem,
+        inline: false,
+        writeAsync(fd, buffers, position, done) {
+          let at = position;
+          const write = {
+            landed: false,
+            land: () => {
+              for (const buffer of buffers) at += nodeSpillFileSystem.write(fd, buffer, at);
+              write.landed = true;
+            },
+            complete: () => {
+              pending = undefined;
+              done(null, at - position);
+            },
+          };
+          pending = write;
+        },
+      };
+      const capacity = 24 + (next() % 40);
+      const file = ring(capacity, fs, 4 + (next() % 20));
+      let written = '';
+      for (let round = 0; round < 150; round++) {
+        const size = 1 + (next() % 12);
+        const text = String.fromCharCode(97 + (round % 26)).repeat(size);
+        file.enqueue(written.length, Buffer.from(text));
+        written += text;
+        const action = next() % 6;
+        if (pending && !pending.landed && action === 1) pending.land();
+        else if (pending && action === 2) {
+          if (!pending.landed) pending.land();
+          pending.complete();
+          await Promise.resolve();
+        }
+        const from = Math.max(0, written.length - capacity);
+        expect(file.read(from, written.length).toString(), `seed ${seed}, round ${round}`).toBe(
+          written.slice(from),
+        );
+      }
+      while (pending) {
+        if (!pending.landed) pending.land();
+        pending.complete();
+        await Promise.resolve();
+      }
+      await file.idle();
+      const from = Math.max(0, written.length - capacity);
+      expect(file.read(from, written.length).toString(), `seed ${seed}, at the end`).toBe(
+        written.slice(from),
+      );
+      file.close();
+    }
   });
 
   it('reads back every offset of a long stream whatever the batching, against the bytes written', async () => {
