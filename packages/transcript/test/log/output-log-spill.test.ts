@@ -32,6 +32,14 @@ function* stream(totalBytes: number): Generator<{ stream: OutputStream; text: st
   }
 }
 
+// A pair whose spilled log's writes wait for the test (heldDisk); its file is closed after the test.
+function heldPair(memoryBytes: number) {
+  const { fs, held } = heldDisk();
+  const logs = pair({ memoryBytes, maxRetainedBytes: 1024 * KiB, spillFileSystem: fs });
+  onTestFinished(() => logs.spilled.close());
+  return { ...logs, held };
+}
+
 function pair(options: { memoryBytes: number; maxRetainedBytes: number; spillFileSystem?: SpillFileSystem }) {
   const common = {
     maxRetainedBytes: options.maxRetainedBytes,
@@ -46,6 +54,11 @@ function pair(options: { memoryBytes: number; maxRetainedBytes: number; spillFil
   });
   const reference = new OutputLog({ ...common, memoryBytes: options.maxRetainedBytes });
   return { spilled, reference };
+}
+
+// The same stream appended to each log, without yielding.
+function feed(logs: OutputLog[], totalBytes: number): void {
+  for (const chunk of stream(totalBytes)) for (const log of logs) log.append(chunk.stream, chunk.text);
 }
 
 function pages(log: OutputLog, stream?: OutputStream, maxBytes = 7 * KiB + 3): string[] {
@@ -119,10 +132,7 @@ describe('OutputLog spill', () => {
     });
     // A failure here must not leave the file open for the tests after it.
     onTestFinished(() => spilled.close());
-    for (const chunk of stream(512 * KiB)) {
-      spilled.append(chunk.stream, chunk.text);
-      reference.append(chunk.stream, chunk.text);
-    }
+    feed([spilled, reference], 512 * KiB);
     expect(held).toHaveLength(1);
     // The oldest history is in the write held in flight: in memory, counted there.
     expect(spilled.firstRetainedOffset).toBe(0);
@@ -152,10 +162,7 @@ describe('OutputLog spill', () => {
     // A 256 KiB window: 16 KiB blocks.
     const { spilled, reference } = pair({ memoryBytes: 256 * KiB, maxRetainedBytes: 1024 * KiB });
     onTestFinished(() => spilled.close());
-    for (const chunk of stream(3 * 1024 * KiB)) {
-      spilled.append(chunk.stream, chunk.text);
-      reference.append(chunk.stream, chunk.text);
-    }
+    feed([spilled, reference], 3 * 1024 * KiB);
     await spilled.flushed();
     expect(spilled.memoryBytes).toBeGreaterThan(64 * KiB);
     const retained = spilled.retainedBytes;
@@ -169,10 +176,7 @@ describe('OutputLog spill', () => {
     expect(pages(spilled, 'stderr', 13 * KiB)).toEqual(pages(reference, 'stderr', 13 * KiB));
     expect(spilled.tail).toBe(reference.tail);
     // Output after it (a late chunk) is logged and paged as before; the window refills.
-    for (const chunk of stream(600 * KiB)) {
-      spilled.append(chunk.stream, chunk.text);
-      reference.append(chunk.stream, chunk.text);
-    }
+    feed([spilled, reference], 600 * KiB);
     await spilled.flushed();
     expect(spilled.memoryBytes).toBeGreaterThan(64 * KiB);
     expect(spilled.memoryBytes).toBeLessThanOrEqual(256 * KiB);
@@ -182,18 +186,9 @@ describe('OutputLog spill', () => {
   });
 
   it('complete() with spill writes still in flight pages exactly at every step, and frees each block once written', async () => {
-    const { fs: slowDisk, held } = heldDisk();
-    const { spilled, reference } = pair({
-      memoryBytes: 256 * KiB,
-      maxRetainedBytes: 1024 * KiB,
-      spillFileSystem: slowDisk,
-    });
-    onTestFinished(() => spilled.close());
+    const { spilled, reference, held } = heldPair(256 * KiB);
     // Less than a lap of the ring (1 MiB + a block): a write held for a whole lap is another matter.
-    for (const chunk of stream(800 * KiB)) {
-      spilled.append(chunk.stream, chunk.text);
-      reference.append(chunk.stream, chunk.text);
-    }
+    feed([spilled, reference], 800 * KiB);
     spilled.complete();
     expect(held.length).toBeGreaterThan(0);
     expect(pages(spilled, undefined, 64 * KiB)).toEqual(pages(reference, undefined, 64 * KiB));
@@ -212,17 +207,8 @@ describe('OutputLog spill', () => {
     // The thread pool's write lands only when released: newer bytes written over its part of
     // the ring meanwhile must not be put back under it (found with complete()'s test: the
     // first 25 bytes of 1 MiB read back from an older lap).
-    const { fs: slowDisk, held } = heldDisk();
-    const { spilled, reference } = pair({
-      memoryBytes: 256 * KiB,
-      maxRetainedBytes: 1024 * KiB,
-      spillFileSystem: slowDisk,
-    });
-    onTestFinished(() => spilled.close());
-    for (const chunk of stream(3 * 1024 * KiB)) {
-      spilled.append(chunk.stream, chunk.text);
-      reference.append(chunk.stream, chunk.text);
-    }
+    const { spilled, reference, held } = heldPair(256 * KiB);
+    feed([spilled, reference], 3 * 1024 * KiB);
     expect(held).toHaveLength(1);
     expect(pages(spilled, undefined, 64 * KiB)).toEqual(pages(reference, undefined, 64 * KiB));
     while (held.length > 0) await held.shift()!();
