@@ -348,7 +348,8 @@ export class SpillFile {
     if (wraps) {
       const last = this.#queue[this.#submitted - 1]!;
       const tail = last.bytes.subarray(buffers[buffers.length - 1]!.length);
-      this.#flight.push({ position: 0, bytes: [tail], length: tail.length, over: undefined });
+      // First: a read walks the ranges in ring order.
+      this.#flight.unshift({ position: 0, bytes: [tail], length: tail.length, over: undefined });
     }
     this.#write(this.#fd, buffers, position, wraps);
   }
