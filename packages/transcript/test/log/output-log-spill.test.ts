@@ -187,7 +187,7 @@ describe('OutputLog spill', () => {
 
   it('complete() with spill writes still in flight pages exactly at every step, and frees each block once written', async () => {
     const { spilled, reference, held } = heldPair(256 * KiB);
-    // Less than a lap of the ring (1 MiB + a block): a write held for a whole lap is another matter.
+    // Less than a lap of the ring (1 MiB + a block); laps past a held write: the next test.
     feed([spilled, reference], 800 * KiB);
     spilled.complete();
     expect(held.length).toBeGreaterThan(0);
