@@ -218,6 +218,26 @@ describe('OutputLog spill', () => {
     expect(pages(spilled)).toEqual(pages(reference));
   });
 
+  it('complete() twice, or after close(), changes nothing more and drops nothing', async () => {
+    const { spilled, reference } = pair({ memoryBytes: 256 * KiB, maxRetainedBytes: 1024 * KiB });
+    onTestFinished(() => spilled.close());
+    feed([spilled, reference], 2 * 1024 * KiB);
+    spilled.complete();
+    spilled.complete();
+    await spilled.flushed();
+    expect(spilled.memoryBytes).toBeLessThanOrEqual(16 * KiB);
+    expect(pages(spilled)).toEqual(pages(reference));
+    const held = spilled.memoryBytes;
+    spilled.close();
+    spilled.complete();
+    await spilled.flushed();
+    // Closed: the file's part reads as dropped, what memory held stays, nothing else moves.
+    expect(spilled.memoryBytes).toBe(held);
+    expect(spilled.retainedBytes).toBe(held);
+    expect(spilled.read({ cursor: 0, maxBytes: 4 }).droppedBytes).toBe(spilled.firstRetainedOffset);
+    expect(spilled.spillError).toBeUndefined();
+  });
+
   it('complete() leaves a history that never spilled in memory, with no file', () => {
     const log = new OutputLog({ maxRetainedBytes: 1024 * KiB, memoryBytes: 256 * KiB, spillDir: dir });
     for (let i = 0; i < 30; i++) log.append('stdout', 'z'.repeat(4 * KiB));
@@ -302,5 +322,10 @@ describe('OutputLog spill', () => {
     expect(page).toEqual({ ...reference.read({ cursor: first, maxBytes: 4 * KiB }), droppedBytes: first });
     expect(spilled.text()).toBe(Buffer.from(reference.text()).subarray(first).toString());
     expect(spillFds()).toEqual([]);
+    // The process ends: with no file to take it, the window stays in memory, every byte of it.
+    const memory = spilled.memoryBytes;
+    spilled.complete();
+    expect(spilled.memoryBytes).toBe(memory);
+    expect(spilled.text()).toBe(Buffer.from(reference.text()).subarray(first).toString());
   });
 });
