@@ -7,6 +7,11 @@ export interface Checkpoint {
   offset: number;
   /** That line's 0-based index in the transcript. */
   line: number;
+  /**
+   * True: every byte from the checkpoint before this one up to this one is printable ASCII, a
+   * tab or a line feed, text the stripper gives back as it is (known as it was counted).
+   */
+  plainBefore?: boolean;
 }
 
 export interface WalkOptions {

@@ -162,6 +162,28 @@ describe('excerptLog', () => {
     expect(r.text.endsWith(`${row}\n\nProcess exited with code 0.`)).toBe(true);
   });
 
+  it('counts the middle of a plain flood without decoding it, and decodes a stretch holding a letter of an error word', async () => {
+    const row = `${'a'.repeat(99)}\n`;
+    const text = `${row.repeat(20_000)}fatal: here\n${row.repeat(20_000)}`;
+    // Pipe-sized chunks, each ending mid-row.
+    const { log, index } = logged(text, [65_000]);
+    const request = { budget: 10_000, status: 'Process exited with code 1.', sessionId: 'proc_f', empty: '' };
+    const starts = (await index.lineStarts(log))!;
+    const expected = applyOutputBudget({ ...request, body: await stripped(log) });
+    const decode = vi.spyOn(Buffer.prototype, 'toString');
+    try {
+      // Held whole up to 20,000 characters, not the default's megabyte: the head is read up to there.
+      const got = excerptLog(log, starts, request, PAGE_BYTES, { wholeChars: 20_000 });
+      expect(got).toEqual(expected);
+      expect(got.text).toContain('[line 20,001] fatal: here');
+      // The head, the tail and the 128 KiB block around the error line: not the 4 MB between.
+      const decoded = decode.mock.results.reduce((sum, r) => sum + String(r.value).length, 0);
+      expect(decoded).toBeLessThan(400_000);
+    } finally {
+      decode.mockRestore();
+    }
+  });
+
   it('numbers lines from the first one the history cap kept, as log() pages them', async () => {
     // seq-like lines; the cap keeps the last ~200 kB, from inside a line.
     const text = Array.from({ length: 100_000 }, (_, i) => String(i + 1)).join('\n');

@@ -76,6 +76,32 @@ describe('TranscriptIndex over a pipe, edge histories', () => {
       expect(history.subarray(start.offset).toString('utf8').split('\n', 1)[0]).toBe(`row ${start.line}`);
     }
   });
+
+  // An excerpt counts such a stretch without reading it as text: marked only when every byte
+  // there is one of those, and whenever it is (a chunk's tail after its line start included).
+  it('marks the stretches between line starts that hold only printable ASCII, tabs and line feeds', async () => {
+    // Each chunk ends mid-row with a plain tail or one holding a bell, a carriage return, a
+    // non-ASCII letter or an escape sequence: what follows a chunk's checkpoint.
+    const tails = ['tail', 'tail\x07', 'tab\t', 'tail\r', 'tail', 'tailé', 'tail', 'tail\x1b[0m'];
+    // About 20 KiB each: a line start is recorded in most of them.
+    const chunks = Array.from({ length: 120 }, (_, i) => {
+      const rows = Array.from({ length: 1_800 }, (_, j) => `row ${i * 1_800 + j}\n`).join('');
+      return `${rows}${i % 9 === 4 ? 'split by a bell\x07 ' : ''}${tails[i % tails.length]}`;
+    });
+    for (const sized of [false, true]) {
+      const { log, index } = indexed(chunks, sized);
+      const starts = (await index.lineStarts(log))!;
+      const history = Buffer.from(log.text(), 'utf8');
+      let marked = 0;
+      for (let k = 1; k < starts.length; k++) {
+        const stretch = history.subarray(starts[k - 1]!.offset, starts[k]!.offset).toString('utf8');
+        expect(starts[k]!.plainBefore === true, stretch.slice(-20)).toBe(/^[\t\n\x20-\x7e]*$/.test(stretch));
+        if (starts[k]!.plainBefore) marked += 1;
+      }
+      // Not every stretch holds a dirty tail.
+      expect(marked).toBeGreaterThan(starts.length / 4);
+    }
+  });
 });
 
 describe('TranscriptIndex over a spilled pipe', () => {
