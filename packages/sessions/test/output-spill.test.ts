@@ -3,16 +3,15 @@
 // window in memory, and nothing is left once it is gone.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripAnsi } from '@procmux/ansi';
-import { disposeAfterEach, makeWorkspace, waitFor } from '@procmux/test-utils';
+import { disposeAfterEach, makeWorkspace, testTmpdir, waitFor } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessSessions, type ProcessSession } from '../src/index.js';
 
 const workspace = makeWorkspace();
-const spillDir = mkdtempSync(join(tmpdir(), 'procmux-session-spill-'));
+const spillDir = mkdtempSync(join(testTmpdir(), 'procmux-session-spill-'));
 afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
 const track = disposeAfterEach<ReturnType<typeof createProcessSessions>>();
 
@@ -90,7 +89,7 @@ describe('output beyond the memory window', () => {
 
 describe.skipIf(process.platform !== 'linux')('a host SIGKILLed with spilled history (Linux /proc)', () => {
   it('leaves no spill file: not in the dir, not held open by any process', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-kill-'));
+    const dir = mkdtempSync(join(testTmpdir(), 'procmux-spill-kill-'));
     const host = spawn(process.execPath, [SPILL_HOST, workspace, dir], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });

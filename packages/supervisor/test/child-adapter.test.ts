@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError, TREE_MARKER_ENV } from '@procmux/core-types';
 import {
@@ -8,13 +7,14 @@ import {
   isAlive,
   processTable,
   rejectionOf,
+  testTmpdir,
   waitFor,
 } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChildAdapter, type ChildAdapterOptions } from '../src/index.js';
 
 const started: ChildAdapter[] = [];
-const scratch = mkdtempSync(join(tmpdir(), 'procmux-child-'));
+const scratch = mkdtempSync(join(testTmpdir(), 'procmux-child-'));
 
 async function start(options: ChildAdapterOptions) {
   const adapter = await ChildAdapter.create(options);

@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError, type KillPlatformModule, type ManagedRun } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
-import { checkLeaksAfterAll, isAlive, processTable, waitFor } from '@procmux/test-utils';
+import { checkLeaksAfterAll, isAlive, processTable, testTmpdir, waitFor } from '@procmux/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { ChildAdapter, loadPlatform, ProcessSupervisor, type SpawnOptions } from '../src/index.js';
 import { cancelRunsAfterEach, recordingLogger, rejection } from './helpers.js';
 
 const track = cancelRunsAfterEach();
-const scratch = mkdtempSync(join(tmpdir(), 'procmux-supervisor-'));
+const scratch = mkdtempSync(join(testTmpdir(), 'procmux-supervisor-'));
 
 function supervisor() {
   const { logger, warnings } = recordingLogger();

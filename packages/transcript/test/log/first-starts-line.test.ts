@@ -2,13 +2,13 @@
 // cap left whole. Known from the last byte dropped while memory holds it; never read back from
 // the spill file for this.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputLog } from '../../src/log/output-log.js';
 import { SessionTranscript } from '../../src/session-transcript.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'procmux-starts-line-'));
+const dir = mkdtempSync(join(testTmpdir(), 'procmux-starts-line-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('OutputLog.firstRetainedStartsLine', () => {

@@ -2,16 +2,15 @@
 // buffers given are never written into, and cutting a spilled ASCII history at the cap reads
 // nothing back from the file while a non-ASCII one is still cut between characters (issue 31).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { propertyRuns } from '@procmux/test-utils';
+import { propertyRuns, testTmpdir } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputLog, type OutputLogOptions } from '../../src/log/output-log.js';
 import { nodeSpillFileSystem, type SpillFileSystem } from '../../src/log/spill-file.js';
 import type { OutputStream } from '../../src/log/stream-runs.js';
 
-const spillDir = mkdtempSync(join(tmpdir(), 'procmux-ascii-cut-'));
+const spillDir = mkdtempSync(join(testTmpdir(), 'procmux-ascii-cut-'));
 afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
 
 const KiB = 1024;

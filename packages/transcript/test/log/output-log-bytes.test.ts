@@ -1,16 +1,15 @@
 // A chunk may come with its UTF-8 bytes (an adapter that decoded them passes them on): the log
 // stores those instead of encoding the text, and everything read back is the same.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
-import { propertyRuns } from '@procmux/test-utils';
+import { propertyRuns, testTmpdir } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutputLog, type OutputLogOptions } from '../../src/log/output-log.js';
 import type { OutputStream } from '../../src/log/stream-runs.js';
 
-const spillDir = mkdtempSync(join(tmpdir(), 'procmux-bytes-'));
+const spillDir = mkdtempSync(join(testTmpdir(), 'procmux-bytes-'));
 afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
 
 const character = fc.constantFrom('a', 'Z', '\n', '\u001b', 'é', '€', '中', '😀');

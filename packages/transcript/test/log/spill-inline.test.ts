@@ -1,8 +1,8 @@
 // A spilled block is written at once while such writes are quick, and through the thread
 // pool's queue from the first slow one on; a block the file refuses stays the caller's.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   nodeSpillFileSystem,
@@ -11,7 +11,7 @@ import {
   type SpillFileSystem,
 } from '../../src/log/spill-file.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-inline-'));
+const dir = mkdtempSync(join(testTmpdir(), 'procmux-spill-inline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** node:fs, counting the calls of each kind of write; `slow` ms pass on `clock` in each synchronous one. */

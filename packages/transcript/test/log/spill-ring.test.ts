@@ -3,13 +3,13 @@
 // head would be empty and its tail (all of it) never written, so a page of it read the lap
 // before. Found by the stress run: seq 1 1000000 paged back "1\n2\n3…" in the middle.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nodeSpillFileSystem, SpillFile, type SpillFileSystem } from '../../src/log/spill-file.js';
 import { heldDisk } from './held-disk.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'procmux-spill-ring-'));
+const dir = mkdtempSync(join(testTmpdir(), 'procmux-spill-ring-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function ring(capacity: number, fs: SpillFileSystem, queueBytes = 1 << 20) {

@@ -6,12 +6,13 @@
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { OutputLog, type OutputLogOptions } from '../../src/log/output-log.js';
 import { nodeSpillFileSystem, type SpillFileSystem } from '../../src/log/spill-file.js';
 import { heldDisk } from './held-disk.js';
 
-const spillDir = mkdtempSync(join(tmpdir(), 'procmux-spill-window-'));
+const spillDir = mkdtempSync(join(testTmpdir(), 'procmux-spill-window-'));
 afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
 
 const KiB = 1024;

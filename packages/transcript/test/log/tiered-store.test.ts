@@ -2,13 +2,13 @@
 // file's part all gone), the next block spilled starts the file's history afresh at its own
 // offset, and reads and character cuts there come from what that block holds.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { nodeSpillFileSystem } from '../../src/log/spill-file.js';
 import { TieredStore } from '../../src/log/tiered-store.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'procmux-tiered-'));
+const dir = mkdtempSync(join(testTmpdir(), 'procmux-tiered-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const KiB = 1024;
