@@ -33,7 +33,10 @@ export interface ScreenLike {
   resize(cols: number, rows: number): void;
   /** The cursor, as parsed so far. */
   readonly cursor: ScreenCursor;
-  /** The logical line the cursor is on, right-trimmed, as parsed so far ('' on an empty row). */
+  /**
+   * The logical line the cursor is on, as parsed so far: blanks past its last character left
+   * out but those before the cursor kept (a prompt's trailing space); '' on an empty row.
+   */
   cursorLine?(): string;
   /** The modes, as parsed so far. */
   readonly modes: ScreenModes;

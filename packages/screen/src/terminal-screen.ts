@@ -204,8 +204,10 @@ export class TerminalScreen implements ScreenLike {
   }
 
   /**
-   * The logical line the cursor is on (wrapped rows joined), right-trimmed, as parsed so far:
-   * the line a program is still writing, such as a prompt. '' when the cursor sits on an empty row.
+   * The logical line the cursor is on (wrapped rows joined), as parsed so far: the line a
+   * program is still writing, such as a prompt. Blank cells past its last character are left
+   * out, except those before the cursor: a prompt's trailing space (`>>> `) is part of it, as
+   * it is of the same prompt on a pipe. '' when the cursor sits at the start of an empty row.
    */
   cursorLine(): string {
     this.assertLive('cursorLine');
@@ -216,7 +218,12 @@ export class TerminalScreen implements ScreenLike {
     while (from > 0 && row - from < MAX_WRAP_LOOKBACK && active.getLine(from)?.isWrapped) from--;
     let to = row + 1;
     while (to < active.length && active.getLine(to)?.isWrapped) to++;
-    return joinRows(readRows(active, from, to)).join('');
+    const line = joinRows(readRows(active, from, to)).join('');
+    // The line up to the cursor, blanks included; longer than the trimmed line only by blanks.
+    const before = readRows(active, from, row).map((r) => r.text);
+    before.push(active.getLine(row)?.translateToString(false, 0, active.cursorX) ?? '');
+    const toCursor = before.join('');
+    return toCursor.length > line.length ? toCursor : line;
   }
 
   /** The modes the program set, as parsed so far. */

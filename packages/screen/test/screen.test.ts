@@ -428,7 +428,8 @@ describe('cursorLine', () => {
     expect(screen.cursorLine()).toBe('>');
     screen.feed('>> ');
     await screen.flush();
-    expect(screen.cursorLine()).toBe('>>>');
+    // The blank before the cursor is the prompt's own: a pattern ending in it must match.
+    expect(screen.cursorLine()).toBe('>>> ');
     screen.feed('\r\n0123456789abcd');
     await screen.flush();
     expect(screen.cursorLine()).toBe('0123456789abcd');
@@ -437,5 +438,27 @@ describe('cursorLine', () => {
     expect(screen.cursorLine()).toBe('');
     screen.dispose();
     throwsWith(() => screen.cursorLine(), 'ERR_PROCESS_STATE');
+  });
+
+  it('keeps the blanks before the cursor, on a wrapped line too, and none past it or past the text', async () => {
+    const screen = new TerminalScreen({ cols: 10, rows: 5 });
+    screen.feed('name?  ');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('name?  ');
+    // The cursor moved back over text: the line is its text, not cut at the cursor.
+    screen.feed('\b\b\b\b');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('name?');
+    // Moved right over empty cells: those before it count.
+    screen.feed('\x1b[5C');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('name?   ');
+    screen.feed('\r\n0123456789ab $ ');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('0123456789ab $ ');
+    screen.feed('\r\n');
+    await screen.flush();
+    expect(screen.cursorLine()).toBe('');
+    screen.dispose();
   });
 });

@@ -33,12 +33,18 @@ export class OutputGatherer {
   #tested: Record<Stream, number> = { stdout: 0, stderr: 0 };
   /** The start of each stream's current line as earlier calls returned it (see carryLine). */
   #lead: Record<Stream, string> = { stdout: '', stderr: '' };
+  /**
+   * Blanks the current line holds after the text gathered ends (see #padFrom): a terminal's
+   * output is read with each line's trailing blanks cut, a prompt's `>>> ` included.
+   */
+  #pad: Record<Stream, string> = { stdout: '', stderr: '' };
 
   /** Adds one poll's output; true when it brought visible text. */
   add(result: PollResult): boolean {
     this.droppedBytes += result.droppedBytes;
     this.#append('stdout', result.stdout);
     this.#append('stderr', result.stderr);
+    this.#padFrom(result);
     return result.stdout !== '' || result.stderr !== '';
   }
 
@@ -52,9 +58,14 @@ export class OutputGatherer {
     for (const stream of ['stdout', 'stderr'] as const) {
       const line = result.currentLine?.[stream] ?? '';
       const brought = result[stream];
+      // Matched against the line as gathered text shows it: a terminal's, without its blanks.
+      const shown = line.endsWith(brought) ? line : withoutBlanks(line);
       this.#lead[stream] =
-        !brought.includes('\n') && line.endsWith(brought) ? line.slice(0, line.length - brought.length) : '';
+        !brought.includes('\n') && shown.endsWith(brought)
+          ? shown.slice(0, shown.length - brought.length)
+          : '';
     }
+    this.#padFrom(result);
   }
 
   /** The first match of `pattern` in text not searched before (plus an overlap), or undefined. */
@@ -70,7 +81,7 @@ export class OutputGatherer {
   async find(pattern: TextPattern): Promise<Found | undefined> {
     for (const stream of ['stdout', 'stderr'] as const) {
       const lead = this.#lead[stream];
-      const text = lead + this[stream];
+      const text = lead + this[stream] + this.#pad[stream];
       let from = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
       this.#tested[stream] = text.length;
       while (from < text.length) {
@@ -94,6 +105,23 @@ export class OutputGatherer {
     return formatStreams(this.stdout, this.stderr);
   }
 
+  /**
+   * The current line's blanks the gathered text lacks: a terminal's line as the poll read it
+   * (`>>> `, the cursor after the blank) where the text ends with it less its blanks (`>>>`).
+   * None where the text ends with the whole line (a pipe's) or with something else.
+   */
+  #padFrom(result: PollResult): void {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const line = result.currentLine?.[stream] ?? '';
+      const trimmed = withoutBlanks(line);
+      const endsWith = (suffix: string) => endsJoined(this.#lead[stream], this[stream], suffix);
+      this.#pad[stream] =
+        trimmed.length < line.length && !endsWith(line) && endsWith(trimmed)
+          ? line.slice(trimmed.length)
+          : '';
+    }
+  }
+
   #append(stream: Stream, chunk: string): void {
     if (chunk === '') return;
     let text = this[stream] + chunk;
@@ -109,6 +137,19 @@ export class OutputGatherer {
     }
     this[stream] = text;
   }
+}
+
+/** Whether `head + tail` ends with `suffix`, without joining them (a megabyte gathered). */
+function endsJoined(head: string, tail: string, suffix: string): boolean {
+  if (tail.length >= suffix.length) return tail.endsWith(suffix);
+  return suffix.endsWith(tail) && head.endsWith(suffix.slice(0, suffix.length - tail.length));
+}
+
+/** `line` less its trailing blanks (U+0020: a terminal's empty cells read as those). */
+function withoutBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 0x20) end -= 1;
+  return line.slice(0, end);
 }
 
 /** stdout, then stderr under a marker (pipes keep the two apart). */

@@ -39,6 +39,42 @@ describe('OutputGatherer', () => {
     expect(await g.search(compilePattern('listening on port \\d+'))).toBe('listening on port 8080');
   });
 
+  // A terminal's output comes without its rows' trailing blanks; the poll's current line keeps
+  // those before the cursor. A pipe's text already ends with its whole line.
+  it("matches the current line's blanks a terminal's text leaves out, and nowhere else", async () => {
+    const line = (stdout: string, current: string): PollResult => ({
+      ...poll(stdout),
+      currentLine: { stdout: current, stderr: '' },
+    });
+    // What wait_for does with its first poll.
+    const first = (gatherer: OutputGatherer, result: PollResult) => {
+      gatherer.add(result);
+      gatherer.carryLine(result);
+    };
+    const g = new OutputGatherer();
+    first(g, line('>>', '>> '));
+    expect(await g.find(compilePattern('^>> $'))).toEqual({ text: '>> ', shown: false });
+    // The line began in an earlier reply (`>`), the rest came now: searched as one line.
+    const split = new OutputGatherer();
+    first(split, line('>', '>>> '));
+    expect(await split.find(compilePattern('^>>> $'))).toEqual({ text: '>>> ', shown: false });
+    // All of it shown before: matched as already shown.
+    const shown = new OutputGatherer();
+    first(shown, line('', '>>> '));
+    expect(await shown.find(compilePattern('^>>> $'))).toEqual({ text: '>>> ', shown: true });
+    // The text does not end with the line (the cursor is elsewhere): no blanks added.
+    const elsewhere = new OutputGatherer();
+    elsewhere.add(line('out\n>>>\nmore', '>>> '));
+    expect(await elsewhere.find(compilePattern('>>> '))).toBeUndefined();
+    // A pipe's: the text ends with the whole line, blanks and all, matched once.
+    const pipe = new OutputGatherer();
+    pipe.add(line('a\nname? ', 'name? '));
+    expect(await pipe.find(compilePattern('name\\? $'))).toEqual({ text: 'name? ', shown: false });
+    // Blanks move with the line: none once it ended and the cursor stands on an empty one.
+    g.add(line('x\n', ''));
+    expect(await g.find(compilePattern('^ $'))).toBeUndefined();
+  });
+
   it('searches stderr too', async () => {
     const g = new OutputGatherer();
     g.add(poll('fine', 'Error: boom'));

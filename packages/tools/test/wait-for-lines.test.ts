@@ -102,6 +102,32 @@ describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
     }
   }, 60_000);
 
+  // A terminal's rows are read without their trailing blanks; the prompt's own blank (the
+  // cursor after it) still counts, as it does on a pipe: a model writes `>>> ` as often as `>>>`.
+  it('matches a prompt with its trailing blank, on screen already and after input', async () => {
+    const h = harness();
+    const started = await h.exec({ command: 'python3 -q -i', mode: MODE[wiring] });
+    const id = idOf(started);
+    await shown(h, id, started, '>>>');
+    const onScreen = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>> $', timeout: 10_000 });
+    expect(onScreen.data.wait, onScreen.text).toMatchObject({
+      outcome: 'matched',
+      match: '>>> ',
+      alreadyShown: true,
+    });
+    const line = 'import time; time.sleep(0.2); print("done")';
+    if (wiring === 'pty') {
+      await h.proc({ action: 'paste', session_id: id, text: line });
+      await h.proc({ action: 'submit', session_id: id });
+    } else {
+      await h.proc({ action: 'write', session_id: id, data: `${line}\n` });
+    }
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>> $', timeout: 10_000 });
+    expect(r.data.wait, r.text).toMatchObject({ outcome: 'matched', match: '>>> ' });
+    expect(r.data.wait?.alreadyShown).toBeUndefined();
+    expect(r.data.output).toContain('done');
+  }, 60_000);
+
   it('does not match a completed line an earlier reply returned', async () => {
     const h = harness();
     const started = await h.exec({ command: `python3 -c "${TWO_WRITES}"`, mode: MODE[wiring] });
