@@ -442,23 +442,18 @@ describe('cursorLine', () => {
 
   it('keeps the blanks before the cursor, on a wrapped line too, and none past it or past the text', async () => {
     const screen = new TerminalScreen({ cols: 10, rows: 5 });
-    screen.feed('name?  ');
-    await screen.flush();
-    expect(screen.cursorLine()).toBe('name?  ');
+    const lineAfter = async (text: string) => {
+      screen.feed(text);
+      await screen.flush();
+      return screen.cursorLine();
+    };
+    expect(await lineAfter('name?  ')).toBe('name?  ');
     // The cursor moved back over text: the line is its text, not cut at the cursor.
-    screen.feed('\b\b\b\b');
-    await screen.flush();
-    expect(screen.cursorLine()).toBe('name?');
+    expect(await lineAfter('\b\b\b\b')).toBe('name?');
     // Moved right over empty cells: those before it count.
-    screen.feed('\x1b[5C');
-    await screen.flush();
-    expect(screen.cursorLine()).toBe('name?   ');
-    screen.feed('\r\n0123456789ab $ ');
-    await screen.flush();
-    expect(screen.cursorLine()).toBe('0123456789ab $ ');
-    screen.feed('\r\n');
-    await screen.flush();
-    expect(screen.cursorLine()).toBe('');
+    expect(await lineAfter('\x1b[5C')).toBe('name?   ');
+    expect(await lineAfter('\r\n0123456789ab $ ')).toBe('0123456789ab $ ');
+    expect(await lineAfter('\r\n')).toBe('');
     screen.dispose();
   });
 });

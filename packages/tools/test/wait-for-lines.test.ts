@@ -41,6 +41,24 @@ async function shown(h: Harness, id: string, first: ToolResult, wanted: string):
   );
 }
 
+/** A python REPL started, its first prompt returned by a reply. */
+async function replShowingPrompt(h: Harness, wiring: Wiring): Promise<string> {
+  const started = await h.exec({ command: 'python3 -q -i', mode: MODE[wiring] });
+  const id = idOf(started);
+  await shown(h, id, started, '>>>');
+  return id;
+}
+
+/** Enters a line at the REPL. On pipes it ends with \n (submit presses Enter: \r, which a terminal turns into \n). */
+async function enterLine(h: Harness, id: string, wiring: Wiring, line: string): Promise<void> {
+  if (wiring === 'pty') {
+    await h.proc({ action: 'paste', session_id: id, text: line });
+    await h.proc({ action: 'submit', session_id: id });
+  } else {
+    await h.proc({ action: 'write', session_id: id, data: `${line}\n` });
+  }
+}
+
 describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
   it('finds the prompt of a REPL just started, 30 times of 30 beside two busy loops', async () => {
     const h = harness();
@@ -56,9 +74,7 @@ describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
 
   it('returns at once, saying so, for a REPL prompt a poll already returned', async () => {
     const h = harness();
-    const started = await h.exec({ command: 'python3 -q -i', mode: MODE[wiring] });
-    const id = idOf(started);
-    await shown(h, id, started, '>>>');
+    const id = await replShowingPrompt(h, wiring);
     const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>>', timeout: 10_000 });
     expect(r.data.wait).toMatchObject({ outcome: 'matched', match: '>>>', alreadyShown: true });
     expect(r.text).toMatch(/^\(no new output\)\n\nMatched \/\^>>>\/ on the current line \(already shown\)\./);
@@ -86,14 +102,7 @@ describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
     const id = idOf(started);
     await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>>', timeout: 10_000 });
     for (let run = 0; run < 5; run++) {
-      const line = `import time; time.sleep(0.2); print("done", ${run})`;
-      // On pipes a line ends with \n (submit presses Enter: \r, which a terminal turns into \n).
-      if (wiring === 'pty') {
-        await h.proc({ action: 'paste', session_id: id, text: line });
-        await h.proc({ action: 'submit', session_id: id });
-      } else {
-        await h.proc({ action: 'write', session_id: id, data: `${line}\n` });
-      }
+      await enterLine(h, id, wiring, `import time; time.sleep(0.2); print("done", ${run})`);
       const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>>', timeout: 10_000 });
       expect(r.data.wait, r.text).toMatchObject({ outcome: 'matched' });
       expect(r.data.wait?.alreadyShown).toBeUndefined();
@@ -106,22 +115,14 @@ describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
   // cursor after it) still counts, as it does on a pipe: a model writes `>>> ` as often as `>>>`.
   it('matches a prompt with its trailing blank, on screen already and after input', async () => {
     const h = harness();
-    const started = await h.exec({ command: 'python3 -q -i', mode: MODE[wiring] });
-    const id = idOf(started);
-    await shown(h, id, started, '>>>');
+    const id = await replShowingPrompt(h, wiring);
     const onScreen = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>> $', timeout: 10_000 });
     expect(onScreen.data.wait, onScreen.text).toMatchObject({
       outcome: 'matched',
       match: '>>> ',
       alreadyShown: true,
     });
-    const line = 'import time; time.sleep(0.2); print("done")';
-    if (wiring === 'pty') {
-      await h.proc({ action: 'paste', session_id: id, text: line });
-      await h.proc({ action: 'submit', session_id: id });
-    } else {
-      await h.proc({ action: 'write', session_id: id, data: `${line}\n` });
-    }
+    await enterLine(h, id, wiring, 'import time; time.sleep(0.2); print("done")');
     const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>> $', timeout: 10_000 });
     expect(r.data.wait, r.text).toMatchObject({ outcome: 'matched', match: '>>> ' });
     expect(r.data.wait?.alreadyShown).toBeUndefined();
