@@ -218,9 +218,10 @@ export class TerminalScreen implements ScreenLike {
     while (from > 0 && row - from < MAX_WRAP_LOOKBACK && active.getLine(from)?.isWrapped) from--;
     let to = row + 1;
     while (to < active.length && active.getLine(to)?.isWrapped) to++;
-    const line = joinRows(readRows(active, from, to)).join('');
+    const rows = readRows(active, from, to);
+    const line = joinRows(rows).join('');
     // The line up to the cursor, blanks included; longer than the trimmed line only by blanks.
-    const before = readRows(active, from, row).map((r) => r.text);
+    const before = rows.slice(0, row - from).map((r) => r.text);
     before.push(active.getLine(row)?.translateToString(false, 0, active.cursorX) ?? '');
     const toCursor = before.join('');
     return toCursor.length > line.length ? toCursor : line;
