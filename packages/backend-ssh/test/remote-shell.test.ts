@@ -2,13 +2,12 @@
 // it: bash where there is one, sh where there is none, and the descriptors closed either way.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { remoteTarget, wrapperCommand } from '../src/index.js';
 
-const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-ssh-shell-')));
+const workspace = realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-ssh-shell-')));
 // A PATH with sh and the tools the wrapper and its monitor use, but no bash.
 const noBash = join(workspace, 'bin');
 execFileSync('mkdir', [noBash]);

@@ -4,14 +4,13 @@
 // is refused naming why; 'auto' falls back to the pid namespace, else to the marker sweep.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namespaceWords, remotePidNamespaceSupport } from '@procmux/backend-tmux';
-import { assertNoLeakedProcesses, leakedCgroups } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, leakedCgroups, testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type WrapperCommand, wrapperCommand } from '../src/remote-scripts.js';
 
-const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'procmux-ssh-mode-')));
+const workspace = realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-ssh-mode-')));
 const root = process.platform === 'linux' && process.getuid?.() === 0;
 const readOnly = root
   ? spawnSync('unshare', ['--mount', '--propagation', 'private', 'true']).status === 0

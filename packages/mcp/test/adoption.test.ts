@@ -5,13 +5,13 @@
 // (when one is given in PROCMUX_PG_URL) writes its records there under an id of this machine.
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createTmuxBackend, type TmuxBackend } from '@procmux/backend-tmux';
 import { RECOVERY_NAMESPACE } from '@procmux/core-types';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { openSqliteRecoveryStore, type SqliteRecoveryStore } from '@procmux/store-sqlite';
-import { assertNoLeakedProcesses, isAlive, requireTool, waitFor } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, isAlive, requireTool, testTmpdir, waitFor } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Adoption, replicasOf, startAdoption } from '../src/adoption.js';
@@ -19,7 +19,7 @@ import { openServerHost } from '../src/host.js';
 import { openRecordStore } from '../src/record-store.js';
 import { workspaceHash } from '../src/state-dir.js';
 
-const root = mkdtempSync(join(tmpdir(), 'procmux-adopt-'));
+const root = mkdtempSync(join(testTmpdir(), 'procmux-adopt-'));
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 
 afterAll(async () => {

@@ -1,13 +1,12 @@
 import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
-import { checkLeaksAfterAll, isAlive, waitFor } from '@procmux/test-utils';
+import { checkLeaksAfterAll, isAlive, testTmpdir, waitFor } from '@procmux/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { createPtyAdapter, PtyAdapter } from '../src/index.js';
 import { run, start } from './helpers.js';
 
-const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pty-posix-')));
+const dir = realpathSync(mkdtempSync(join(testTmpdir(), 'pty-posix-')));
 
 checkLeaksAfterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseForwarder, type ForwarderEffects } from '../src/forwarder-choice.js';
 import { domainAllowed, parseDomain, resolveSandboxPolicy } from '../src/policy.js';
@@ -8,7 +8,7 @@ import { seccompProgram, TIOCLINUX, TIOCSTI } from '../src/seccomp.js';
 import { checkSandboxSupport, type SupportEffects } from '../src/support.js';
 import { hostRealPath, type ScanContext, scanLine, violationLine } from '../src/violations.js';
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'sbx-unit-')));
+const root = realpathSync(mkdtempSync(join(testTmpdir(), 'sbx-unit-')));
 const ws = join(root, 'ws');
 const home = join(root, 'home');
 mkdirSync(ws);

@@ -19,19 +19,26 @@ export interface LeftoverEffects {
 }
 
 /**
- * How long a fork of the exited process gets to exec its program: `sleep 30 & echo started`
- * forks bash for the job, and the parent may be gone before the fork has exec'd `sleep`.
+ * How much CPU a fork of the exited process may use without exec'ing before it counts as a
+ * subshell that never will (`(while :; do :; done) &`): `sleep 30 & echo started` forks bash
+ * for the job, and the parent may be gone before the fork has exec'd `sleep`. Counted in the
+ * fork's own CPU time, not the clock: on a loaded machine a fork may wait longer than this for
+ * a core before it runs at all (a 200 ms wall-clock grace named it by the shell's command line).
  */
 export const EXEC_GRACE_MS = 200;
+/** The most a listing waits for forks to exec, however loaded the machine. */
+export const EXEC_WAIT_CAP_MS = 2_000;
 const EXEC_POLL_MS = 5;
+/** /proc's utime and stime are in USER_HZ ticks, 100 a second on every Linux. */
+const MS_PER_TICK = 10;
 
 /**
  * Names every live pid of the tree but `rootPid` (which has just exited); sorted by pid.
  * `rootArgv` is the exited process's argv: a member still showing it is a fork that has not
  * exec'd yet, and a member whose command line reads empty is inside its exec (the new program's
  * arguments are not set up yet: its comm alone would say `sleep` for `sleep 30`); each is read
- * again until it has exec'd (at most EXEC_GRACE_MS; a subshell that never execs keeps the
- * shell's name).
+ * again until it has exec'd, unless it is a subshell that will not: it has children of its own
+ * or has used EXEC_GRACE_MS of CPU (then it keeps the shell's name). At most EXEC_WAIT_CAP_MS.
  */
 export async function listLeftovers(
   rootPid: number,
@@ -45,10 +52,11 @@ export async function listLeftovers(
   for (const pid of pids) {
     const unsettled = (command: string | undefined) =>
       command !== undefined &&
-      ((rootCommand !== '' && command === cut(rootCommand)) || effects.read(`/proc/${pid}/cmdline`) === '');
+      ((rootCommand !== '' && command === cut(rootCommand)) || effects.read(`/proc/${pid}/cmdline`) === '') &&
+      !isSubshell(pid, pids, effects);
     let command = nameOf(pid, effects);
     while (unsettled(command)) {
-      deadline ??= Date.now() + EXEC_GRACE_MS;
+      deadline ??= Date.now() + EXEC_WAIT_CAP_MS;
       if (Date.now() >= deadline) break;
       await effects.sleep(EXEC_POLL_MS);
       command = nameOf(pid, effects);
@@ -58,12 +66,28 @@ export async function listLeftovers(
   return found;
 }
 
-/** Its command line (`sleep 30`), else its comm; undefined for a zombie or a process gone. */
-export function nameOf(pid: number, effects: Pick<LeftoverEffects, 'read'>): string | undefined {
+// A fork that runs commands itself (the parent of another member) or has spent EXEC_GRACE_MS
+// of CPU without exec'ing is a subshell, not a fork on its way to its program.
+function isSubshell(pid: number, pids: readonly number[], effects: Pick<LeftoverEffects, 'read'>): boolean {
+  const fields = statFields(pid, effects);
+  if (fields === undefined) return false;
+  const cpuTicks = Number(fields[11]) + Number(fields[12]);
+  if (cpuTicks * MS_PER_TICK >= EXEC_GRACE_MS) return true;
+  return pids.some((other) => other !== pid && statFields(other, effects)?.[1] === String(pid));
+}
+
+// The fields of /proc/<pid>/stat after the command name: [0] the state, [1] the ppid,
+// [11] utime, [12] stime.
+function statFields(pid: number, effects: Pick<LeftoverEffects, 'read'>): string[] | undefined {
   const stat = effects.read(`/proc/${pid}/stat`);
   if (stat === undefined) return undefined;
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  if (state === 'Z' || state === 'X') return undefined;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Its command line (`sleep 30`), else its comm; undefined for a zombie or a process gone. */
+export function nameOf(pid: number, effects: Pick<LeftoverEffects, 'read'>): string | undefined {
+  const state = statFields(pid, effects)?.[0];
+  if (state === undefined || state === 'Z' || state === 'X') return undefined;
   const argv = (effects.read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter((arg) => arg !== '');
   const command = argv.length > 0 ? argv.join(' ') : (effects.read(`/proc/${pid}/comm`) ?? '').trim();
   if (command === '') return undefined;

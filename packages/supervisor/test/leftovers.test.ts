@@ -1,12 +1,32 @@
 // What of a run's tree outlived its process: named from /proc (faked here), forks waited for.
-import { describe, expect, it } from 'vitest';
-import { listLeftovers, nameOf, startsBackgroundJob } from '../src/leftovers.js';
+import { spawn } from 'node:child_process';
+import { assertNoLeakedProcesses, descendantsOf, waitFor } from '@procmux/test-utils';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  EXEC_WAIT_CAP_MS,
+  listLeftovers,
+  nameOf,
+  readProcFile,
+  startsBackgroundJob,
+} from '../src/leftovers.js';
 
 function procfs(files: Record<string, string>) {
   return (file: string) => files[file];
 }
 
 const stat = (pid: number, state: string) => `${pid} (x y) ${state} 1 1 1`;
+/** A stat line with its parent and the CPU it used (utime + stime, in 10 ms ticks). */
+const statOf = (pid: number, ppid: number, cpuTicks: number) =>
+  `${pid} (bash) R ${ppid} ${pid} ${pid} 0 -1 4194304 100 0 0 0 ${cpuTicks} 0 0 0 20 0 1 0`;
+const SHELL = ['bash', '-c', 'sleep 30 & echo started'];
+const SHELL_LINE = 'bash\u0000-c\u0000sleep 30 & echo started';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+afterAll(async () => {
+  await assertNoLeakedProcesses();
+});
 
 describe('leftovers of a run', () => {
   it('names a process by its command line, else its comm, and skips zombies and the gone', () => {
@@ -79,6 +99,109 @@ describe('leftovers of a run', () => {
     expect(found).toEqual([{ pid: 30, command: 'sleep 30' }]);
     expect(sleeps).toBe(1);
   });
+
+  // The clock is faked: each look costs 100 ms of it, as on a machine where the fork waits
+  // that long for a core.
+  function slowClock(onLook: (looks: number) => void) {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let looks = 0;
+    return async () => {
+      looks += 1;
+      vi.setSystemTime(Date.now() + 100);
+      onLook(looks);
+    };
+  }
+
+  it('waits for a fork that gets no CPU for longer than the grace: it is not a subshell yet', async () => {
+    const files: Record<string, string> = {
+      '/proc/20/stat': statOf(20, 1, 0),
+      '/proc/20/cmdline': SHELL_LINE,
+    };
+    let looks = 0;
+    const sleep = slowClock((n) => {
+      looks = n;
+      // A second of the clock later, having used 10 ms of CPU, it execs.
+      if (n === 10) files['/proc/20/cmdline'] = 'sleep\u000030';
+      else files['/proc/20/stat'] = statOf(20, 1, 1);
+    });
+    const found = await listLeftovers(5, { pids: () => [20], read: procfs(files), sleep }, SHELL);
+    expect(found).toEqual([{ pid: 20, command: 'sleep 30' }]);
+    expect(looks).toBe(10);
+  });
+
+  it('names a fork that used the grace in CPU without exec, or runs children, as the shell at once', async () => {
+    const files: Record<string, string> = {
+      // A busy subshell: 250 ms of CPU.
+      '/proc/20/stat': statOf(20, 1, 25),
+      '/proc/20/cmdline': SHELL_LINE,
+      // A subshell running a command of its own (23).
+      '/proc/22/stat': statOf(22, 1, 0),
+      '/proc/22/cmdline': SHELL_LINE,
+      '/proc/23/stat': statOf(23, 22, 0),
+      '/proc/23/cmdline': 'sleep\u00001',
+    };
+    let looks = 0;
+    const countLook = async () => {
+      looks += 1;
+    };
+    const found = await listLeftovers(
+      5,
+      { pids: () => [20, 22, 23], read: procfs(files), sleep: countLook },
+      SHELL,
+    );
+    expect(found).toEqual([
+      { pid: 20, command: 'bash -c sleep 30 & echo started' },
+      { pid: 22, command: 'bash -c sleep 30 & echo started' },
+      { pid: 23, command: 'sleep 1' },
+    ]);
+    expect(looks).toBe(0);
+  });
+
+  it('gives up on a fork that never execs after EXEC_WAIT_CAP_MS, naming it as the shell', async () => {
+    const files: Record<string, string> = {
+      '/proc/20/stat': statOf(20, 1, 0),
+      '/proc/20/cmdline': SHELL_LINE,
+    };
+    let looks = 0;
+    const sleep = slowClock((n) => {
+      looks = n;
+    });
+    const found = await listLeftovers(5, { pids: () => [20], read: procfs(files), sleep }, SHELL);
+    expect(found).toEqual([{ pid: 20, command: 'bash -c sleep 30 & echo started' }]);
+    expect(looks).toBe(EXEC_WAIT_CAP_MS / 100);
+  });
+
+  // The same read from the real /proc: a shell that waits for its own child is a subshell.
+  it.runIf(process.platform === 'linux')(
+    'reads a real shell with a child of its own as settled, at once',
+    async () => {
+      const argv = ['sh', '-c', 'sleep 30; exit 0'];
+      const shell = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+      const exited = new Promise((resolve) => shell.once('exit', resolve));
+      try {
+        const child = await waitFor(() => descendantsOf(shell.pid!)[0]?.pid, 10_000, 'the shell forks sleep');
+        let looks = 0;
+        const countLook = async () => {
+          looks += 1;
+        };
+        const found = await listLeftovers(
+          -1,
+          { pids: () => [shell.pid!, child!], read: readProcFile, sleep: countLook },
+          argv,
+        );
+        expect(found).toEqual([
+          { pid: shell.pid, command: 'sh -c sleep 30; exit 0' },
+          { pid: child, command: 'sleep 30' },
+        ]);
+        expect(looks).toBe(0);
+      } finally {
+        const tree = descendantsOf(shell.pid!);
+        shell.kill('SIGKILL');
+        for (const p of tree) process.kill(p.pid, 'SIGKILL');
+        await exited;
+      }
+    },
+  );
 
   it('tells a line that may start a background job from one that cannot', () => {
     for (const line of ['sleep 30 & echo started', 'npm run dev &', 'a&b', '(x) & wait']) {

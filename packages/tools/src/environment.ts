@@ -24,3 +24,19 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = Object.free
   GIT_EDITOR: 'true',
   DEBIAN_FRONTEND: 'noninteractive',
 });
+
+/**
+ * Set for commands whose output goes to pipes (one-shots and daemons) unless the caller's
+ * `env` says otherwise: output a program holds back is output nobody sees in time, and lost
+ * when the program is killed.
+ *
+ * - PYTHONUNBUFFERED=1: Python keeps print() output in an 8 KiB buffer when stdout is a pipe,
+ *   so a daemon's `Serving HTTP on ...` never showed (`wait_for` timed out with the port open)
+ *   and a one-shot ended by its timeout lost everything it had printed.
+ *
+ * C programs' stdio buffers the same way; nothing portable turns that off from outside
+ * (`stdbuf` preloads a library into the program), so it is left as it is.
+ */
+export const PIPE_OUTPUT_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PYTHONUNBUFFERED: '1',
+});

@@ -134,7 +134,7 @@ async function oneShot(
   const start = (stdin: ProcessStartRequest['stdin']) =>
     sessions.start({
       ...startRequest(request, context),
-      env: { ...options.nonInteractiveEnv, ...request.env },
+      env: { ...options.nonInteractiveEnv, ...options.pipeOutputEnv, ...request.env },
       stdin,
       ...(options.reportBackgroundJobs ? { endLeftovers: true } : {}),
       timeoutMs,
@@ -284,7 +284,11 @@ async function background(
   const session = await sessions
     .start({
       ...startRequest(request, context),
-      ...(request.env ? { env: request.env } : {}),
+      ...(interactive
+        ? request.env
+          ? { env: request.env }
+          : {}
+        : { env: { ...options.pipeOutputEnv, ...request.env } }),
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
       ...(request.noOutputTimeoutMs !== undefined ? { noOutputTimeoutMs: request.noOutputTimeoutMs } : {}),
       ...(request.persist

@@ -11,7 +11,7 @@ export { applyOutputBudget } from './budget.js';
 export { createProcessTools, type ProcessTools } from './create-tools.js';
 export { EXEC_DESCRIPTION, PROCESS_DESCRIPTION } from './descriptions.js';
 export { echo, MAX_ECHO_CHARS } from './echo.js';
-export { NON_INTERACTIVE_ENV } from './environment.js';
+export { NON_INTERACTIVE_ENV, PIPE_OUTPUT_ENV } from './environment.js';
 export { MAX_WAIT_MS, type ProcessToolsOptions } from './options.js';
 export { RESULT_JSON_SCHEMA } from './result-schema.js';
 export {

@@ -1,5 +1,5 @@
 import { invalidOption, knownKeys, type Limit, resolveLimit } from '@procmux/core-types';
-import { NON_INTERACTIVE_ENV } from './environment.js';
+import { NON_INTERACTIVE_ENV, PIPE_OUTPUT_ENV } from './environment.js';
 
 /** How the tools behave; every field is optional. */
 export interface ProcessToolsOptions {
@@ -13,6 +13,8 @@ export interface ProcessToolsOptions {
   startupWaitMs?: number;
   /** Variables set for one-shot commands (the call's `env` wins): NON_INTERACTIVE_ENV. */
   nonInteractiveEnv?: Readonly<Record<string, string>>;
+  /** Variables set for one-shots and daemons, whose output goes to pipes (the call's `env` wins): PIPE_OUTPUT_ENV. */
+  pipeOutputEnv?: Readonly<Record<string, string>>;
   /** Why exec `persist: true` cannot work on this host (no persistent backend); it is refused saying so. */
   persistUnavailable?: string;
   /**
@@ -29,6 +31,7 @@ export interface ResolvedToolOptions {
   oneShotNoOutputTimeoutMs: number;
   startupWaitMs: number;
   nonInteractiveEnv: Readonly<Record<string, string>>;
+  pipeOutputEnv: Readonly<Record<string, string>>;
   persistUnavailable: string | undefined;
   reportBackgroundJobs: boolean;
 }
@@ -39,7 +42,10 @@ export const MAX_WAIT_MS = 120_000;
 /** The longest timeout a call may set: a day. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
 const LIMITS: Record<
-  Exclude<keyof ProcessToolsOptions, 'nonInteractiveEnv' | 'persistUnavailable' | 'reportBackgroundJobs'>,
+  Exclude<
+    keyof ProcessToolsOptions,
+    'nonInteractiveEnv' | 'pipeOutputEnv' | 'persistUnavailable' | 'reportBackgroundJobs'
+  >,
   Limit & { min: number }
 > = {
   outputBudget: { default: 30_000, hard: 1_000_000, min: 1_000 },
@@ -56,15 +62,12 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
   knownKeys('options', options, [
     ...Object.keys(LIMITS),
     'nonInteractiveEnv',
+    'pipeOutputEnv',
     'persistUnavailable',
     'reportBackgroundJobs',
   ]);
-  const env = options.nonInteractiveEnv ?? NON_INTERACTIVE_ENV;
-  if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
-    throw invalidOption('nonInteractiveEnv', 'an object mapping variable names to string values', {
-      value: env,
-    });
-  }
+  const env = envOption('nonInteractiveEnv', options.nonInteractiveEnv ?? NON_INTERACTIVE_ENV);
+  const pipeEnv = envOption('pipeOutputEnv', options.pipeOutputEnv ?? PIPE_OUTPUT_ENV);
   // Any string was taken before (even an empty one), so only the type is checked.
   if (options.persistUnavailable !== undefined && typeof options.persistUnavailable !== 'string') {
     throw invalidOption('persistUnavailable', 'a string saying why', { value: options.persistUnavailable });
@@ -75,6 +78,7 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
   }
   const resolved = {
     nonInteractiveEnv: env,
+    pipeOutputEnv: pipeEnv,
     persistUnavailable: options.persistUnavailable,
     reportBackgroundJobs: report,
   } as ResolvedToolOptions;
@@ -82,6 +86,13 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
     resolved[key] = resolveLimit(key, options[key], limit, limit.min);
   }
   return resolved;
+}
+
+function envOption(name: string, env: unknown): Readonly<Record<string, string>> {
+  if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
+    throw invalidOption(name, 'an object mapping variable names to string values', { value: env });
+  }
+  return env as Readonly<Record<string, string>>;
 }
 
 /** The options in force when a host sets none. */

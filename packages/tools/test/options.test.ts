@@ -1,6 +1,6 @@
 import { invalidOptionMessage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
-import { NON_INTERACTIVE_ENV } from '../src/index.js';
+import { NON_INTERACTIVE_ENV, PIPE_OUTPUT_ENV } from '../src/index.js';
 import { resolveToolOptions } from '../src/options.js';
 
 describe('resolveToolOptions', () => {
@@ -11,6 +11,7 @@ describe('resolveToolOptions', () => {
       oneShotNoOutputTimeoutMs: 60_000,
       startupWaitMs: 2_000,
       nonInteractiveEnv: NON_INTERACTIVE_ENV,
+      pipeOutputEnv: PIPE_OUTPUT_ENV,
       reportBackgroundJobs: process.platform !== 'win32',
     });
   });
@@ -41,6 +42,10 @@ describe('resolveToolOptions', () => {
     [
       { nonInteractiveEnv: { PAGER: 1 } },
       'nonInteractiveEnv must be an object mapping variable names to string values',
+    ],
+    [
+      { pipeOutputEnv: 'PYTHONUNBUFFERED=1' },
+      'pipeOutputEnv must be an object mapping variable names to string values',
     ],
   ])('refuses %o with a message saying what is allowed', (options, message) => {
     expect(invalidOptionMessage(() => resolveToolOptions(options as never))).toContain(message);
