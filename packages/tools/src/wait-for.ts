@@ -1,4 +1,5 @@
 import { type ActionContext, sessionReply, tailStartLine } from './action-context.js';
+import { type EarlierMatch, earlierMatch } from './earlier-match.js';
 import { type Found, OutputGatherer } from './gather.js';
 import { invalid } from './params.js';
 import { compilePattern, type TextPattern } from './pattern.js';
@@ -142,10 +143,18 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     stopInput?.();
   }
   const waitedMs = Date.now() - start;
+  const earlier =
+    c.pattern && (fired === 'timeout' || fired === 'exit')
+      ? await earlierMatch(session, c.pattern.pattern)
+      : undefined;
   const body = output.text();
   return sessionReply(ctx, session, {
     body: body === '' ? '(no new output)' : body,
-    notes: [droppedNote(output.droppedBytes + output.trimmedBytes), verdict(c, fired, timeout, found)],
+    notes: [
+      droppedNote(output.droppedBytes + output.trimmedBytes),
+      verdict(c, fired, timeout, found),
+      earlier && earlierNote(c.pattern!.source, earlier),
+    ],
     firstLine: tailStartLine(session, body),
     data: {
       wait: {
@@ -226,6 +235,14 @@ function verdict(
       return `Timed out after ${timeout} ms: ${missed.join('; ')}.`;
     }
   }
+}
+
+function earlierNote(source: string, earlier: EarlierMatch): string {
+  return (
+    `${shownPattern(source)} matches line ${earlier.line.toLocaleString('en-US')} of the log, ` +
+    `${JSON.stringify(quote(earlier.text))}, which an earlier reply returned: ` +
+    'wait_for matches only output no earlier call returned.'
+  );
 }
 
 function quote(text: string): string {
