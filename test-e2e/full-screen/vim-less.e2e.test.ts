@@ -30,6 +30,20 @@ it('edits a file in vim through send_keys and :wq, then the shell output continu
   expect(await session.screen()).toContain('vim exited 0');
 });
 
+// vim draws its first screen in more than one burst: exec's reply appended the rows each poll
+// redrew (31 rows of `~` and the status line, then 6 more `~` and the status line again).
+it("shows vim's screen in exec's first reply once, as a person sees it", async () => {
+  const { call } = setup();
+  const started = await call('exec', { command: 'vim -u NONE -N first.txt', mode: 'session' });
+  const id = started.data.session?.id as string;
+  const body = started.text.split('\n').slice(1, -2);
+  expect(body.filter((line) => line.includes('"first.txt"'))).toHaveLength(1);
+  expect(body.length).toBeLessThanOrEqual(40);
+  await call('process', { action: 'write', session_id: id, data: ':q!' });
+  await call('process', { action: 'send_keys', session_id: id, keys: ['Enter'] });
+  await call('process', { action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
+});
+
 it('pages a file in less with send_keys and quits with q', async () => {
   const { root, call, sessions: reg } = setup();
   writeFileSync(join(root, 'long.txt'), Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n'));

@@ -145,6 +145,12 @@ export interface PollResult {
    * it is not the program's reply.
    */
   currentLine?: { stdout: string; stderr: string };
+  /**
+   * True when, after this poll, a terminal session's program is on the alternate screen (vim,
+   * less, htop): `stdout` is then the rows it redrew, from the first that changed, and
+   * `screen()` is the whole screen. Left out otherwise.
+   */
+  fullScreen?: true;
 }
 
 export interface WaitOutcome {

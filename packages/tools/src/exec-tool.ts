@@ -3,6 +3,7 @@ import type { InputWait, ProcessStartRequest } from '@procmux/sessions';
 import { endedNote, settleJobs, survivorsNote } from './background-report.js';
 import { duration, shownCommand, wiring } from './describe-session.js';
 import { execDescription } from './descriptions.js';
+import { gatheredBody } from './full-screen-body.js';
 import { gather } from './gather.js';
 import { guessedInputNote, inputStopNote, watchOneShotInput } from './one-shot-input.js';
 import { oneShotInputPlan } from './one-shot-plan.js';
@@ -313,7 +314,7 @@ async function background(
       : '';
   const persisted = request.persist ? persistNote(kind, session.metadata().backendMetadata) : '';
   const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}${persisted}`;
-  const body = first.output.text();
+  const body = await gatheredBody(session, first.output, first.last);
   return sessionReply({ tool: 'exec', action: request.mode, budget: options.outputBudget }, session, {
     header,
     body: body === '' ? `(no output in the first ${duration(first.waitedMs)})` : body,

@@ -30,6 +30,8 @@ export class OutputGatherer {
   droppedBytes = 0;
   /** Bytes this call dropped from the front to stay under MAX_GATHER_CHARS. */
   trimmedBytes = 0;
+  /** Polls whose stdout brought text (on a terminal: screen deltas appended one after another). */
+  stdoutPieces = 0;
   #tested: Record<Stream, number> = { stdout: 0, stderr: 0 };
   /** The start of each stream's current line as earlier calls returned it (see carryLine). */
   #lead: Record<Stream, string> = { stdout: '', stderr: '' };
@@ -42,6 +44,7 @@ export class OutputGatherer {
   /** Adds one poll's output; true when it brought visible text. */
   add(result: PollResult): boolean {
     this.droppedBytes += result.droppedBytes;
+    if (result.stdout !== '') this.stdoutPieces += 1;
     this.#append('stdout', result.stdout);
     this.#append('stderr', result.stderr);
     this.#padFrom(result);

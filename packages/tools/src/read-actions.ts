@@ -1,5 +1,6 @@
 import { type ActionContext, sessionReply, tailStartLine } from './action-context.js';
 import { duration, shownCommand } from './describe-session.js';
+import { gatheredBody } from './full-screen-body.js';
 import { gather } from './gather.js';
 import { MAX_WAIT_MS } from './options.js';
 import { endShown, summarize } from './results.js';
@@ -44,7 +45,7 @@ export async function pollAction(ctx: ActionContext): Promise<ToolResult> {
   const used = Math.round(Math.min(MAX_WAIT_MS, Math.max(0, requested)));
   const session = ctx.session();
   const got = await gather(session, { waitMs: used, settle: POLL_SETTLE, signal: ctx.signal });
-  const body = got.output.text();
+  const body = await gatheredBody(session, got.output, got.last);
   // The model read every line but never heard of the end: say so once, with the last lines
   // for context, marked as delivered before so nothing is counted twice.
   if (body === '' && session.metadata().endedAt !== null && !endShown(session)) {

@@ -1,5 +1,7 @@
+import type { PollResult } from '@procmux/sessions';
 import { type ActionContext, sessionReply, tailStartLine } from './action-context.js';
 import { type EarlierMatch, earlierMatch } from './earlier-match.js';
+import { gatheredBody } from './full-screen-body.js';
 import { type Found, OutputGatherer } from './gather.js';
 import { invalid } from './params.js';
 import { compilePattern, type TextPattern } from './pattern.js';
@@ -81,10 +83,12 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     return found !== undefined ? 'pattern' : undefined;
   };
   let fired: WaitFired | undefined;
+  let lastPoll: PollResult | undefined;
   try {
     // Patterns match whole lines: the first poll takes what is pending and tells where the
     // current line began, so a prompt an earlier reply showed (or began) counts at once.
     const first = await session.poll();
+    lastPoll = first;
     if (output.add(first)) lastOutputAt = Date.now();
     failOutput.add(first);
     output.carryLine(first);
@@ -93,7 +97,10 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     while (fired === undefined) {
       // Checked before each poll too: the program may already wait (a poll wakes only on a change).
       if (c.input && session.metadata().input) {
-        await session.poll().then((last) => output.add(last));
+        await session.poll().then((last) => {
+          lastPoll = last;
+          output.add(last);
+        });
         fired = 'input';
         break;
       }
@@ -102,6 +109,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
       if (c.idleMs !== undefined) slice = Math.min(slice, lastOutputAt + c.idleMs - now);
       if (c.port !== undefined || c.input || ctx.signal || ctx.progress) slice = Math.min(slice, TICK_MS);
       const last = await session.poll({ timeoutMs: Math.max(0, Math.floor(slice)) });
+      lastPoll = last;
       now = Date.now();
       if (output.add(last)) {
         failOutput.add(last);
@@ -147,7 +155,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     c.pattern && (fired === 'timeout' || fired === 'exit')
       ? await earlierMatch(session, c.pattern.pattern)
       : undefined;
-  const body = output.text();
+  const body = lastPoll ? await gatheredBody(session, output, lastPoll) : output.text();
   return sessionReply(ctx, session, {
     body: body === '' ? '(no new output)' : body,
     notes: [

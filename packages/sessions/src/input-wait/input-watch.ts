@@ -38,7 +38,9 @@ export class InputWatch {
   constructor(
     private readonly detect: InputDetector,
     /** Facts for a check; undefined when the session cannot wait (ended, stdin closed). */
-    private readonly facts: (quietMs: number) => Omit<ProbeFacts, 'quietMs'> | undefined,
+    private readonly facts: (
+      quietMs: number,
+    ) => Omit<ProbeFacts, 'quietMs'> | undefined | Promise<Omit<ProbeFacts, 'quietMs'> | undefined>,
     private readonly onChange: (state: InputWait | null, previous: InputWait | null) => void,
   ) {}
 
@@ -102,7 +104,8 @@ export class InputWatch {
     const outputAt = this.#lastOutputAt;
     const writes = this.#writes;
     const quietMs = Date.now() - outputAt;
-    const facts = this.facts(quietMs);
+    const facts = await this.facts(quietMs);
+    if (this.#stopped) return null;
     if (!facts) {
       this.#set(null);
       return null;

@@ -1,5 +1,7 @@
 // Whether the program waits for input: the facts a check reads, and what a change tells
 // (an event, watchers, and an early return of a parked poll).
+
+import { promptLine } from '../input-wait/heuristic.js';
 import type { InputWait } from '../input-wait/input-watch.js';
 import { promptFromTail } from '../input-wait/session-input.js';
 import type { SessionCore } from './core.js';
@@ -17,15 +19,27 @@ export function askInput(s: SessionCore): InputWait | null {
   return s.input.state;
 }
 
-export function inputFacts(
+export async function inputFacts(
   s: SessionCore,
-): { rootPid: number | undefined; kind: 'pty' | 'pipe'; prompt: string } | undefined {
+): Promise<{ rootPid: number | undefined; kind: 'pty' | 'pipe'; prompt: string } | undefined> {
   if (!s.live || !s.run) return undefined;
   const kind = s.stdioMode === 'pty' ? 'pty' : 'pipe';
   if (kind === 'pipe' && (s.stdinClosed || !s.run.stdin)) return undefined;
   // Only a native process's pid names a local process the kernel can describe.
   const rootPid = s.backend === 'native' ? s.pid : undefined;
-  return { rootPid, kind, prompt: promptFromTail(s.transcript.log.tail) };
+  return { rootPid, kind, prompt: await promptOf(s) };
+}
+
+// On a terminal, the line the cursor is on as the screen shows it, once it parsed what came:
+// the raw tail stripped of its escapes reads as no line at all once a program addresses the
+// cursor (vim's came out as 120 blanks and a `~`).
+async function promptOf(s: SessionCore): Promise<string> {
+  const screen = s.emulated ? s.screen : undefined;
+  if (screen === undefined) return promptFromTail(s.transcript.log.tail);
+  await screen.flush().catch(() => {});
+  // Disposed meanwhile (the session ended and retired its screen): the log still has the tail.
+  if (s.screen !== screen) return promptFromTail(s.transcript.log.tail);
+  return promptLine(screen.cursorLine());
 }
 
 export function inputChanged(s: SessionCore, state: InputWait | null, previous: InputWait | null): void {

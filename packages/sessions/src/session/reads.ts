@@ -93,6 +93,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
   let stdout: string;
   let stderr: string;
   let line = { stdout: '', stderr: '' };
+  let fullScreen = false;
   if (s.emulated) {
     await s.retiring;
     const final = s.finalScreen;
@@ -103,6 +104,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
       stdout = s.screen ? await s.screen.renderNew() : '';
       // Read in the same turn as the delta, so both describe the same parsed output.
       line = { stdout: s.screen?.cursorLine?.() ?? '', stderr: '' };
+      fullScreen = s.screen?.modes.alternateScreen === true;
     }
     stderr = '';
   } else {
@@ -123,6 +125,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
       stdout: line.stdout.slice(s.staleChars.stdout),
       stderr: line.stderr.slice(s.staleChars.stderr),
     },
+    ...(fullScreen ? { fullScreen: true as const } : {}),
   };
 }
 

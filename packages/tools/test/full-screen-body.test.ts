@@ -1,0 +1,52 @@
+// A reply gathered from several polls of a full-screen program shows its screen now: the rows
+// each poll redrew, appended, read as no screen at all.
+import type { PollResult } from '@procmux/sessions';
+import { describe, expect, it } from 'vitest';
+import { gatheredBody } from '../src/full-screen-body.js';
+import { OutputGatherer } from '../src/gather.js';
+
+const poll = (stdout: string, fullScreen?: true): PollResult => ({
+  stdout,
+  stderr: '',
+  state: 'running',
+  exitCode: null,
+  signal: null,
+  droppedBytes: 0,
+  ...(fullScreen ? { fullScreen } : {}),
+});
+
+const SCREEN = '\n~\n~\n~\n~\n"notes.txt" [New File]';
+const session = { screen: async () => SCREEN };
+
+function gathered(...polls: PollResult[]): OutputGatherer {
+  const output = new OutputGatherer();
+  for (const p of polls) output.add(p);
+  return output;
+}
+
+describe('the body of a reply gathered from polls', () => {
+  // vim's first draw, read in the middle: rows 1-3 and the status line, then rows 4-5 and the
+  // status line again.
+  const first = poll('\n~\n~\n\n\n"notes.txt" [New File]', true);
+  const second = poll('\n~\n~\n"notes.txt" [New File]', true);
+
+  it('is the screen now when a full-screen program redrew across several polls', async () => {
+    expect(await gatheredBody(session, gathered(first, second), second)).toBe(SCREEN);
+  });
+
+  it('is what was gathered otherwise: one delta, lines of a program not on the alternate screen, or no screen()', async () => {
+    expect(await gatheredBody(session, gathered(first, poll('', true)), poll('', true))).toBe(first.stdout);
+    const plain = [poll('line 1\n'), poll('line 2\n')];
+    expect(await gatheredBody(session, gathered(...plain), plain[1]!)).toBe('line 1\nline 2\n');
+    // It left the alternate screen meanwhile: the lines read as lines again.
+    expect(await gatheredBody(session, gathered(first, poll('\nback')), poll('\nback'))).toBe(
+      `${first.stdout}\nback`,
+    );
+    expect(await gatheredBody({}, gathered(first, second), second)).toBe(first.stdout + second.stdout);
+  });
+
+  it('falls back to what was gathered when the screen cannot be read', async () => {
+    const failing = { screen: async () => Promise.reject(new Error('gone')) };
+    expect(await gatheredBody(failing, gathered(first, second), second)).toBe(first.stdout + second.stdout);
+  });
+});
