@@ -100,31 +100,33 @@ describe('leftovers of a run', () => {
     expect(sleeps).toBe(1);
   });
 
+  /** The fork of the shell (20), not exec'd yet, having used `cpuTicks` of CPU. */
+  const unexecdFork = (cpuTicks = 0): Record<string, string> => ({
+    '/proc/20/stat': statOf(20, 1, cpuTicks),
+    '/proc/20/cmdline': SHELL_LINE,
+  });
+
   // The clock is faked: each look costs 100 ms of it, as on a machine where the fork waits
-  // that long for a core.
-  function slowClock(onLook: (looks: number) => void) {
+  // that long for a core. `onLook` changes /proc between looks.
+  async function listSlowly(files: Record<string, string>, onLook: (looks: number) => void = () => {}) {
     vi.useFakeTimers({ toFake: ['Date'] });
     let looks = 0;
-    return async () => {
+    const sleep = async () => {
       looks += 1;
       vi.setSystemTime(Date.now() + 100);
       onLook(looks);
     };
+    const found = await listLeftovers(5, { pids: () => [20], read: procfs(files), sleep }, SHELL);
+    return { found, looks };
   }
 
   it('waits for a fork that gets no CPU for longer than the grace: it is not a subshell yet', async () => {
-    const files: Record<string, string> = {
-      '/proc/20/stat': statOf(20, 1, 0),
-      '/proc/20/cmdline': SHELL_LINE,
-    };
-    let looks = 0;
-    const sleep = slowClock((n) => {
-      looks = n;
+    const files = unexecdFork();
+    const { found, looks } = await listSlowly(files, (n) => {
       // A second of the clock later, having used 10 ms of CPU, it execs.
       if (n === 10) files['/proc/20/cmdline'] = 'sleep\u000030';
       else files['/proc/20/stat'] = statOf(20, 1, 1);
     });
-    const found = await listLeftovers(5, { pids: () => [20], read: procfs(files), sleep }, SHELL);
     expect(found).toEqual([{ pid: 20, command: 'sleep 30' }]);
     expect(looks).toBe(10);
   });
@@ -132,8 +134,7 @@ describe('leftovers of a run', () => {
   it('names a fork that used the grace in CPU without exec, or runs children, as the shell at once', async () => {
     const files: Record<string, string> = {
       // A busy subshell: 250 ms of CPU.
-      '/proc/20/stat': statOf(20, 1, 25),
-      '/proc/20/cmdline': SHELL_LINE,
+      ...unexecdFork(25),
       // A subshell running a command of its own (23).
       '/proc/22/stat': statOf(22, 1, 0),
       '/proc/22/cmdline': SHELL_LINE,
@@ -158,15 +159,7 @@ describe('leftovers of a run', () => {
   });
 
   it('gives up on a fork that never execs after EXEC_WAIT_CAP_MS, naming it as the shell', async () => {
-    const files: Record<string, string> = {
-      '/proc/20/stat': statOf(20, 1, 0),
-      '/proc/20/cmdline': SHELL_LINE,
-    };
-    let looks = 0;
-    const sleep = slowClock((n) => {
-      looks = n;
-    });
-    const found = await listLeftovers(5, { pids: () => [20], read: procfs(files), sleep }, SHELL);
+    const { found, looks } = await listSlowly(unexecdFork());
     expect(found).toEqual([{ pid: 20, command: 'bash -c sleep 30 & echo started' }]);
     expect(looks).toBe(EXEC_WAIT_CAP_MS / 100);
   });

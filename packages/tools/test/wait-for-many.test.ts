@@ -93,19 +93,10 @@ describe('wait_for with several conditions', () => {
   // ends without it, and says where that line is.
   it('names a matching line an earlier reply returned when the wait ends without one', async () => {
     const id = await daemon('echo "ready on 8000"; read -r line; echo "got $line"');
-    const first = await h!.proc({
-      action: 'wait_for',
-      session_id: id,
-      pattern: 'ready on \\d+',
-      timeout: 20_000,
-    });
-    expect(first.data.wait).toMatchObject({ fired: 'pattern' });
-    const again = await h!.proc({
-      action: 'wait_for',
-      session_id: id,
-      pattern: 'ready on \\d+',
-      timeout: 600,
-    });
+    const waitFor = (pattern: string, timeout: number) =>
+      h!.proc({ action: 'wait_for', session_id: id, pattern, timeout });
+    expect((await waitFor('ready on \\d+', 20_000)).data.wait).toMatchObject({ fired: 'pattern' });
+    const again = await waitFor('ready on \\d+', 600);
     expect(again.data.wait).toMatchObject({ fired: 'timeout' });
     expect(again.text).toContain(
       'Timed out after 600 ms: /ready on \\d+/ did not appear.\n' +
@@ -113,13 +104,12 @@ describe('wait_for with several conditions', () => {
         'wait_for matches only output no earlier call returned.',
     );
     await h!.proc({ action: 'write', session_id: id, data: 'go\n' });
-    const ended = await h!.proc({ action: 'wait_for', session_id: id, pattern: 'ready', timeout: 20_000 });
+    const ended = await waitFor('ready', 20_000);
     expect(ended.data.wait).toMatchObject({ fired: 'exit' });
     expect(ended.text).toContain(
       'The process ended before /ready/ appeared.\n/ready/ matches line 1 of the log',
     );
-    const other = await h!.proc({ action: 'wait_for', session_id: id, pattern: 'never', timeout: 20_000 });
-    expect(other.text).not.toContain('matches line');
+    expect((await waitFor('never', 20_000)).text).not.toContain('matches line');
   });
 
   it('reports progress while it waits, and a cancel ends the wait at once', async () => {
