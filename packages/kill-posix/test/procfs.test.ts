@@ -9,9 +9,8 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkLeaksAfterAll } from '@procmux/test-utils';
+import { checkLeaksAfterAll, testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   markerFromEnviron,
@@ -172,7 +171,7 @@ describe('markerOf', () => {
 });
 
 describe('the /proc table', () => {
-  const root = mkdtempSync(join(tmpdir(), 'fake-proc-'));
+  const root = mkdtempSync(join(testTmpdir(), 'fake-proc-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const proc = (pid: string, stat: string | undefined, environ?: string) => {
     mkdirSync(join(root, pid));

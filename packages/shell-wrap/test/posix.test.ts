@@ -1,8 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, relative as relativePath } from 'node:path';
-import { assertNoLeakedProcesses } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, testTmpdir } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type HasExecutable, hasExecutableOnPath, POSIX_FALLBACK_SHELL, shellWrap } from '../src/index.js';
 
@@ -81,7 +80,7 @@ describe('shellWrap on POSIX', () => {
 
 describe('bash rc files', () => {
   it('does not source ~/.bashrc when stdin is a socket and SHLVL is unset', () => {
-    const home = mkdtempSync(join(tmpdir(), 'shell-wrap-home-'));
+    const home = mkdtempSync(join(testTmpdir(), 'shell-wrap-home-'));
     writeFileSync(join(home, '.bashrc'), 'echo FROM_BASHRC\n');
     const { file, args } = shellWrap('echo hi', { platform: 'linux' });
     // spawnSync's 'pipe' stdio is a socketpair: exactly the case where bash reads its rc file.
@@ -95,7 +94,7 @@ describe('bash rc files', () => {
 });
 
 describe('hasExecutableOnPath (the real PATH search)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'shell-wrap-'));
+  const dir = mkdtempSync(join(testTmpdir(), 'shell-wrap-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'bash'), '#!/bin/sh\n', { mode: 0o755 });
   writeFileSync(join(dir, 'sh'), 'not executable\n');
