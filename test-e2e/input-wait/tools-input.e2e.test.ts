@@ -49,4 +49,19 @@ describe.skipIf(!linux)('the tools at a prompt', () => {
     );
     await tools.process.run({ action: 'kill', session_id: id });
   });
+
+  // Node's REPL reads its terminal from its event loop (epoll beside its own wake-ups): before,
+  // it was never seen waiting, and wait_for input timed out at its prompt.
+  it("the Node REPL's prompt is seen: wait_for input returns, and the state line quotes it", async () => {
+    const started = await tools.exec.run({ command: process.execPath, mode: 'session' });
+    const id = started.data.session!.id;
+    const waitFor = (until: { input: true } | { pattern: string }) =>
+      tools.process.run({ action: 'wait_for', session_id: id, timeout: 20_000, ...until });
+    expect((await waitFor({ input: true })).text).toContain('Process is waiting for input: ">".');
+    await tools.process.run({ action: 'paste', session_id: id, text: '6 * 7' });
+    await tools.process.run({ action: 'submit', session_id: id });
+    expect((await waitFor({ pattern: '^42$' })).data.wait?.fired).toBe('pattern');
+    expect((await waitFor({ input: true })).text).toContain('Process is waiting for input: ">".');
+    await tools.process.run({ action: 'kill', session_id: id });
+  });
 });

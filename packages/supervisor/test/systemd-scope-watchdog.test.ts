@@ -117,8 +117,8 @@ describe.skipIf(process.platform !== 'linux')('a scope run tells the watchdog it
       expect(lines).toEqual([
         `+ ${marker} 0`,
         `s ${marker} procmux-1-s`,
+        // The pid alone: the watchdog keeps the scope it was told before.
         `+ ${marker} ${run.pid}`,
-        `s ${marker} procmux-1-s`,
         `- ${marker}`,
       ]);
       expect(readFileSync(log, 'utf8')).toContain('systemctl --user kill');

@@ -503,10 +503,13 @@ class FakeChild extends EventEmitter {
   unrefs = 0;
   stdinUnrefs = 0;
   written = '';
+  /** Chunks written: each one wakes the real watchdog. */
+  writes = 0;
   constructor() {
     super();
     this.stdin.on('data', (chunk: Buffer) => {
       this.written += chunk.toString();
+      this.writes += 1;
     });
   }
   unref(): void {
@@ -541,6 +544,36 @@ describe('HostWatchdog', () => {
     return { watchdog, children, spawned, host, warnings };
   }
   const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("tells a tree's pid without repeating its cgroups and dirs, one write per call", async () => {
+    const { watchdog, children } = setup();
+    // Before the spawn, then with the pid, as the supervisor does; then a second tree, and the end.
+    watchdog.watch('a', 0, ['/cg/procmux-a', '/cg/memory/procmux-a'], ['/tmp/procmux-a']);
+    watchdog.watch('a', 42, ['/cg/procmux-a', '/cg/memory/procmux-a'], ['/tmp/procmux-a']);
+    watchdog.watch('b', 0, ['/cg/procmux-b']);
+    watchdog.watch('b', 43, ['/cg/procmux-b', '/cg/pids/procmux-b']);
+    watchdog.unwatch('a');
+    await flush();
+    expect(children[0]!.written).toBe(
+      [
+        '+ a 0',
+        'c a /cg/procmux-a',
+        'c a /cg/memory/procmux-a',
+        'd a /tmp/procmux-a',
+        '+ a 42',
+        '+ b 0',
+        'c b /cg/procmux-b',
+        '+ b 43',
+        'c b /cg/pids/procmux-b',
+        '- a',
+        '',
+      ].join('\n'),
+    );
+    expect(children[0]!.writes).toBe(5);
+    const disposed = watchdog.dispose();
+    children[0]!.emit('exit', 0, null);
+    await disposed;
+  });
 
   it('starts nothing until the first tree, then one process that keeps no event loop alive', async () => {
     const { watchdog, children, spawned } = setup();

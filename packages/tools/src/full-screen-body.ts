@@ -9,12 +9,23 @@ import type { ToolSession } from './types.js';
 
 /** The reply's body: the screen now after several redraws of a full-screen program, else what was gathered. */
 export async function gatheredBody(
-  session: Pick<ToolSession, 'screen'>,
+  session: Pick<ToolSession, 'screen'> & Partial<Pick<ToolSession, 'emulated'>>,
   output: OutputGatherer,
   last: PollResult,
 ): Promise<string> {
   if (last.fullScreen !== true || output.stdoutPieces < 2 || session.screen === undefined)
-    return output.text();
+    return gatheredText(session, output);
   const screen = await session.screen().catch(() => undefined);
-  return screen === undefined ? output.text() : screen;
+  return screen === undefined ? gatheredText(session, output) : screen;
+}
+
+/**
+ * What was gathered. A terminal's text after an earlier reply starts with the line break that
+ * ended the last row that reply showed (the screen's deltas join that way); a reply of its own
+ * starts at the next row instead (the REPL's `\n> [1,2,3]` read as a blank line first). Blank
+ * rows after it stay.
+ */
+function gatheredText(session: Partial<Pick<ToolSession, 'emulated'>>, output: OutputGatherer): string {
+  const text = output.text();
+  return session.emulated === true && text.startsWith('\n') ? text.slice(1) : text;
 }

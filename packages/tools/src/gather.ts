@@ -198,11 +198,17 @@ export async function gather(session: ToolSession, options: GatherOptions): Prom
   const deadline = start + options.waitMs;
   let firstOutputAt: number | undefined;
   let lastOutputAt = start;
+  // After output, a shorter quiet (a daemon's) ends the burst as a settle too.
+  const settle = options.settle && {
+    quietMs: Math.min(options.settle.quietMs, options.quietMs ?? Number.POSITIVE_INFINITY),
+    maxMs: options.settle.maxMs,
+  };
   for (;;) {
     const now = Date.now();
     let slice = deadline - now;
-    if (options.settle && firstOutputAt !== undefined) {
-      slice = Math.min(slice, options.settle.quietMs, firstOutputAt + options.settle.maxMs - now);
+    if (settle && firstOutputAt !== undefined) {
+      const { quietMs, maxMs } = settle;
+      slice = Math.min(slice, lastOutputAt + quietMs - now, firstOutputAt + maxMs - now);
     }
     if (options.quietMs !== undefined) slice = Math.min(slice, lastOutputAt + options.quietMs - now);
     if (options.signal) slice = Math.min(slice, ABORT_CHECK_MS);
@@ -224,14 +230,36 @@ export async function gather(session: ToolSession, options: GatherOptions): Prom
     }
     if (last.state !== 'running' && last.state !== 'starting') return done('exit');
     if (options.signal?.aborted) return done('aborted');
-    if (
-      options.settle &&
-      firstOutputAt !== undefined &&
-      (!grew || at - firstOutputAt >= options.settle.maxMs)
-    ) {
-      return done('settled');
+    const burst =
+      settle && firstOutputAt !== undefined
+        ? burstEnd(session, settle, grew, at, firstOutputAt, lastOutputAt)
+        : undefined;
+    if (burst === 'paused') {
+      // The reply's state line reads the input state: asked afresh, not left to the timer's next check.
+      await session.checkInput?.().catch(() => null);
     }
+    if (burst) return done('settled');
     if (options.quietMs !== undefined && at - lastOutputAt >= options.quietMs) return done('quiet');
     if (at >= deadline) return done('timeout');
   }
+}
+
+/**
+ * How a burst of output ended, if it did: it paused for `quietMs` (or went on for `maxMs`), or
+ * the program now waits for input (nothing more comes until someone types). A poll can also
+ * end with nothing to show (output that drew nothing, such as a prompt's trailing blank or a
+ * mode switch; the input state changing): that alone is not the pause.
+ */
+function burstEnd(
+  session: ToolSession,
+  settle: { quietMs: number; maxMs: number },
+  grew: boolean,
+  at: number,
+  firstOutputAt: number,
+  lastOutputAt: number,
+): 'paused' | 'input' | undefined {
+  if (at - firstOutputAt >= settle.maxMs) return 'paused';
+  if (grew) return undefined;
+  if (session.metadata().input != null) return 'input';
+  return at - lastOutputAt >= settle.quietMs ? 'paused' : undefined;
 }

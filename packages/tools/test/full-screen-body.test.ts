@@ -50,3 +50,24 @@ describe('the body of a reply gathered from polls', () => {
     expect(await gatheredBody(failing, gathered(first, second), second)).toBe(first.stdout + second.stdout);
   });
 });
+
+describe("the body of a terminal's reply after an earlier one", () => {
+  const terminal = { emulated: true };
+
+  it("starts at the next row: the line break that ended the earlier reply's last row is left out", async () => {
+    const next = poll('\ndone\nbash-5.2#');
+    expect(await gatheredBody(terminal, gathered(next), next)).toBe('done\nbash-5.2#');
+    // A blank row after it is the program's: kept.
+    const blank = poll('\n\ndone');
+    expect(await gatheredBody(terminal, gathered(blank), blank)).toBe('\ndone');
+    // The rest of a row the earlier reply showed in part continues as it is.
+    const rest = poll(' echo hi\nhi');
+    expect(await gatheredBody(terminal, gathered(rest), rest)).toBe(' echo hi\nhi');
+  });
+
+  it('pipes are left as written', async () => {
+    const next = poll('\ndone\n');
+    expect(await gatheredBody({ emulated: false }, gathered(next), next)).toBe('\ndone\n');
+    expect(await gatheredBody({}, gathered(next), next)).toBe('\ndone\n');
+  });
+});

@@ -117,19 +117,42 @@ describe('formatStreams', () => {
 });
 
 /**
+ * What the program does at `at` ms: writes `text` ('' for output that draws nothing, which still
+ * ends a poll), and with `waiting` is seen waiting for input from then on.
+ */
+interface Piece {
+  at: number;
+  text: string;
+  waiting?: boolean;
+}
+
+/**
  * A session whose program writes `text` at `at` ms on the fake clock: a poll returns what was
  * written by its end, as soon as something was, else after its timeout.
  */
-function scripted(pieces: { at: number; text: string }[]): ToolSession {
+function scripted(pieces: Piece[], ask?: { waitsAfter: number }): ToolSession {
   const left = [...pieces];
+  let input: { echo: boolean; prompt: string } | null = null;
   const session = {
+    metadata: () => ({ input }),
+    // A fresh check (checkInput) finds the program waiting once the clock passed `waitsAfter`.
+    ...(ask && {
+      checkInput: vi.fn(async () => {
+        if (Date.now() >= ask.waitsAfter) input = { echo: true, prompt: '>>>' };
+        return input;
+      }),
+    }),
     poll: ({ timeoutMs = 0 }: { timeoutMs?: number } = {}) =>
       new Promise<PollResult>((resolve) => {
         const next = left[0];
         const wait = next === undefined ? timeoutMs : Math.min(timeoutMs, Math.max(0, next.at - Date.now()));
         setTimeout(() => {
           let stdout = '';
-          while (left.length > 0 && left[0]!.at <= Date.now()) stdout += left.shift()!.text;
+          while (left.length > 0 && left[0]!.at <= Date.now()) {
+            const piece = left.shift()!;
+            stdout += piece.text;
+            if (piece.waiting) input = { echo: true, prompt: piece.text.trimEnd() };
+          }
           resolve(poll(stdout));
         }, wait);
       }),
@@ -138,7 +161,7 @@ function scripted(pieces: { at: number; text: string }[]): ToolSession {
 }
 
 /** gather() on the fake clock, to its end. */
-async function gathered(pieces: { at: number; text: string }[], options: GatherOptions) {
+async function gathered(pieces: Piece[], options: GatherOptions) {
   const result = gather(scripted(pieces), options);
   await vi.runAllTimersAsync();
   const got = await result;
@@ -204,6 +227,83 @@ describe("gather: a daemon's start (exec's DAEMON_STARTUP)", () => {
       text: '',
       end: 'timeout',
       waitedMs: DAEMON_SETTLE_MS - 100,
+    });
+  });
+});
+
+// A REPL's start as exec gathers it (STARTUP_SETTLE), and a poll's burst: a poll that ends with
+// nothing to show is not the pause the settle waits for; a program waiting for input is.
+describe("gather: an interactive program's burst (exec's STARTUP_SETTLE)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const startup = { waitMs: 10_000, settle: STARTUP_SETTLE };
+
+  it('output that draws nothing does not end the call: the rest of the burst comes with it', async () => {
+    const pieces = [
+      { at: 100, text: 'Python 3\n' },
+      { at: 110, text: '' },
+      { at: 300, text: '>>> ' },
+    ];
+    expect(await gathered(pieces, startup)).toEqual({
+      text: 'Python 3\n>>> ',
+      end: 'settled',
+      waitedMs: 300 + STARTUP_SETTLE.quietMs,
+    });
+  });
+
+  it('a program seen waiting for input ends the call then, without the quiet period', async () => {
+    const pieces = [
+      { at: 100, text: 'Python 3\n>>> ' },
+      { at: 130, text: '', waiting: true },
+    ];
+    expect(await gathered(pieces, startup)).toEqual({
+      text: 'Python 3\n>>> ',
+      end: 'settled',
+      waitedMs: 130,
+    });
+  });
+
+  it("a burst that ends by its pause asks the input state afresh, for the reply's state line", async () => {
+    const session = scripted([{ at: 100, text: 'Python 3\n>>> ' }], { waitsAfter: 150 });
+    const result = gather(session, startup);
+    await vi.runAllTimersAsync();
+    const got = await result;
+    expect(got).toMatchObject({ end: 'settled', waitedMs: 100 + STARTUP_SETTLE.quietMs });
+    expect(session.checkInput).toHaveBeenCalledTimes(1);
+    expect(session.metadata().input).toEqual({ echo: true, prompt: '>>>' });
+    // Ended by the input state itself, or by the caller's wait: no extra check.
+    const seen = scripted(
+      [
+        { at: 100, text: '>>> ' },
+        { at: 120, text: '', waiting: true },
+      ],
+      { waitsAfter: 0 },
+    );
+    const early = gather(seen, startup);
+    await vi.runAllTimersAsync();
+    expect((await early).end).toBe('settled');
+    expect(seen.checkInput).not.toHaveBeenCalled();
+    const silent = scripted([], { waitsAfter: 0 });
+    const timedOut = gather(silent, { ...startup, waitMs: 300 });
+    await vi.runAllTimersAsync();
+    expect((await timedOut).end).toBe('timeout');
+    expect(silent.checkInput).not.toHaveBeenCalled();
+  });
+
+  it('a program still writing when first seen waiting is read on until it pauses', async () => {
+    // The state is from before the last output: the call goes on until a poll brings nothing.
+    const pieces = [
+      { at: 100, text: 'a\n', waiting: true },
+      { at: 150, text: 'b\n' },
+    ];
+    expect(await gathered(pieces, startup)).toEqual({
+      text: 'a\nb\n',
+      end: 'settled',
+      waitedMs: 150 + STARTUP_SETTLE.quietMs,
     });
   });
 });

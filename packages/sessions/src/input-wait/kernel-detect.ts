@@ -1,3 +1,4 @@
+import { type WatchedFd, waitsOnlyForInput } from './event-loop-wait.js';
 import {
   type BlockedCall,
   epollTargets,
@@ -18,6 +19,8 @@ export interface ProcEffects {
   readMemory(pid: number, address: bigint, length: number): Promise<Uint8Array | undefined>;
   /** The terminal's echo flag (termios ECHO), undefined when it cannot be read. */
   terminalEcho(path: string): Promise<boolean | undefined>;
+  /** The names in a directory (a process's descriptors); undefined when it cannot be read. */
+  listDir?(path: string): Promise<string[] | undefined>;
 }
 
 /** Kinds of blocking calls that can wait on a descriptor, by number per architecture. */
@@ -102,18 +105,28 @@ export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Prom
     const kind = call && calls[call.nr];
     if (!call || !kind) continue;
     const fds = await watchedFds(proc.pid, kind, call, fx);
-    // A multiplexed wait counts only when every descriptor it watches is the input: ssh or
-    // script polling their input and a socket are busy relaying, not asking.
+    // A multiplexed wait counts only when every descriptor it watches is the input (ssh or
+    // script polling their input and a socket are busy relaying, not asking), or, on a
+    // terminal, when the others are an event loop's own wake-ups (event-loop-wait.ts).
     let inputs = 0;
+    const others: WatchedFd[] = [];
     for (const fd of fds) {
       const link = await fx.readlink(`/proc/${proc.pid}/fd/${fd}`);
       if (link !== undefined && isInput(link, proc)) inputs++;
+      else others.push({ fd, link });
     }
-    if (inputs > 0 && inputs === fds.length) {
+    if (inputs === 0) continue;
+    // On a terminal, an event loop's own wake-ups beside the input do not make it busy (Node's REPL).
+    const loopWait =
+      others.length > 0 &&
+      target.kind === 'pty' &&
+      kind === 'epoll' &&
+      (await waitsOnlyForInput(proc.pid, call, others, fx));
+    if (others.length === 0 || loopWait) {
       const echo = terminal === undefined ? true : await fx.terminalEcho(terminal);
       return { waiting: true, echo: echo ?? true };
     }
-    if (inputs > 0) pollsInput = true;
+    pollsInput = true;
   }
   // Sleeping processes whose calls could not be read: the kernel did not answer.
   if (!sawSyscall && candidates.some((p) => p.state === 'S')) return null;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { open, readFile, readlink } from 'node:fs/promises';
+import { open, readdir, readFile, readlink } from 'node:fs/promises';
 import type { ProcEffects } from './kernel-detect.js';
 import { sttyEcho } from './procfs.js';
 
@@ -12,6 +12,7 @@ const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefi
 export const linuxProcEffects: ProcEffects = {
   readFile: (path) => quiet(readFile(path, 'utf8')),
   readlink: (path) => quiet(readlink(path)),
+  listDir: (path) => quiet(readdir(path)),
   async readMemory(pid, address, length) {
     const handle = await quiet(open(`/proc/${pid}/mem`, 'r'));
     if (!handle) return undefined;

@@ -130,6 +130,21 @@ describe.skipIf(skip !== undefined)('on real terminals', () => {
     expect(await kernelWaiting(ptyTarget(sh), linuxProcEffects)).toEqual({ waiting: true, echo: true });
   });
 
+  // Node's REPL reads its terminal through epoll, beside its own eventfd and signal pipe.
+  it('Node reading its terminal from its event loop is waiting; with a timer due soon it is not', async () => {
+    const node = await onTerminal(`exec ${process.execPath} -e "process.stdin.resume()"`);
+    await blockedIn(node, 'epoll');
+    expect(await kernelWaiting(ptyTarget(node), linuxProcEffects)).toEqual({ waiting: true, echo: true });
+    const ticking = await onTerminal(
+      `exec ${process.execPath} -e "process.stdin.resume(); setInterval(() => {}, 200)"`,
+    );
+    await blockedIn(ticking, 'epoll');
+    expect(await kernelWaiting(ptyTarget(ticking), linuxProcEffects)).toEqual({
+      waiting: false,
+      pollsInput: true,
+    });
+  });
+
   it('stty cannot read the echo flag of what is no terminal', async () => {
     expect(await linuxProcEffects.terminalEcho('/dev/null')).toBeUndefined();
   });

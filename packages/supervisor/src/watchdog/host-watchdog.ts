@@ -90,7 +90,7 @@ export class HostWatchdog {
       (this.options.host ?? process).on('exit', this.#exitHook);
     }
     if (this.#child === undefined) this.#start();
-    else this.#sendTree(tree);
+    else this.#send(...treeMessages(tree, known));
   }
 
   /** The tree ended (or left our care): the watchdog forgets it. */
@@ -153,19 +153,13 @@ export class HostWatchdog {
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     this.#child = child;
-    for (const tree of this.#trees.values()) this.#sendTree(tree);
+    this.#send(...[...this.#trees.values()].flatMap((tree) => treeMessages(tree)));
   }
 
-  #sendTree(tree: WatchedTree): void {
-    this.#send({ kind: 'add', tree: { marker: tree.marker, pid: tree.pid } });
-    for (const dir of tree.cgroups ?? []) this.#send({ kind: 'cgroup', marker: tree.marker, dir });
-    for (const dir of tree.dirs ?? []) this.#send({ kind: 'dir', marker: tree.marker, dir });
-    if (tree.scope !== undefined) this.#send({ kind: 'scope', marker: tree.marker, unit: tree.scope });
-  }
-
-  #send(message: WatchdogMessage): void {
+  // One write per call: each wakes the watchdog (a session's start and end were nine).
+  #send(...messages: WatchdogMessage[]): void {
     const stdin = this.#child?.stdin;
-    if (stdin?.writable) stdin.write(encodeMessage(message));
+    if (stdin?.writable && messages.length > 0) stdin.write(messages.map(encodeMessage).join(''));
   }
 
   #killOnExit(): void {
@@ -186,4 +180,19 @@ export class HostWatchdog {
       },
     );
   }
+}
+
+/**
+ * The lines that tell the watchdog `tree`: all of it, or, when it already has `known` (the same
+ * tree before its pid), the pid and only what is new (its lines stay with the tree).
+ */
+function treeMessages(tree: WatchedTree, known?: WatchedTree): WatchdogMessage[] {
+  const messages: WatchdogMessage[] = [{ kind: 'add', tree: { marker: tree.marker, pid: tree.pid } }];
+  for (const dir of tree.cgroups ?? [])
+    if (!known?.cgroups?.includes(dir)) messages.push({ kind: 'cgroup', marker: tree.marker, dir });
+  for (const dir of tree.dirs ?? [])
+    if (!known?.dirs?.includes(dir)) messages.push({ kind: 'dir', marker: tree.marker, dir });
+  if (tree.scope !== undefined && tree.scope !== known?.scope)
+    messages.push({ kind: 'scope', marker: tree.marker, unit: tree.scope });
+  return messages;
 }

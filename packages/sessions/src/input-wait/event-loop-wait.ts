@@ -1,0 +1,92 @@
+// An event loop on a terminal (Node's REPL) waits in epoll over the terminal and descriptors
+// of its own: the wake-up eventfd its threads signal, the pipe its signal handler writes.
+// Such a wait is a wait for input as much as a read is. A descriptor the outside world can
+// make ready (a socket, another process's pipe, a file watch, a timerfd) means the program
+// waits for that too: ssh relaying, script, a watcher's "press q to quit".
+import type { BlockedCall } from './procfs.js';
+
+/** A wait whose own timer is due sooner than this is a program at work (a spinner), not asking. */
+export const SELF_WAKE_MIN_TIMEOUT_MS = 1_000;
+
+const EPOLL_PWAIT2 = 441;
+const OWN_WAKE_UP = /^anon_inode:\[(eventfd|signalfd)\]$/;
+const PIPE = /^pipe:\[\d+\]$/;
+const O_ACCMODE = 3;
+const O_WRONLY = 1;
+
+/** The /proc reads this needs (kernel-detect's effects have them). */
+export interface LoopEffects {
+  readFile(path: string): Promise<string | undefined>;
+  readlink(path: string): Promise<string | undefined>;
+  readMemory(pid: number, address: bigint, length: number): Promise<Uint8Array | undefined>;
+  /** The names in a directory (a process's descriptors); undefined when it cannot be read. */
+  listDir?(path: string): Promise<string[] | undefined>;
+}
+
+/** A descriptor a blocked call watches, with where it points (undefined: unreadable). */
+export interface WatchedFd {
+  fd: number;
+  link: string | undefined;
+}
+
+/**
+ * Whether an epoll wait of `pid` that watches the input among `others` waits only for the
+ * input: each of the others is one only the process itself makes ready, and no timer of its
+ * own is due within SELF_WAKE_MIN_TIMEOUT_MS. `call` is the blocked epoll call.
+ */
+export async function waitsOnlyForInput(
+  pid: number,
+  call: BlockedCall,
+  others: readonly WatchedFd[],
+  fx: LoopEffects,
+): Promise<boolean> {
+  const timeout = await epollTimeoutMs(pid, call, fx);
+  if (timeout === null || (timeout !== undefined && timeout < SELF_WAKE_MIN_TIMEOUT_MS)) return false;
+  let names: string[] | undefined;
+  for (const { fd, link } of others) {
+    if (link === undefined) return false;
+    if (OWN_WAKE_UP.test(link)) continue;
+    if (!PIPE.test(link)) return false;
+    names ??= (await fx.listDir?.(`/proc/${pid}/fd`)) ?? [];
+    if (!(await holdsWriteEnd(pid, fd, link, names, fx))) return false;
+  }
+  return true;
+}
+
+/**
+ * The epoll call's timeout in ms: undefined for none (it blocks until an event), null when it
+ * cannot be read. epoll_wait and epoll_pwait take an int (negative: none); epoll_pwait2 a
+ * pointer to a timespec (NULL: none).
+ */
+export async function epollTimeoutMs(
+  pid: number,
+  call: BlockedCall,
+  fx: Pick<LoopEffects, 'readMemory'>,
+): Promise<number | undefined | null> {
+  const arg = call.args[3] ?? 0n;
+  if (call.nr !== EPOLL_PWAIT2) {
+    const ms = BigInt.asIntN(32, arg);
+    return ms < 0n ? undefined : Number(ms);
+  }
+  if (arg === 0n) return undefined;
+  const spec = await fx.readMemory(pid, arg, 16);
+  if (!spec) return null;
+  const view = new DataView(spec.buffer, spec.byteOffset, spec.byteLength);
+  return Number(view.getBigInt64(0, true)) * 1000 + Number(view.getBigInt64(8, true)) / 1e6;
+}
+
+/** Whether another of the process's descriptors is the write end of the pipe `fd` reads. */
+async function holdsWriteEnd(
+  pid: number,
+  fd: number,
+  link: string,
+  names: readonly string[],
+  fx: LoopEffects,
+): Promise<boolean> {
+  for (const name of names) {
+    if (name === String(fd) || (await fx.readlink(`/proc/${pid}/fd/${name}`)) !== link) continue;
+    const flags = /^flags:\s+([0-7]+)$/m.exec((await fx.readFile(`/proc/${pid}/fdinfo/${name}`)) ?? '');
+    if (flags && (Number.parseInt(flags[1]!, 8) & O_ACCMODE) === O_WRONLY) return true;
+  }
+  return false;
+}
