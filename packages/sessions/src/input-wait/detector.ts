@@ -1,5 +1,6 @@
 import { heuristicWaiting } from './heuristic.js';
-import { type KernelTarget, kernelWaiting, type ProcEffects } from './kernel-detect.js';
+import { type KernelTarget, kernelWaiting } from './kernel-detect.js';
+import type { ProcEffects } from './proc-effects.js';
 
 export type InputConfidence = 'kernel' | 'heuristic';
 

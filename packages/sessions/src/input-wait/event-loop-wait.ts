@@ -3,6 +3,7 @@
 // Such a wait is a wait for input as much as a read is. A descriptor the outside world can
 // make ready (a socket, another process's pipe, a file watch, a timerfd) means the program
 // waits for that too: ssh relaying, script, a watcher's "press q to quit".
+import type { ProcEffects } from './proc-effects.js';
 import type { BlockedCall } from './procfs.js';
 
 /** A wait whose own timer is due sooner than this is a program at work (a spinner), not asking. */
@@ -13,15 +14,11 @@ const OWN_WAKE_UP = /^anon_inode:\[(eventfd|signalfd)\]$/;
 const PIPE = /^pipe:\[\d+\]$/;
 const O_ACCMODE = 3;
 const O_WRONLY = 1;
+// Descriptors read to find a pipe's write end; a process with more is not judged (each costs
+// a readlink, on every check).
+const MAX_FDS = 1_024;
 
-/** The /proc reads this needs (kernel-detect's effects have them). */
-export interface LoopEffects {
-  readFile(path: string): Promise<string | undefined>;
-  readlink(path: string): Promise<string | undefined>;
-  readMemory(pid: number, address: bigint, length: number): Promise<Uint8Array | undefined>;
-  /** The names in a directory (a process's descriptors); undefined when it cannot be read. */
-  listDir?(path: string): Promise<string[] | undefined>;
-}
+type LoopEffects = Pick<ProcEffects, 'readFile' | 'readlink' | 'readMemory' | 'listDir'>;
 
 /** A descriptor a blocked call watches, with where it points (undefined: unreadable). */
 export interface WatchedFd {
@@ -42,13 +39,13 @@ export async function waitsOnlyForInput(
 ): Promise<boolean> {
   const timeout = await epollTimeoutMs(pid, call, fx);
   if (timeout === null || (timeout !== undefined && timeout < SELF_WAKE_MIN_TIMEOUT_MS)) return false;
-  let names: string[] | undefined;
+  let links: Map<string, string[]> | undefined;
   for (const { fd, link } of others) {
     if (link === undefined) return false;
     if (OWN_WAKE_UP.test(link)) continue;
     if (!PIPE.test(link)) return false;
-    names ??= (await fx.listDir?.(`/proc/${pid}/fd`)) ?? [];
-    if (!(await holdsWriteEnd(pid, fd, link, names, fx))) return false;
+    links ??= await linksOf(pid, fx);
+    if (!(await holdsWriteEnd(pid, fd, links.get(link) ?? [], fx))) return false;
   }
   return true;
 }
@@ -75,16 +72,30 @@ export async function epollTimeoutMs(
   return Number(view.getBigInt64(0, true)) * 1000 + Number(view.getBigInt64(8, true)) / 1e6;
 }
 
-/** Whether another of the process's descriptors is the write end of the pipe `fd` reads. */
+/** The process's descriptors by what they point to; empty when they cannot be listed or are too many. */
+async function linksOf(pid: number, fx: LoopEffects): Promise<Map<string, string[]>> {
+  const links = new Map<string, string[]>();
+  const names = await fx.listDir?.(`/proc/${pid}/fd`);
+  if (!names || names.length > MAX_FDS) return links;
+  for (const name of names) {
+    const link = await fx.readlink(`/proc/${pid}/fd/${name}`);
+    if (link === undefined) continue;
+    const same = links.get(link);
+    if (same) same.push(name);
+    else links.set(link, [name]);
+  }
+  return links;
+}
+
+/** Whether another of the descriptors on the pipe `fd` reads (`names`) is its write end. */
 async function holdsWriteEnd(
   pid: number,
   fd: number,
-  link: string,
   names: readonly string[],
   fx: LoopEffects,
 ): Promise<boolean> {
   for (const name of names) {
-    if (name === String(fd) || (await fx.readlink(`/proc/${pid}/fd/${name}`)) !== link) continue;
+    if (name === String(fd)) continue;
     const flags = /^flags:\s+([0-7]+)$/m.exec((await fx.readFile(`/proc/${pid}/fdinfo/${name}`)) ?? '');
     if (flags && (Number.parseInt(flags[1]!, 8) & O_ACCMODE) === O_WRONLY) return true;
   }

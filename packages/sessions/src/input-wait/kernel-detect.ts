@@ -1,4 +1,5 @@
 import { type WatchedFd, waitsOnlyForInput } from './event-loop-wait.js';
+import type { ProcEffects } from './proc-effects.js';
 import {
   type BlockedCall,
   epollTargets,
@@ -10,18 +11,7 @@ import {
   ptsPath,
 } from './procfs.js';
 
-/** What the kernel detector reads; injected so the logic runs against fixtures anywhere. */
-export interface ProcEffects {
-  /** A /proc file's text, undefined when it cannot be read (gone, no permission). */
-  readFile(path: string): Promise<string | undefined>;
-  readlink(path: string): Promise<string | undefined>;
-  /** Bytes of a process's memory (/proc/<pid>/mem), undefined when not readable. */
-  readMemory(pid: number, address: bigint, length: number): Promise<Uint8Array | undefined>;
-  /** The terminal's echo flag (termios ECHO), undefined when it cannot be read. */
-  terminalEcho(path: string): Promise<boolean | undefined>;
-  /** The names in a directory (a process's descriptors); undefined when it cannot be read. */
-  listDir?(path: string): Promise<string[] | undefined>;
-}
+export type { ProcEffects };
 
 /** Kinds of blocking calls that can wait on a descriptor, by number per architecture. */
 type CallKind = 'read' | 'select' | 'pselect' | 'poll' | 'ppoll' | 'epoll';

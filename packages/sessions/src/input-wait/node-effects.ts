@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { open, readdir, readFile, readlink } from 'node:fs/promises';
-import type { ProcEffects } from './kernel-detect.js';
+import type { ProcEffects } from './proc-effects.js';
 import { sttyEcho } from './procfs.js';
 
 const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);

@@ -3,7 +3,8 @@
 // for input, and which make it a program waiting for something else too.
 import { describe, expect, it } from 'vitest';
 import { epollTimeoutMs, SELF_WAKE_MIN_TIMEOUT_MS } from '../../src/input-wait/event-loop-wait.js';
-import { type KernelTarget, kernelWaiting, type ProcEffects } from '../../src/input-wait/kernel-detect.js';
+import { type KernelTarget, kernelWaiting } from '../../src/input-wait/kernel-detect.js';
+import type { ProcEffects } from '../../src/input-wait/proc-effects.js';
 
 const pty: KernelTarget = { rootPid: 10, kind: 'pty', arch: 'x64' };
 const pipes: KernelTarget = { rootPid: 10, kind: 'pipe', arch: 'x64' };
@@ -126,6 +127,19 @@ describe("an event loop's wait on a terminal", () => {
         pollsInput: true,
       });
     }
+  });
+
+  it('a process with more than 1,024 descriptors is not searched for the write end: not waiting', async () => {
+    // Each descriptor costs a readlink on every check; the REPL had 22.
+    const padded = (count: number) => {
+      const links: Record<string, string> = { ...REPL_LINKS };
+      for (let fd = 100; Object.keys(links).length < count; fd++) links[`/proc/10/fd/${fd}`] = '/dev/null';
+      return links;
+    };
+    const at = fakeProc({ syscall: pwait(), watched: [14, 16, 20], links: padded(1_024) });
+    expect(await kernelWaiting(pty, at)).toEqual({ waiting: true, echo: true });
+    const over = fakeProc({ syscall: pwait(), watched: [14, 16, 20], links: padded(1_025) });
+    expect(await kernelWaiting(pty, over)).toEqual({ waiting: false, pollsInput: true });
   });
 
   it('a signalfd is its own wake-up too', async () => {
