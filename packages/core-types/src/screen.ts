@@ -38,6 +38,11 @@ export interface ScreenLike {
    * out but those before the cursor kept (a prompt's trailing space); '' on an empty row.
    */
   cursorLine?(): string;
+  /**
+   * The cursor's logical line up to the cursor, as parsed so far: what a prompt shows. '' when
+   * nothing precedes the cursor or it rests past a row written to the last column.
+   */
+  cursorPrompt?(): string;
   /** The modes, as parsed so far. */
   readonly modes: ScreenModes;
   /** Calls `cb` with each answer the terminal gives to a query (cursor position, device attributes). */

@@ -227,6 +227,26 @@ export class TerminalScreen implements ScreenLike {
     return toCursor.length > line.length ? toCursor : line;
   }
 
+  /**
+   * What a prompt shows before the input it waits for: the cursor's logical line up to the
+   * cursor, blanks before it kept; what follows the cursor is left out (a shell's right-hand
+   * prompt, text the cursor moved back over). '' when nothing precedes the cursor on its line
+   * (vim's cursor at the start of its text) or the cursor rests past a row written to the last
+   * column (`top` leaves it after its last process row): a screen's row, not a prompt.
+   */
+  cursorPrompt(): string {
+    this.assertLive('cursorPrompt');
+    this.release();
+    const active = this.terminal.buffer.active;
+    if (active.cursorX >= this.terminal.cols) return '';
+    const row = active.baseY + active.cursorY;
+    let from = row;
+    while (from > 0 && row - from < MAX_WRAP_LOOKBACK && active.getLine(from)?.isWrapped) from--;
+    const before = readRows(active, from, row).map((r) => r.text);
+    before.push(active.getLine(row)?.translateToString(false, 0, active.cursorX) ?? '');
+    return before.join('');
+  }
+
   /** The modes the program set, as parsed so far. */
   get modes(): ScreenModes {
     this.assertLive('modes');

@@ -420,6 +420,42 @@ describe('dispose', () => {
   });
 });
 
+/** What `read` says once `text` is fed and parsed. */
+async function afterFeed(screen: TerminalScreen, text: string, read: () => string): Promise<string> {
+  screen.feed(text);
+  await screen.flush();
+  return read();
+}
+
+describe('cursorPrompt', () => {
+  it('is the line up to the cursor: blanks before it kept, a wrapped prompt whole, nothing after it', async () => {
+    const screen = new TerminalScreen({ cols: 10, rows: 5 });
+    const promptAfter = (text: string) => afterFeed(screen, text, () => screen.cursorPrompt());
+    expect(await promptAfter('>>> ')).toBe('>>> ');
+    // A right-hand prompt drawn past the cursor, the cursor sent back: left out.
+    expect(await promptAfter('\x1b7\x1b[8G[9]\x1b8')).toBe('>>> ');
+    expect(screen.cursorLine()).toBe('>>>    [9]');
+    expect(await promptAfter('\r\n0123456789ab? ')).toBe('0123456789ab? ');
+    // The cursor at the start of a row of text (vim's, in its file): nothing precedes it.
+    expect(await promptAfter('\r\nsome text\r')).toBe('');
+    screen.dispose();
+    throwsWith(() => screen.cursorPrompt(), 'ERR_PROCESS_STATE');
+  });
+
+  it("is empty when the cursor rests past a row written to the last column (top's last row)", async () => {
+    const screen = new TerminalScreen({ cols: 10, rows: 3 });
+    screen.feed('PID\r\n0123456789');
+    await screen.flush();
+    expect(screen.cursorPrompt()).toBe('');
+    expect(screen.cursorLine()).toBe('0123456789');
+    // One character more starts the next row: that is a line being written.
+    screen.feed('>');
+    await screen.flush();
+    expect(screen.cursorPrompt()).toBe('0123456789>');
+    screen.dispose();
+  });
+});
+
 describe('cursorLine', () => {
   it('is the whole line the cursor is on: a prompt written in pieces, a wrapped line, an empty row', async () => {
     const screen = new TerminalScreen({ cols: 10, rows: 5 });
@@ -442,11 +478,7 @@ describe('cursorLine', () => {
 
   it('keeps the blanks before the cursor, on a wrapped line too, and none past it or past the text', async () => {
     const screen = new TerminalScreen({ cols: 10, rows: 5 });
-    const lineAfter = async (text: string) => {
-      screen.feed(text);
-      await screen.flush();
-      return screen.cursorLine();
-    };
+    const lineAfter = (text: string) => afterFeed(screen, text, () => screen.cursorLine());
     expect(await lineAfter('name?  ')).toBe('name?  ');
     // The cursor moved back over text: the line is its text, not cut at the cursor.
     expect(await lineAfter('\b\b\b\b')).toBe('name?');

@@ -68,3 +68,32 @@ it.runIf(linux)('reports the prompt as the cursor line shows it, after cursor ad
     await sessions.dispose();
   }
 });
+
+// What is quoted is what precedes the cursor: `top` leaves its cursor past its last process
+// row, vim at the start of its text, and a right-hand prompt sits after the cursor.
+it.runIf(linux)('quotes only what precedes the cursor as the prompt', async () => {
+  const sessions = createProcessSessions({ cwd: makeWorkspace() });
+  try {
+    const cases: { script: string; prompt: string }[] = [
+      // 120 columns by default: a row written to its last column, the cursor left past it.
+      { script: "printf 'PID USER\\n'; printf '%0120d' 7; read -r a", prompt: '' },
+      {
+        script: "printf '\\033[?1049h\\033[H\\033[2Jfirst line of the text\\033[H'; read -r b",
+        prompt: '',
+      },
+      { script: "printf 'name? \\0337\\033[100G[14:02]\\0338'; read -r c", prompt: 'name?' },
+    ];
+    const started = await Promise.all(
+      cases.map((c) => sessions.start({ command: c.script, shell: true, pty: true })),
+    );
+    for (const [i, session] of started.entries()) {
+      const input = await waitFor(() => session.metadata().input ?? undefined, 20_000, `case ${i}`);
+      expect(input?.prompt, `case ${i}`).toBe(cases[i]!.prompt);
+      // The heuristic's line (macOS, Windows) is still the whole cursor line: not asked here.
+      await session.input('x\r');
+      await session.wait();
+    }
+  } finally {
+    await sessions.dispose();
+  }
+});

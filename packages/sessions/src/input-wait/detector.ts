@@ -15,8 +15,13 @@ export interface ProbeFacts {
   kind: 'pty' | 'pipe';
   /** How long the output has been quiet. */
   quietMs: number;
-  /** The unfinished last line of the output. */
+  /** The prompt: the unfinished last line of the output (on a terminal, up to the cursor). */
   prompt: string;
+  /**
+   * On a terminal, the cursor's whole line (`prompt` may leave out a screen's row): what the
+   * heuristic reads as an unfinished line, as it always did. Absent: `prompt`.
+   */
+  line?: string;
 }
 
 export type InputDetector = (facts: ProbeFacts) => Promise<InputProbe>;
@@ -31,7 +36,7 @@ export function createInputDetector(
   fx: ProcEffects | undefined,
 ): InputDetector {
   const heuristic = (facts: ProbeFacts): InputProbe => ({
-    ...heuristicWaiting(facts),
+    ...heuristicWaiting({ quietMs: facts.quietMs, prompt: facts.line ?? facts.prompt }),
     confidence: 'heuristic',
   });
   if (env.platform !== 'linux' || !fx) return async (facts) => heuristic(facts);

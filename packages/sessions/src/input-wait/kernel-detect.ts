@@ -147,6 +147,10 @@ async function processTree(root: ProcStat, fx: ProcEffects): Promise<ProcStat[]>
 }
 
 /** The descriptors a blocked call waits to read: the argument, or read from its memory. */
+// Descriptors of one poll or epoll wait looked at: each costs a readlink, on a check that
+// repeats every 50 ms while someone waits. A wait over more is a server's, not a prompt's.
+const MAX_WATCHED_FDS = 1_024;
+
 async function watchedFds(
   pid: number,
   kind: CallKind,
@@ -166,14 +170,14 @@ async function watchedFds(
     }
     case 'poll':
     case 'ppoll': {
-      const count = Math.min(Number(a1), 1024);
+      const count = Math.min(Number(a1), MAX_WATCHED_FDS);
       if (a0 === 0n || count <= 0) return [];
       const bytes = await fx.readMemory(pid, a0, count * 8);
       return bytes ? pollReaders(bytes, count) : [];
     }
     case 'epoll': {
       const info = await fx.readFile(`/proc/${pid}/fdinfo/${Number(a0)}`);
-      return info ? epollTargets(info) : [];
+      return info ? epollTargets(info).slice(0, MAX_WATCHED_FDS) : [];
     }
   }
 }

@@ -21,25 +21,27 @@ export function askInput(s: SessionCore): InputWait | null {
 
 export async function inputFacts(
   s: SessionCore,
-): Promise<{ rootPid: number | undefined; kind: 'pty' | 'pipe'; prompt: string } | undefined> {
+): Promise<{ rootPid: number | undefined; kind: 'pty' | 'pipe'; prompt: string; line?: string } | undefined> {
   if (!s.live || !s.run) return undefined;
   const kind = s.stdioMode === 'pty' ? 'pty' : 'pipe';
   if (kind === 'pipe' && (s.stdinClosed || !s.run.stdin)) return undefined;
   // Only a native process's pid names a local process the kernel can describe.
   const rootPid = s.backend === 'native' ? s.pid : undefined;
-  return { rootPid, kind, prompt: await promptOf(s) };
+  return { rootPid, kind, ...(await promptOf(s)) };
 }
 
 // On a terminal, the line the cursor is on as the screen shows it, once it parsed what came:
 // the raw tail stripped of its escapes reads as no line at all once a program addresses the
-// cursor (vim's came out as 120 blanks and a `~`).
-async function promptOf(s: SessionCore): Promise<string> {
+// cursor (vim's came out as 120 blanks and a `~`). The prompt quoted is the line up to the
+// cursor: the whole line quoted vim's first line of text and top's last process row.
+async function promptOf(s: SessionCore): Promise<{ prompt: string; line?: string }> {
   const screen = s.emulated ? s.screen : undefined;
-  if (screen === undefined) return promptFromTail(s.transcript.log.tail);
+  if (screen === undefined) return { prompt: promptFromTail(s.transcript.log.tail) };
   await screen.flush().catch(() => {});
   // Disposed meanwhile (the session ended and retired its screen): the log still has the tail.
-  if (s.screen !== screen) return promptFromTail(s.transcript.log.tail);
-  return promptLine(screen.cursorLine());
+  if (s.screen !== screen) return { prompt: promptFromTail(s.transcript.log.tail) };
+  const line = promptLine(screen.cursorLine());
+  return screen.cursorPrompt ? { prompt: promptLine(screen.cursorPrompt()), line } : { prompt: line };
 }
 
 export function inputChanged(s: SessionCore, state: InputWait | null, previous: InputWait | null): void {

@@ -40,6 +40,15 @@ describe('createInputDetector', () => {
     });
   });
 
+  it("the heuristic reads the cursor's whole line where the quoted prompt leaves a screen's row out", async () => {
+    const detect = createInputDetector({ platform: 'darwin', arch: 'arm64' }, undefined);
+    const quiet = { rootPid: 10, kind: 'pty' as const, quietMs: HEURISTIC_QUIET_MS };
+    // vim's cursor at the start of its text: no prompt to quote, yet an unfinished line shown.
+    expect(await detect({ ...quiet, prompt: '', line: '# the first line' })).toMatchObject({ waiting: true });
+    expect(await detect({ ...quiet, prompt: '' })).toMatchObject({ waiting: false });
+    expect(await detect({ ...quiet, prompt: 'Password:', line: 'Password:' })).toMatchObject({ echo: false });
+  });
+
   it("the kernel's not-waiting is an answer: echo on, confidence kernel, whatever the terminal says", async () => {
     const detect = createInputDetector({ platform: 'linux', arch: 'x64' }, terminalProcess(false, false));
     expect(await detect({ ...facts, quietMs: 10_000 })).toEqual({

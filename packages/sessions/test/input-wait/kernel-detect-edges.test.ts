@@ -142,6 +142,27 @@ describe('select and poll read only the descriptors they were given', () => {
     expect(await kernelWaiting(pty(), unreadable.fx)).toEqual({ waiting: false });
   });
 
+  it('an epoll is read to 1,024 of the descriptors it watches, as poll is, and no further', async () => {
+    // The terminal, then 1,999 sockets (a server that also reads its terminal).
+    const targets = Array.from({ length: 2_000 }, (_, i) => `tfd: ${i + 3} events: 19 data: 0\n`);
+    const links: Record<string, string> = { '/proc/10/fd/3': '/dev/pts/0' };
+    for (let fd = 4; fd < 2_003; fd++) links[`/proc/10/fd/${fd}`] = `socket:[${fd}]`;
+    const { fx } = fakeProc({
+      files: alone('232 0x9 0x7ffc 0x400 0 0 0 0 0', { '/proc/10/fdinfo/9': targets.join('') }),
+      links,
+    });
+    const asked: string[] = [];
+    const counting: ProcEffects = {
+      ...fx,
+      readlink: async (path) => {
+        asked.push(path);
+        return fx.readlink(path);
+      },
+    };
+    expect(await kernelWaiting(pty(), counting)).toEqual({ waiting: false, pollsInput: true });
+    expect(asked.filter((path) => /^\/proc\/10\/fd\/\d+$/.test(path))).toHaveLength(1_024);
+  });
+
   it('an epoll whose fdinfo cannot be read is not waiting', async () => {
     const { fx } = fakeProc({ files: alone('232 0x3 0x7ffc 0x400 0 0 0 0 0'), links: onTerminal });
     expect(await kernelWaiting(pty(), fx)).toEqual({ waiting: false });
