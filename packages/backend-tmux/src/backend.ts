@@ -26,7 +26,7 @@ import {
   type SessionFiles,
 } from './layout.js';
 import { resolveTmuxOptions, type TmuxBackendOptions } from './options.js';
-import { TmuxPane } from './pane.js';
+import { TmuxPane, warnCgroupLeft } from './pane.js';
 import { localJoinEffects, untilPaneJoined } from './pane-joined.js';
 import { startCommands } from './start-commands.js';
 import { runStart } from './start-retry.js';
@@ -102,6 +102,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
   const layout = layoutOf(resolved.dir);
   const binary = resolved.tmux ?? locateTmux();
   const graceMs = resolved.killGraceMs;
+  const logger = resolved.logger;
   mkdirSync(layout.sessions, { recursive: true, mode: 0o700 });
   // The server inherits the first client's environment. It must carry no tree marker: a tree
   // kill sweeps every process bearing its root's marker, and the host's own (or one shared by
@@ -120,7 +121,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
     privateDir: string | undefined,
     cgroup: SessionCgroup | undefined,
   ) => {
-    watchdog ??= new HostWatchdog({ platform: process.platform, graceMs, logger: { warn: () => {} } });
+    watchdog ??= new HostWatchdog({ platform: process.platform, graceMs, logger });
     watchdog.watch(marker, pid, cgroup?.dirs, privateDir === undefined ? undefined : [privateDir]);
   };
 
@@ -146,6 +147,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       onData,
       ...(privateDir === undefined ? {} : { privateDir }),
       killGraceMs: graceMs,
+      logger,
       containment: held.containment,
       ...(held.cgroup ? { cgroup: held.cgroup } : {}),
       onSettled: () => {
@@ -180,7 +182,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
         const waiter = held.containment === 'pid-namespace' ? files.waiter : undefined;
         writeSessionFiles(layout, files, envScript(files.env, spec.env, cgroup?.procsFiles, waiter));
       } catch (error) {
-        await cgroup?.close().catch(() => {});
+        await cgroup?.close().catch((left: unknown) => warnCgroupLeft(logger, name, left));
         throw error;
       }
       const host = request.lifetime !== 'detached';
@@ -202,7 +204,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const pid = Number(/^(\d+)\s*$/m.exec(out.stdout)?.[1]);
       if (out.code !== 0 || !Number.isSafeInteger(pid)) {
         await server.run(['kill-session', '-t', name]);
-        await cgroup?.close().catch(() => {});
+        await cgroup?.close().catch((error: unknown) => warnCgroupLeft(logger, name, error));
         throw new ProcmuxError(
           'ERR_PROCESS_PTY_BACKEND',
           `tmux could not start the session: ${out.stderr.trim() || `exit code ${out.code}`}`,
@@ -232,7 +234,7 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
         const ended = existsSync(files.exit) && parseExitFile(readFileSync(files.exit, 'utf8'));
         const held = adoptPane(ref.session, ref.cgroup, undefined);
         if (!ended) {
-          await held.cgroup?.close().catch(() => {});
+          await held.cgroup?.close().catch((error: unknown) => warnCgroupLeft(logger, ref.session, error));
           return null;
         }
         return pane(ref.session, ref.marker, undefined, ref.offset, sink, false, undefined, undefined, held);
@@ -274,14 +276,18 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const cgroups = panes.flatMap(([name, , , , ...words]) => {
         const dirs = words.filter((dir) => dir !== '');
         const { cgroup } = adoptPane(name!, dirs.length > 0 ? dirs : undefined, undefined);
-        return cgroup ? [cgroup] : [];
+        return cgroup ? [{ name: name!, cgroup }] : [];
       });
       await Promise.all(
         trees.map(([, , pid, marker]) =>
           killProcessTree(Number(pid), { graceMs, ...(marker ? { marker } : {}) }).catch(() => {}),
         ),
       );
-      await Promise.all(cgroups.map((cgroup) => cgroup.close().catch(() => {})));
+      await Promise.all(
+        cgroups.map(({ name, cgroup }) =>
+          cgroup.close().catch((error: unknown) => warnCgroupLeft(logger, name, error)),
+        ),
+      );
       // Their pane-died hooks write the exit files; let them (bounded) before the server goes.
       await waitFor(
         trees.map(([name]) => layout.files(name!).exit),

@@ -6,11 +6,13 @@ import {
   integerOption,
   invalidOption,
   knownKeys,
+  type Logger,
   MAX_KILL_GRACE_MS,
   nonEmptyString,
   oneOf,
   optionsObject,
 } from '@procmux/core-types';
+import { consoleLogger } from '@procmux/supervisor';
 import type { TmuxContainmentMode } from './containment.js';
 import type { TmuxBinary } from './tmux-cli.js';
 
@@ -32,6 +34,11 @@ export interface TmuxBackendOptions {
    * naming why. 'marker': a pane's tree is found by process group, descendants and marker.
    */
   containment?: TmuxContainmentMode;
+  /**
+   * Where what the backend could not clean up is told: a pane's cgroup it could not empty and
+   * remove, the host watchdog's trouble. Default: the console (`consoleLogger`).
+   */
+  logger?: Logger;
 }
 
 export interface ResolvedTmuxOptions {
@@ -39,9 +46,10 @@ export interface ResolvedTmuxOptions {
   killGraceMs: number;
   tmux: TmuxBinary | undefined;
   containment: TmuxContainmentMode;
+  logger: Logger;
 }
 
-const KEYS = ['dir', 'killGraceMs', 'tmux', 'containment'] as const;
+const KEYS = ['dir', 'killGraceMs', 'tmux', 'containment', 'logger'] as const;
 
 export function resolveTmuxOptions(value: unknown): ResolvedTmuxOptions {
   const options = optionsObject<TmuxBackendOptions>(value);
@@ -55,7 +63,21 @@ export function resolveTmuxOptions(value: unknown): ResolvedTmuxOptions {
   const containment =
     oneOf('containment', options.containment, ['auto', 'cgroup', 'pid-namespace', 'marker'] as const) ??
     'auto';
-  return { dir, killGraceMs, tmux: tmuxOption(options.tmux), containment };
+  return {
+    dir,
+    killGraceMs,
+    tmux: tmuxOption(options.tmux),
+    containment,
+    logger: loggerOption(options.logger),
+  };
+}
+
+function loggerOption(value: unknown): Logger {
+  if (value === undefined) return consoleLogger;
+  const logger = value as Partial<Logger> | null;
+  if (typeof logger === 'object' && logger !== null && typeof logger.warn === 'function')
+    return logger as Logger;
+  throw invalidOption('logger', 'an object with a warn(message, fields) function', { value });
 }
 
 function tmuxOption(value: unknown): TmuxBinary | undefined {

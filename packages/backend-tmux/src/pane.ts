@@ -2,7 +2,7 @@
 // exit status from the pane-died hook, and a tail that is complete before wait() resolves.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
-import { ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
+import { type Logger, ProcmuxError, type RecoveredProcessExit, type SignalName } from '@procmux/core-types';
 import { killProcessTree } from '@procmux/kill-posix';
 import { namespacedProgramPid, type SessionCgroup } from '@procmux/supervisor';
 import type { PaneContainment } from './containment.js';
@@ -36,6 +36,8 @@ export interface PaneOptions {
   /** What holds the pane's tree (containment.ts); with a cgroup, the cgroup itself. */
   containment?: PaneContainment;
   cgroup?: SessionCgroup;
+  /** Told when the pane's cgroup could not be emptied and removed (the backend's logger). */
+  logger: Logger;
 }
 
 function signalName(number: number): SignalName | undefined {
@@ -349,7 +351,9 @@ export class TmuxPane {
 
   /** What the pane left in its cgroup is killed and the cgroup removed (the hook may have already). */
   async #closeCgroup(): Promise<void> {
-    await this.options.cgroup?.close().catch(() => {});
+    await this.options.cgroup
+      ?.close()
+      .catch((error: unknown) => warnCgroupLeft(this.options.logger, this.options.name, error));
   }
 
   #cleanup(): void {
@@ -367,4 +371,12 @@ export class TmuxPane {
     if (this.options.privateDir !== undefined)
       rmSync(this.options.privateDir, { recursive: true, force: true });
   }
+}
+
+/** A cgroup left behind is told, never dropped: its processes may run on, and it is ours to remove. */
+export function warnCgroupLeft(logger: Logger, session: string, error: unknown): void {
+  logger.warn(`procmux: the cgroup of tmux session ${session} could not be emptied and removed`, {
+    session,
+    error: error instanceof Error ? error.message : String(error),
+  });
 }

@@ -4,7 +4,7 @@
 // host re-attached it (also from another cgroup). No cgroup is left behind.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessSessions, type ProcessSessions } from '@procmux/sessions';
 import { hostCgroupLayout, SessionCgroup } from '@procmux/supervisor';
@@ -123,6 +123,35 @@ describe.skipIf(cannot !== undefined)("tmux panes with containment 'auto' where 
     expect(started.filter((s) => !s.joined).map((s) => s.handle.pid)).toEqual([]);
     await backend.killServer();
     expect(procmuxCgroups().filter((c) => c.hostPid === process.pid)).toEqual([]);
+  });
+
+  it('a cgroup it cannot remove is told to its logger, never dropped', async () => {
+    const warnings: { message: string; fields: Readonly<Record<string, unknown>> | undefined }[] = [];
+    tmux = createTmuxBackend({
+      dir: stateDir(),
+      logger: { warn: (message, fields) => warnings.push({ message, fields }) },
+    });
+    const handle = await tmux.startPty(sleeper());
+    const dir = procmuxCgroups().find(
+      (c) => c.hostPid === process.pid && members(c.dir).includes(handle.pid!),
+    )!.dir;
+    // A cgroup inside the pane's (someone else's doing): the pane's cannot be removed while it is there.
+    const blocker = join(dir, 'blocker');
+    mkdirSync(blocker);
+    try {
+      await handle.kill();
+      await handle.wait();
+      await waitFor(() => warnings.length > 0, 20_000, 'the warning');
+      expect(warnings).toEqual([
+        {
+          message: expect.stringContaining('could not be emptied and removed'),
+          fields: { session: expect.any(String), error: expect.stringContaining(dir) },
+        },
+      ]);
+    } finally {
+      rmdirSync(blocker);
+      removeCgroup(dir);
+    }
   });
 
   it('a pane that ends by itself takes what it left in its cgroup with it', async () => {

@@ -1,4 +1,6 @@
 // Pure parts: tmux discovery and version, paths, refs, exit files, the start script.
+
+import { consoleLogger } from '@procmux/supervisor';
 import { describe, expect, it } from 'vitest';
 import { createTmuxBackend } from '../src/backend.js';
 import { decodeRef, encodeRef, envScript, layoutOf, parseExitFile } from '../src/layout.js';
@@ -56,13 +58,18 @@ describe('createTmuxBackend options (the core-types toolkit: ERR_INVALID_OPTION,
     );
     expect(() => resolveTmuxOptions(options)).toThrow(message);
   };
-  it("takes dir, killGraceMs, tmux and containment, with the 3000 ms default grace and 'auto'", () => {
+  it("takes dir, killGraceMs, tmux, containment and logger, with the 3000 ms default grace, 'auto' and the console", () => {
     expect(resolveTmuxOptions({ dir: '/tmp/pm', tmux })).toEqual({
       dir: '/tmp/pm',
       killGraceMs: 3_000,
       tmux,
       containment: 'auto',
+      logger: consoleLogger,
     });
+    const logger = { warn: () => {} };
+    expect(resolveTmuxOptions({ dir: '/tmp/pm', logger }).logger).toBe(logger);
+    refused({ dir: '/tmp/pm', logger: console.log }, 'logger', /logger must be an object with a warn/);
+    refused({ dir: '/tmp/pm', logger: { warn: 'loud' } }, 'logger', /logger must be an object with a warn/);
     expect(resolveTmuxOptions({ dir: '/tmp/pm', killGraceMs: 0 }).killGraceMs).toBe(0);
     expect(resolveTmuxOptions({ dir: '/tmp/pm', containment: 'pid-namespace' }).containment).toBe(
       'pid-namespace',

@@ -85,6 +85,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
             {
               store: options.store,
               leaseTtlMs: options.leaseTtlMs,
+              logger,
               persistentBackend: remote
                 ? async () => {
                     const { createSshTmuxBackend } = await import('@procmux/backend-ssh');

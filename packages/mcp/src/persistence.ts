@@ -7,6 +7,7 @@ import { createTmuxBackend, locateTmux, type TmuxBackend, type TmuxBinary } from
 import {
   isProcmuxError,
   isTerminalState,
+  type Logger,
   type ProcessRecoveryBackend,
   RECOVERY_NAMESPACE,
   type SessionState,
@@ -56,6 +57,8 @@ export interface StoreChoice {
    * a private tmux server under the state directory.
    */
   persistentBackend?: (() => Promise<PersistentBackend>) | undefined;
+  /** Where the private tmux server's panes report what they could not clean up (a cgroup left). */
+  logger?: Logger | undefined;
 }
 
 /** What holds persisted sessions: a local or a remote tmux server. */
@@ -120,7 +123,11 @@ export async function openPersistence(
         : lock.ownerId;
       const tmux =
         binary && !choice.persistentBackend
-          ? createTmuxBackend({ dir: join(stateDir, 'tmux'), tmux: binary })
+          ? createTmuxBackend({
+              dir: join(stateDir, 'tmux'),
+              tmux: binary,
+              ...(choice.logger ? { logger: choice.logger } : {}),
+            })
           : undefined;
       dir = { lock, store, ownerId, tmux };
       return dir;
