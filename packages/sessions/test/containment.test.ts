@@ -1,6 +1,9 @@
 // Kernel-held sessions: what metadata() says about containment and usage, the escapee a tree
 // kill cannot find (0 left after kill() and after dispose() with a cgroup; the marker sweep's
 // blind spot shown beside it), limits refused where they cannot hold, and the OOM death.
+
+import { mkdirSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
 import { hostCgroupLayout, SessionCgroup } from '@procmux/supervisor';
 import {
@@ -8,12 +11,15 @@ import {
   disposeAfterEach,
   makeWorkspace,
   processTable,
+  procmuxCgroups,
+  rejectsWith,
+  removeCgroup,
   thrownBy,
   waitFor,
 } from '@procmux/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { containSession } from '../src/backends/containment.js';
-import { createProcessSessions, type ProcessSessions } from '../src/index.js';
+import { createMemoryRecoveryStores, createProcessSessions, type ProcessSessions } from '../src/index.js';
 
 const workspace = makeWorkspace();
 const track = disposeAfterEach<ProcessSessions>();
@@ -74,6 +80,49 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
     expect(meta.usage?.memoryPeakBytes).toBeGreaterThanOrEqual(32 << 20);
     expect(meta.usage?.cpuMs).toBeGreaterThanOrEqual(0);
     expect(meta.usage?.pidsPeak).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a start that fails after its cgroup was made removes it, and tells the logger when it cannot', async () => {
+    const warnings: { message: string; fields: Readonly<Record<string, unknown>> | undefined }[] = [];
+    const stores = createMemoryRecoveryStores();
+    let blocker: string | undefined;
+    const sessions = track(
+      createProcessSessions({
+        cwd: workspace,
+        logger: { warn: (message, fields) => warnings.push({ message, fields }) },
+        leases: stores.leases,
+        ownerId: 'a',
+        // The intent is written once the cgroup exists: a cgroup made inside it there (someone
+        // else's doing) keeps it from being removed, then the write fails the start.
+        checkpoints: {
+          get: (ns, key) => stores.checkpoints.get(ns, key),
+          list: (ns) => stores.checkpoints.list(ns),
+          delete: (ns, key, version) => stores.checkpoints.delete(ns, key, version),
+          compareAndSet: async (_ns, write) => {
+            const dir = procmuxCgroups().find((c) =>
+              c.dir.endsWith(`/procmux-${process.pid}-${write.key}`),
+            )!.dir;
+            blocker = join(dir, 'blocker');
+            mkdirSync(blocker);
+            throw new Error('the store is down');
+          },
+        },
+      }),
+    );
+    try {
+      await rejectsWith(sessions.start({ command: 'true' }), 'ERR_RECOVERY_UNKNOWN');
+      expect(warnings).toEqual([
+        {
+          message: expect.stringMatching(/whose start failed, could not be emptied and removed/),
+          fields: { sessionId: expect.any(String), error: expect.stringContaining('procmux-') },
+        },
+      ]);
+    } finally {
+      if (blocker) {
+        rmdirSync(blocker);
+        removeCgroup(join(blocker, '..'));
+      }
+    }
   });
 
   it('leaves no escapee that cleared its environment after kill()', async () => {

@@ -1,5 +1,5 @@
 // start(): the checks, the slot, the record, the spawn and the process_started event.
-import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
+import { isProcmuxError, type Logger, ProcmuxError } from '@procmux/core-types';
 import { idTaken, monoNow, newSessionId, reserveSlot } from '@procmux/registry';
 import { TerminalScreen } from '@procmux/screen';
 import { screenGate, sessionOutputLog } from '@procmux/transcript';
@@ -133,7 +133,7 @@ async function startReserved(
       r.sessions.delete(id);
       void session.closeOutput();
       screen?.dispose();
-      await contained.cgroup?.close().catch(() => {});
+      await contained.cgroup?.close().catch((left: unknown) => cgroupLeft(r.logger, id, left));
       throw error;
     }
   }
@@ -161,7 +161,7 @@ async function startReserved(
   } catch (error) {
     screen?.dispose();
     // The supervisor removes a cgroup it was given; one it never got is removed here.
-    await contained.cgroup?.close().catch(() => {});
+    await contained.cgroup?.close().catch((left: unknown) => cgroupLeft(r.logger, id, left));
     // A host backend that failed leaves an `unknown` record (the process may exist there).
     if (isProcmuxError(error, 'ERR_PROCESS_PTY_BACKEND') && hostBackend) {
       session.failUnknown('backend failed');
@@ -214,4 +214,12 @@ function newSession(
     r.context,
   );
   return { session, screen, gate };
+}
+
+// A start that failed after its cgroup was made removes it; one it could not remove is told.
+function cgroupLeft(logger: Logger, id: string, error: unknown): void {
+  logger.warn(`procmux: the cgroup of session ${id}, whose start failed, could not be emptied and removed`, {
+    sessionId: id,
+    error: error instanceof Error ? error.message : String(error),
+  });
 }
