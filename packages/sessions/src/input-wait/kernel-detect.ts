@@ -146,11 +146,11 @@ async function processTree(root: ProcStat, fx: ProcEffects): Promise<ProcStat[]>
   return found;
 }
 
-/** The descriptors a blocked call waits to read: the argument, or read from its memory. */
 // Descriptors of one poll or epoll wait looked at: each costs a readlink, on a check that
 // repeats every 50 ms while someone waits. A wait over more is a server's, not a prompt's.
 const MAX_WATCHED_FDS = 1_024;
 
+/** The descriptors a blocked call waits to read: the argument, or read from its memory. */
 async function watchedFds(
   pid: number,
   kind: CallKind,
