@@ -39,12 +39,17 @@ export function remoteMonitors(): { pid: number; command: string }[] {
     .map((p) => ({ pid: p.pid, command: p.command }));
 }
 
-/** Waits (generously) until no remote process of this worker is left; returns what is left. */
+/**
+ * Waits (generously) until no remote process of this worker is left, its wrappers' monitors
+ * included; returns what is left. A monitor removes its session's cgroup before it leaves, up to
+ * a tick (1 s, longer under load) after the program ended: the file's cgroup check runs after.
+ */
 export async function settleSurvivors(timeoutMs = 8_000): Promise<{ pid: number; command: string }[]> {
+  const left = () => [...remoteSurvivors(), ...remoteMonitors()];
   try {
-    await waitFor(() => remoteSurvivors().length === 0, timeoutMs, 'remote processes to end');
+    await waitFor(() => left().length === 0, timeoutMs, 'remote processes and monitors to end');
   } catch {}
-  return remoteSurvivors();
+  return left();
 }
 
 export function backendOptions(sshd: TestSshd, extra: Partial<SshBackendOptions> = {}): SshBackendOptions {
