@@ -7,6 +7,7 @@ import {
   invalidOption,
   knownKeys,
   type Logger,
+  loggerOption,
   MAX_KILL_GRACE_MS,
   nonEmptyString,
   oneOf,
@@ -68,16 +69,8 @@ export function resolveTmuxOptions(value: unknown): ResolvedTmuxOptions {
     killGraceMs,
     tmux: tmuxOption(options.tmux),
     containment,
-    logger: loggerOption(options.logger),
+    logger: loggerOption(options.logger, consoleLogger),
   };
-}
-
-function loggerOption(value: unknown): Logger {
-  if (value === undefined) return consoleLogger;
-  const logger = value as Partial<Logger> | null;
-  if (typeof logger === 'object' && logger !== null && typeof logger.warn === 'function')
-    return logger as Logger;
-  throw invalidOption('logger', 'an object with a warn(message, fields) function', { value });
 }
 
 function tmuxOption(value: unknown): TmuxBinary | undefined {

@@ -66,8 +66,10 @@ describe('createTmuxBackend options (the core-types toolkit: ERR_INVALID_OPTION,
       containment: 'auto',
       logger: consoleLogger,
     });
-    const logger = { warn: () => {} };
-    expect(resolveTmuxOptions({ dir: '/tmp/pm', logger }).logger).toBe(logger);
+    const told: string[] = [];
+    const logger = { warn: (message: string) => void told.push(message) };
+    resolveTmuxOptions({ dir: '/tmp/pm', logger }).logger.warn('a pane cgroup was left');
+    expect(told).toEqual(['a pane cgroup was left']);
     refused({ dir: '/tmp/pm', logger: console.log }, 'logger', /logger must be an object with a warn/);
     refused({ dir: '/tmp/pm', logger: { warn: 'loud' } }, 'logger', /logger must be an object with a warn/);
     expect(resolveTmuxOptions({ dir: '/tmp/pm', killGraceMs: 0 }).killGraceMs).toBe(0);

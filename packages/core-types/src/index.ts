@@ -8,6 +8,7 @@ export {
 } from './errors.js';
 export { resolveGraceMs, validateOptionsObject } from './kill-options.js';
 export * from './limits.js';
+export { containLogger, loggerOption } from './logger.js';
 export {
   booleanOption,
   describe,

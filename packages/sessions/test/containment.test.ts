@@ -4,7 +4,7 @@
 
 import { mkdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcmuxError, ProcmuxError } from '@procmux/core-types';
+import { isProcmuxError, type Logger, ProcmuxError } from '@procmux/core-types';
 import { hostCgroupLayout, SessionCgroup } from '@procmux/supervisor';
 import {
   descendantsOf,
@@ -15,9 +15,10 @@ import {
   rejectsWith,
   removeCgroup,
   thrownBy,
+  throwsWith,
   waitFor,
 } from '@procmux/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { containSession } from '../src/backends/containment.js';
 import { createMemoryRecoveryStores, createProcessSessions, type ProcessSessions } from '../src/index.js';
 
@@ -82,18 +83,17 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
     expect(meta.usage?.pidsPeak).toBeGreaterThanOrEqual(1);
   });
 
-  it('a start that fails after its cgroup was made removes it, and tells the logger when it cannot', async () => {
-    const warnings: { message: string; fields: Readonly<Record<string, unknown>> | undefined }[] = [];
+  // A start whose intent write fails once its cgroup exists, with a cgroup made inside it there
+  // (someone else's doing) that keeps it from being removed; the blocker is removed after.
+  async function failedStartLeavingCgroup(logger: Logger): Promise<void> {
     const stores = createMemoryRecoveryStores();
     let blocker: string | undefined;
     const sessions = track(
       createProcessSessions({
         cwd: workspace,
-        logger: { warn: (message, fields) => warnings.push({ message, fields }) },
+        logger,
         leases: stores.leases,
         ownerId: 'a',
-        // The intent is written once the cgroup exists: a cgroup made inside it there (someone
-        // else's doing) keeps it from being removed, then the write fails the start.
         checkpoints: {
           get: (ns, key) => stores.checkpoints.get(ns, key),
           list: (ns) => stores.checkpoints.list(ns),
@@ -111,17 +111,59 @@ describe.skipIf(cannot !== undefined)('a cgroup per session (Linux)', () => {
     );
     try {
       await rejectsWith(sessions.start({ command: 'true' }), 'ERR_RECOVERY_UNKNOWN');
-      expect(warnings).toEqual([
-        {
-          message: expect.stringMatching(/whose start failed, could not be emptied and removed/),
-          fields: { sessionId: expect.any(String), error: expect.stringContaining('procmux-') },
-        },
-      ]);
     } finally {
       if (blocker) {
         rmdirSync(blocker);
         removeCgroup(join(blocker, '..'));
       }
+    }
+  }
+
+  it('a start that fails after its cgroup was made removes it, and tells the logger when it cannot', async () => {
+    const warnings: { message: string; fields: Readonly<Record<string, unknown>> | undefined }[] = [];
+    await failedStartLeavingCgroup({ warn: (message, fields) => warnings.push({ message, fields }) });
+    expect(warnings).toEqual([
+      {
+        message: expect.stringMatching(/whose start failed, could not be emptied and removed/),
+        fields: { sessionId: expect.any(String), error: expect.stringContaining('procmux-') },
+      },
+    ]);
+  });
+
+  it("a logger that throws on that warning changes neither the start's error nor loses the warning", async () => {
+    const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await failedStartLeavingCgroup({
+        warn: () => {
+          throw new Error('the log sink is full');
+        },
+      });
+      expect(consoleWarn.mock.calls).toEqual([
+        [
+          expect.stringMatching(/whose start failed, could not be emptied and removed/),
+          expect.objectContaining({
+            error: expect.stringContaining('procmux-'),
+            loggerThrew: 'the log sink is full',
+          }),
+        ],
+      ]);
+    } finally {
+      consoleWarn.mockRestore();
+    }
+  });
+
+  it('refuses a logger without a warn function before anything starts', () => {
+    for (const logger of [console.log, { warn: 'loud' }, 'console']) {
+      const error = throwsWith(
+        () => createProcessSessions({ cwd: workspace, logger: logger as never }),
+        'ERR_INVALID_OPTION',
+      );
+      expect(error).toMatchObject({
+        message: expect.stringMatching(
+          /^logger must be an object with a warn\(message, fields\) function \(got /,
+        ),
+        details: { option: 'logger' },
+      });
     }
   });
 

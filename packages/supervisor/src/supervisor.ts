@@ -10,6 +10,7 @@ import {
   isProcmuxError,
   type LeftoverProcess,
   type Logger,
+  loggerOption,
   MAX_KILL_GRACE_MS,
   type ManagedRun,
   oneOf,
@@ -89,10 +90,7 @@ export class ProcessSupervisor {
   private readonly watchdog: HostWatchdog | undefined;
 
   constructor(options: ProcessSupervisorOptions = {}) {
-    const logger = options.logger ?? consoleLogger;
-    if (typeof logger?.warn !== 'function')
-      throw invalidOption('logger', 'an object with a warn() method', { value: logger });
-    this.logger = logger;
+    this.logger = loggerOption(options.logger ?? undefined, consoleLogger);
     const loader = functionOption<PlatformLoader>('loadPlatform', options.loadPlatform) ?? loadPlatform;
     this.modules = loader(resolvePlatform(options.platform));
     this.ptyFactory = functionOption('ptyFactory', options.ptyFactory);
@@ -101,7 +99,7 @@ export class ProcessSupervisor {
       ? new HostWatchdog({
           platform: this.modules.platform,
           graceMs: this.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-          logger,
+          logger: this.logger,
           ...(options.spawnWatchdog ? { spawnWatchdog: options.spawnWatchdog } : {}),
         })
       : undefined;

@@ -92,6 +92,32 @@ describe('pipe runs', () => {
     });
   });
 
+  it('goes on when the logger told of a throwing callback throws too; the warning reaches the console', async () => {
+    const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const sup = new ProcessSupervisor({
+        logger: {
+          warn: () => {
+            throw new Error('the log sink is full');
+          },
+        },
+      });
+      const run = await spawn(sup, {
+        command: 'echo err >&2; echo out',
+        onStderr: () => {
+          throw new Error('callback broke');
+        },
+      });
+      await expect(run.wait()).resolves.toMatchObject({ reason: 'exit', exitCode: 0, stdout: 'out\n' });
+      expect(consoleWarn.mock.calls).toContainEqual([
+        'procmux: the stderr callback threw',
+        { runId: run.runId, error: 'callback broke', loggerThrew: 'the log sink is full' },
+      ]);
+    } finally {
+      consoleWarn.mockRestore();
+    }
+  });
+
   it("passes an ASCII chunk's own bytes along with it, and no bytes with other text", async () => {
     const { supervisor: sup } = supervisor();
     const seen = { stdout: [] as (string | undefined)[][], stderr: [] as (string | undefined)[][] };

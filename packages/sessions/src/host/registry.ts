@@ -1,6 +1,6 @@
 import {
   invalidOption,
-  type Logger,
+  loggerOption,
   oneOf,
   type ProcessEvent,
   ProcmuxError,
@@ -81,7 +81,7 @@ export function createProcessSessions(options: ProcessSessionsOptions): ProcessS
   const resolveCwd = options.sandbox?.resolveCwd?.bind(options.sandbox) ?? resolveSessionCwd;
   const workspace = resolveCwd(options.cwd);
   const limits = resolveProcessSessionLimits(options.limits);
-  const logger: Logger = options.logger ?? { warn: () => {} };
+  const logger = loggerOption(options.logger ?? undefined, { warn: () => {} });
   const ptyBackend = choosePtyBackend(options.ptyBackend);
   const durability = resolveDurability(options);
   const journal = durability
