@@ -4,22 +4,34 @@ import { invalidOption } from './option-checks.js';
 import type { Logger } from './process.js';
 
 /**
- * The same logger, whose `warn` never throws: a warning its `warn` threw on goes to the console
- * with what it threw, so it is neither lost nor able to end the clean-up that told it.
+ * The same logger, whose `warn` never throws: a warning its `warn` threw on, or whose returned
+ * promise rejected (an async logger), goes to the console with what it threw, so it is neither
+ * lost nor able to end the clean-up that told it, nor the host (an unhandled rejection).
  */
 export function containLogger(logger: Logger): Logger {
   return {
     warn(message, fields) {
-      try {
-        logger.warn(message, fields);
-      } catch (thrown) {
+      const told = (thrown: unknown) =>
         console.warn(message, {
           ...fields,
           loggerThrew: thrown instanceof Error ? thrown.message : String(thrown),
         });
+      try {
+        const result: unknown = logger.warn(message, fields);
+        if (isThenable(result)) result.then(undefined, told);
+      } catch (thrown) {
+        told(thrown);
       }
     },
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**

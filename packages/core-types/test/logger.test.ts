@@ -35,6 +35,30 @@ describe('containLogger', () => {
     ]);
   });
 
+  it('an async logger whose promise rejects: the warning goes to the console, no unhandled rejection', async () => {
+    const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const logger = containLogger({
+        warn: async () => {
+          throw new Error('the sink went away');
+        },
+      });
+      expect(() => logger.warn('a cgroup was left', { session: 'a1' })).not.toThrow();
+      await vi.waitFor(() => expect(consoleWarn).toHaveBeenCalledTimes(1));
+      expect(consoleWarn.mock.calls).toEqual([
+        ['a cgroup was left', { session: 'a1', loggerThrew: 'the sink went away' }],
+      ]);
+      // An unhandled rejection is reported after the microtasks of its turn: let one turn pass.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('loggerOption: undefined is the fallback; a logger is taken, contained; anything else is refused', () => {
     const fallback = { warn: () => {} };
     expect(loggerOption(undefined, fallback)).toBe(fallback);
