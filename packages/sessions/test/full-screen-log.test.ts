@@ -95,6 +95,26 @@ describe.skipIf(process.platform === 'win32')('log renders full-screen programs'
     expect((await s.log({ offset: 0, limit: 2 })).text).toBe(head);
   });
 
+  it("vim: after :wq its last screen keeps the file's first line (the line feed vim writes as it leaves scrolls nothing away)", async () => {
+    const s = await shell();
+    await s.input('vim -u NONE -N subject.txt; echo after\r');
+    await waitFor(async () => (await s.screen()).includes('"subject.txt" [New]'), 20_000, 'vim');
+    await s.input('ifix: keep the first row\x1b');
+    await waitFor(async () => (await s.screen()).startsWith('fix: keep the first row'), 20_000, 'the text');
+    await s.input(':wq\r');
+    await prompts(s, 2);
+    const text = await lines(s);
+    expect(text.slice(0, 3)).toEqual([
+      '$ vim -u NONE -N subject.txt; echo after',
+      '[full-screen vim: its last screen, rendered]',
+      'fix: keep the first row',
+    ]);
+    expect(text.slice(3, 3 + TILDES.length + 1)).toEqual([...TILDES, '~']);
+    expect(text[3 + TILDES.length + 1]).toMatch(/^"subject\.txt" \[New\] 1L, 24B written$/);
+    expect(text.slice(3 + TILDES.length + 2)).toEqual(['[end of full-screen vim]', 'after', '$ ']);
+    expectClean(text);
+  });
+
   it('less on a 500-line file then q: the page it showed, then the shell', async () => {
     writeFileSync(
       join(workspace, 'long.txt'),

@@ -5,6 +5,13 @@ import { POOL_SCROLLBACK, type ScreenPool } from './screen-pool.js';
 const ENTER_ALTERNATE = '\x1b[?1049h';
 /** A repaint episode ends before more line feeds than its emulator's scrollback went through it. */
 export const MAX_REPAINT_LINES = POOL_SCROLLBACK - 100;
+/** The longest tail of controls an alternate episode holds back; a longer one is fed at once. */
+const MAX_HELD = 1024;
+// One escape sequence (perhaps cut off at the end), a run of C0 controls, or a run of text:
+// read one after another (sticky), so finding the last text costs one pass.
+const TOKEN =
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|[\x00-\x1a\x1c-\x1f\x7f]+|[^\x00-\x1f\x7f]+/y;
+const LINE_FEEDS = /[\n\v\f]/g;
 
 /**
  * 'alternate': a program on the alternate screen (vim, less, htop). 'repaint': the normal
@@ -67,6 +74,9 @@ export class FullScreenEpisode {
   /** Made on the first byte: an episode left at once (a program toggling) costs no emulator. */
   #screen: TerminalScreen | undefined;
   #size: { columns: number; rows: number };
+  // An alternate episode's output since the last text it drew, when line feeds are in it: fed
+  // with more output, or without its line feeds when the program leaves (see #hold).
+  #held = '';
   readonly #sequence: string;
   readonly #pool: ScreenPool;
 
@@ -110,7 +120,8 @@ export class FullScreenEpisode {
       }
       this.#screen.feed(this.kind === 'alternate' ? ENTER_ALTERNATE : this.#sequence);
     }
-    this.#screen.feed(text);
+    if (this.kind === 'alternate') this.#hold(text);
+    else this.#screen.feed(text);
   }
 
   resize(columns: number, rows: number): void {
@@ -144,6 +155,8 @@ export class FullScreenEpisode {
       this.rendered ??= Promise.resolve();
       return this.rendered;
     }
+    if (this.#held !== '') screen.feed(this.#held.replace(LINE_FEEDS, ''));
+    this.#held = '';
     this.rendered = screen
       .renderFull()
       .then(
@@ -156,6 +169,30 @@ export class FullScreenEpisode {
         this.#pool.give(screen);
       });
     return this.rendered;
+  }
+
+  /**
+   * A program leaving the alternate screen often first takes the cursor to a fresh line: vim's
+   * `:wq` writes its message on the bottom row, then `\r\n`, which scrolls the top row (the
+   * file's first line) out of the screen the terminal switches away from at once. So the
+   * controls after the last text drawn are held while they hold a line feed; more output feeds
+   * them in order, and the leave feeds them without their line feeds. live() renders without
+   * them (the screen as of the last text drawn), so a read never changes the last screen. Held
+   * at most MAX_HELD units (a longer run is fed, its last MAX_HELD units held), however the
+   * output was chunked.
+   */
+  #hold(text: string): void {
+    const screen = this.#screen!;
+    const all = this.#held === '' ? text : this.#held + text;
+    const from = Math.max(0, all.length - MAX_HELD);
+    const lineFeed = Math.max(all.lastIndexOf('\n'), all.lastIndexOf('\v'), all.lastIndexOf('\f'));
+    let cut = all.length;
+    if (lineFeed >= from) {
+      const tail = afterLastText(all, from);
+      if (tail <= lineFeed) cut = tail;
+    }
+    this.#held = all.slice(cut);
+    if (cut > 0) screen.feed(cut === all.length ? all : all.slice(0, cut));
   }
 
   #block(text: string, live: boolean): string[] {
@@ -172,4 +209,17 @@ export class FullScreenEpisode {
     const markers = episodeMarkers(this.kind, this.foreground?.name);
     return live ? [markers.live, ...lines] : [markers.start, ...lines, markers.end];
   }
+}
+
+/** Where the controls after the last text of `text` (read from `from` on) begin. */
+function afterLastText(text: string, from: number): number {
+  let end = from;
+  TOKEN.lastIndex = from;
+  while (TOKEN.lastIndex < text.length) {
+    const start = TOKEN.lastIndex;
+    if (TOKEN.exec(text) === null) break;
+    const first = text.charCodeAt(start);
+    if (first >= 0x20 && first !== 0x7f) end = TOKEN.lastIndex;
+  }
+  return end;
 }

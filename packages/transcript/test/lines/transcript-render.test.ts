@@ -78,6 +78,60 @@ describe('TranscriptIndex on a terminal', () => {
     expect(page.text).not.toMatch(/\x1b|\[\?|22;0;0t/);
   });
 
+  it("keeps a program's first row when it leaves with a line feed on the bottom row (vim's :wq), however cut", async () => {
+    // vim after :wq: its message on the last row, then \r\n (a scroll), then the switch back.
+    const wq =
+      '\x1b[?1049h\x1b[H\x1b[2Jsubject\r\n~\r\n~\r\n~\r\n~\x1b[6;1H"f" 1L written\r\x1b[23;2t\r\r\n\x1b[?2004l\x1b[?1049l';
+    const expected = [
+      '$ vim f',
+      '[full-screen program: its last screen, rendered]',
+      'subject',
+      '~',
+      '~',
+      '~',
+      '~',
+      '"f" 1L written',
+      '[end of full-screen program]',
+      '$ ',
+    ];
+    for (let cut = 0; cut <= wq.length; cut++) {
+      const { log, index } = feed(['$ vim f\r\n', wq.slice(0, cut), wq.slice(cut), '$ '].filter(Boolean));
+      expect((await all(log, index)).text.split('\n'), `cut at ${cut}`).toEqual(expected);
+    }
+  });
+
+  it('applies a held line feed once the program draws again, and shows the screen as of its last text meanwhile', async () => {
+    const rows = '\x1b[?1049h\x1b[H\x1b[2Ja\r\nb\r\nc\r\nd\r\ne\r\nf\r\n';
+    const { log, index } = feed(['$ x\r\n', rows]);
+    expect((await all(log, index)).text.split('\n').slice(1)).toEqual([
+      '[full-screen program: its screen now, rendered; still running]',
+      ...'abcdef',
+    ]);
+    for (const chunk of ['g', '\x1b[?1049l$ ']) {
+      const before = log.totalBytes;
+      log.append('stdout', chunk);
+      index.add(chunk, before);
+    }
+    expect((await all(log, index)).text.split('\n').slice(1, -2)).toEqual([
+      '[full-screen program: its last screen, rendered]',
+      ...'bcdefg',
+    ]);
+  });
+
+  it('holds back at most 1,024 units: a longer run of line feeds still scrolls the screen', async () => {
+    // 1,030 line feeds: 6 of them go through (a 6-row screen: 'top' scrolls out), 1,024 are held.
+    const { log, index } = feed(['$ x\r\n', `\x1b[?1049h\x1b[Htop${'\n'.repeat(1030)}`, '\x1b[?1049l$ ']);
+    expect((await all(log, index)).text.split('\n')).toEqual(['$ x', '$ ']);
+    const few = feed(['$ x\r\n', `\x1b[?1049h\x1b[Htop${'\n'.repeat(1024)}`, '\x1b[?1049l$ ']);
+    expect((await all(few.log, few.index)).text.split('\n')).toEqual([
+      '$ x',
+      '[full-screen program: its last screen, rendered]',
+      'top',
+      '[end of full-screen program]',
+      '$ ',
+    ]);
+  });
+
   it('starts the episode on a line of its own after a row so long it wrapped, then was erased', async () => {
     // 4,097 units wrap once at the stripper's 4,096-unit row: the first 4,096 are given out
     // early, and the one left over is erased, so nothing of the row is still held.
