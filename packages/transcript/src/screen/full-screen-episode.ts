@@ -7,10 +7,10 @@ const ENTER_ALTERNATE = '\x1b[?1049h';
 export const MAX_REPAINT_LINES = POOL_SCROLLBACK - 100;
 /** The longest tail of controls an alternate episode holds back; a longer one is fed at once. */
 const MAX_HELD = 1024;
-// One escape sequence (perhaps cut off at the end), a run of C0 controls, or a run of text:
-// read one after another (sticky), so finding the last text costs one pass.
-const TOKEN =
-  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|[\x00-\x1a\x1c-\x1f\x7f]+|[^\x00-\x1f\x7f]+/y;
+// One escape sequence from its ESC (perhaps cut off at the end): CSI, OSC, DCS/SOS/PM/APC, or
+// ESC with intermediates and a final.
+const SEQUENCE =
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/y;
 const LINE_FEEDS = /[\n\v\f]/g;
 
 /**
@@ -181,18 +181,36 @@ export class FullScreenEpisode {
    * at most MAX_HELD units (a longer run is fed, its last MAX_HELD units held), however the
    * output was chunked.
    */
-  #hold(text: string): void {
+  #hold(chunk: string): void {
     const screen = this.#screen!;
-    const all = this.#held === '' ? text : this.#held + text;
-    const from = Math.max(0, all.length - MAX_HELD);
-    const lineFeed = Math.max(all.lastIndexOf('\n'), all.lastIndexOf('\v'), all.lastIndexOf('\f'));
-    let cut = all.length;
-    if (lineFeed >= from) {
-      const tail = afterLastText(all, from);
-      if (tail <= lineFeed) cut = tail;
+    let text = chunk;
+    // A sequence the held part cut off (a chunk ended mid-sequence) goes on in this one.
+    if (this.#held.includes('\x1b')) {
+      text = this.#held + chunk;
+      this.#held = '';
     }
-    this.#held = all.slice(cut);
-    if (cut > 0) screen.feed(cut === all.length ? all : all.slice(0, cut));
+    const tail = afterLastText(text);
+    if (tail > 0) {
+      // It drew: what was held goes first, in order; its own controls are held only with a line feed.
+      if (this.#held !== '') screen.feed(this.#held);
+      this.#held = '';
+      if (!hasLineFeed(text, tail)) {
+        screen.feed(text);
+        return;
+      }
+      screen.feed(text.slice(0, tail));
+      this.#held = text.slice(tail);
+    } else if (this.#held !== '' || hasLineFeed(text, 0)) {
+      this.#held += text;
+    } else {
+      screen.feed(text);
+      return;
+    }
+    const over = this.#held.length - MAX_HELD;
+    if (over > 0) {
+      screen.feed(this.#held.slice(0, over));
+      this.#held = this.#held.slice(over);
+    }
   }
 
   #block(text: string, live: boolean): string[] {
@@ -211,15 +229,36 @@ export class FullScreenEpisode {
   }
 }
 
-/** Where the controls after the last text of `text` (read from `from` on) begin. */
-function afterLastText(text: string, from: number): number {
-  let end = from;
-  TOKEN.lastIndex = from;
-  while (TOKEN.lastIndex < text.length) {
-    const start = TOKEN.lastIndex;
-    if (TOKEN.exec(text) === null) break;
-    const first = text.charCodeAt(start);
-    if (first >= 0x20 && first !== 0x7f) end = TOKEN.lastIndex;
+/**
+ * Where the controls after the last text of `text` begin (0: it is all controls). Read from the
+ * end: past C0 controls to the last other unit, which is text unless the last escape sequence
+ * before it reaches over it; then on before that sequence. Each unit of the tail is looked at
+ * about once, and a chunk that ends in text costs one backward search for ESC.
+ */
+function afterLastText(text: string): number {
+  let end = text.length;
+  for (;;) {
+    let last = end - 1;
+    while (last >= 0 && isControl(text.charCodeAt(last))) last -= 1;
+    if (last < 0) return 0;
+    const sequenceStart = text.lastIndexOf('\x1b', last);
+    if (sequenceStart === -1) return last + 1;
+    SEQUENCE.lastIndex = sequenceStart;
+    SEQUENCE.exec(text);
+    if (SEQUENCE.lastIndex <= last) return last + 1;
+    end = sequenceStart;
   }
-  return end;
+}
+
+/** C0 controls but ESC, and DEL. */
+function isControl(code: number): boolean {
+  return (code < 0x20 && code !== 0x1b) || code === 0x7f;
+}
+
+function hasLineFeed(text: string, from: number): boolean {
+  for (let at = from; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x0a || code === 0x0b || code === 0x0c) return true;
+  }
+  return false;
 }
