@@ -57,9 +57,8 @@ describe('MasterWriter', () => {
     const errors: string[] = [];
     const writer = new MasterWriter(fd, (error) => errors.push(error.code ?? ''));
     writer.write('refused');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => errors, { timeout: 10_000 }).toEqual(['EBADF']);
     closeSync(fd);
-    expect(errors).toEqual(['EBADF']);
     writer.write('');
     writer.close();
     writer.write('after close');

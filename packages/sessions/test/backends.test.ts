@@ -107,9 +107,14 @@ describe('host PTY backend', () => {
   it('fails with ERR_PROCESS_PTY_LIMIT when attach overruns, removing the record and killing the late handle', async () => {
     const inner = pipePtyBackend();
     let lateHandle: PtyBackendHandle | undefined;
+    // The backend answers only once the start has given up on it.
+    let answer: () => void = () => {};
+    const overrun = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     const slow: ProcessPtyBackend = {
       startPty: async (request) => {
-        await new Promise((r) => setTimeout(r, 1_500));
+        await overrun;
         lateHandle = await inner.startPty(request);
         return lateHandle;
       },
@@ -123,6 +128,7 @@ describe('host PTY backend', () => {
     );
     await rejectsWith(sessions.start({ command: 'sleep', args: ['30'], pty: true }), 'ERR_PROCESS_PTY_LIMIT');
     expect(sessions.list()).toHaveLength(0);
+    answer();
     await waitFor(() => lateHandle !== undefined, 10_000, 'late handle');
     await expect(lateHandle!.wait()).resolves.toMatchObject({ signal: 'SIGKILL' });
   });

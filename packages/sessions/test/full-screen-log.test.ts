@@ -140,8 +140,11 @@ describe.skipIf(process.platform === 'win32')('log renders full-screen programs'
     const s = await shell();
     await s.input('top -b -n 1 | head -3; top -d 0.2; echo after\r');
     await waitFor(async () => /^\s*PID USER/m.test(await s.screen()), 20_000, 'top');
-    // A few refreshes: each only rewrites the rows that changed.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A few refreshes (each only rewrites the rows that changed): the log grows three times.
+    for (let refresh = 0; refresh < 3; refresh++) {
+      const seen = s.metadata().totalBytes;
+      await waitFor(async () => s.metadata().totalBytes > seen, 20_000, 'top to refresh');
+    }
     await s.input('q');
     // top cleared the screen, the first prompt with it: wait for the line after it.
     await waitFor(async () => /after\n\$$/.test(await s.screen()), 20_000, 'top to quit');

@@ -691,7 +691,7 @@ describe('ProcessSupervisor({ watchdog: true })', () => {
     expect(children).toHaveLength(0);
     const run = await supervisor.spawn({ command: 'true', mode: 'pty' });
     await run.wait();
-    await flushAll();
+    await forgotten(children);
     const marker = seen[0]!.treeMarker!;
     expect(marker).toMatch(new RegExp(`^${process.pid}-`));
     expect(children).toHaveLength(1);
@@ -717,7 +717,7 @@ describe('ProcessSupervisor({ watchdog: true })', () => {
     // A host backend's process is the backend's to end: not registered.
     const hosted = await supervisor.spawn({ adapterFactory: () => ChildAdapter.create({ command: 'true' }) });
     await hosted.wait();
-    await flushAll();
+    await forgotten(children);
     const lines = children[0]!.written.trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe(lines[0]!.replace(/^\+ (\S+) 0$/, '- $1'));
@@ -742,7 +742,7 @@ describe('ProcessSupervisor({ watchdog: true })', () => {
     });
     const run = await supervisor.spawn({ command: 'true', privateDir: '/tmp/procmux-sandbox-Xy1' });
     await run.wait();
-    await flushAll();
+    await forgotten(children);
     const lines = children[0]!.written.trim().split('\n');
     expect(lines[0]).toMatch(/^\+ \S+ 0$/);
     expect(lines[1]).toBe(lines[0]!.replace(/^\+ (\S+) 0$/, 'd $1 /tmp/procmux-sandbox-Xy1'));
@@ -757,6 +757,7 @@ describe('ProcessSupervisor({ watchdog: true })', () => {
   });
 });
 
-function flushAll(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits for the watchdog to be told a tree ended (a `- marker` or `d marker dir` line). */
+async function forgotten(children: FakeChild[]): Promise<void> {
+  await expect.poll(() => children[0]?.written ?? '', { timeout: 10_000 }).toMatch(/^[-d] \S+/m);
 }
