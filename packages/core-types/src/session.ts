@@ -49,7 +49,14 @@ export interface ProcessEvent {
   /** Why, for killed/expired/unknown ('timeout', 'cancelled', 'backend lost', ...). */
   reason?: string;
   /** process_waiting_input only: what the program waits at. */
-  input?: { since: number; echo: boolean; prompt: string; confidence: 'kernel' | 'heuristic' };
+  input?: {
+    since: number;
+    echo: boolean;
+    prompt: string;
+    confidence: 'kernel' | 'heuristic';
+    /** On the alternate screen (vim, less): the cursor's row is the program's text; prompt is ''. */
+    fullScreen?: true;
+  };
   /** sandbox_violation only: what was refused (kind: write, read, network, unix-socket, signal, terminal-injection). */
   violation?: { kind: string; target: string; at: number };
 }

@@ -134,4 +134,31 @@ describe('structured results through the SDK client', () => {
       ].sort(),
     );
   });
+
+  it("a full-screen program's wait quotes no prompt: vim's cursor row is its text", async () => {
+    const vim = await call('exec', { command: 'exec vim -u NONE -N notes.txt', mode: 'session' });
+    const id = vim.data.session!.id;
+    // exec's reply showed vim's first screen: its bottom row counts, as the screen shows it now.
+    const shown = await call('process', {
+      action: 'wait_for',
+      session_id: id,
+      pattern: 'notes\\.txt',
+      timeout: 5_000,
+    });
+    expect(shown.data.wait).toMatchObject({ outcome: 'matched', alreadyShown: true });
+    expect(shown.text).toContain('on the screen (already shown)');
+    await call('process', { action: 'write', session_id: id, data: 'ihello world' });
+    await call('process', { action: 'send_keys', session_id: id, keys: ['Escape'] });
+    await call('process', { action: 'wait_for', session_id: id, pattern: 'hello world' });
+    const waiting = await call('process', { action: 'wait_for', session_id: id, input: true });
+    expect(waiting.data.wait?.outcome).toBe('input');
+    expect(waiting.data.session?.waitingInput).toMatchObject({ prompt: '', fullScreen: true });
+    expect(waiting.text).toContain(
+      'Process is waiting for input (a full-screen program: the screen shows where).',
+    );
+    expect(waiting.text).not.toContain('hello worl"');
+    await call('process', { action: 'write', session_id: id, data: ':q!\r' });
+    const ended = await call('process', { action: 'wait_for', session_id: id, exit: true });
+    expect(ended.data.session?.state).toBe('exited');
+  });
 });

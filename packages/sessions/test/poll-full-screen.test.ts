@@ -69,6 +69,33 @@ it.runIf(linux)('reports the prompt as the cursor line shows it, after cursor ad
   }
 });
 
+// On the alternate screen the cursor's row is the program's text (vim after Escape sits inside
+// a line of the file): the wait says fullScreen and quotes no prompt; back on the main screen
+// the prompt is quoted again.
+it.runIf(linux)('quotes no prompt while the program waiting is on the alternate screen', async () => {
+  const sessions = createProcessSessions({ cwd: makeWorkspace() });
+  try {
+    const script = [
+      "printf '\\033[?1049h\\033[H\\033[2Jhello world\\033[1;11H'; read -r a",
+      "printf '\\033[?1049lName: '; read -r b",
+    ].join('; ');
+    const session = await sessions.start({ command: script, shell: true, pty: true });
+    const full = await waitFor(() => session.metadata().input ?? undefined, 20_000, 'the full-screen wait');
+    expect(full).toMatchObject({ prompt: '', fullScreen: true, echo: true });
+    await session.input('x\r');
+    const back = await waitFor(
+      () => (session.metadata().input?.prompt === 'Name:' ? session.metadata().input : undefined),
+      20_000,
+      'the prompt after the alternate screen',
+    );
+    expect(back?.fullScreen).toBeUndefined();
+    await session.input('Ada\r');
+    await session.wait();
+  } finally {
+    await sessions.dispose();
+  }
+});
+
 // What is quoted is what precedes the cursor: `top` leaves its cursor past its last process
 // row, vim at the start of its text, and a right-hand prompt sits after the cursor.
 it.runIf(linux)('quotes only what precedes the cursor as the prompt', async () => {

@@ -20,6 +20,8 @@ type Stream = 'stdout' | 'stderr';
 export interface Found {
   text: string;
   shown: boolean;
+  /** Found on a full-screen program's screen as it is now (see screen-match.ts). */
+  onScreen?: true;
 }
 
 /** Output collected over several polls within one tool call. */

@@ -106,7 +106,11 @@ export function watchOneShotInput(
 export function inputStopNote(input: InputWait): string {
   // A prompt written to /dev/tty (getpass, sudo, ssh) reaches stderr, since nobody types into
   // a one-shot's terminal; an empty prompt is a read with nothing printed before it.
-  const at = input.prompt === '' ? 'with no prompt on its last line' : `at ${JSON.stringify(input.prompt)}`;
+  const at = input.fullScreen
+    ? 'in a full-screen program'
+    : input.prompt === ''
+      ? 'with no prompt on its last line'
+      : `at ${JSON.stringify(input.prompt)}`;
   const secret = input.echo ? '' : ' (input was not echoed: likely a password)';
   return (
     `procmux stopped it: it was waiting for input ${at}${secret}, and a one_shot has no one to answer. ` +
@@ -117,8 +121,9 @@ export function inputStopNote(input: InputWait): string {
 /** What the result says when a guessed prompt (no kernel to ask) was given end of input. */
 export function guessedInputNote(input: InputWait): string {
   const secret = input.echo ? '' : ' (it looks like a password prompt)';
+  const at = input.fullScreen ? 'in a full-screen program' : `at ${JSON.stringify(input.prompt)}`;
   return (
-    `It seemed to wait for input at ${JSON.stringify(input.prompt)}${secret}, a guess from quiet output ` +
+    `It seemed to wait for input ${at}${secret}, a guess from quiet output ` +
     '(this OS cannot be asked), so procmux gave it end of input. If it needed an answer, rerun it with mode "session" to answer the prompt.'
   );
 }

@@ -61,6 +61,9 @@ const INPUT_WAIT = object(
     echo: boolean('False when the terminal does not echo (a password prompt).'),
     prompt: string('The unfinished last line of the output: the prompt, maybe empty.'),
     confidence: oneOf<InputConfidence>(['kernel', 'heuristic']),
+    fullScreen: optional(
+      boolean('True while a full-screen program (vim, less, top) holds the terminal: no prompt is quoted.'),
+    ),
   },
   'The program waits for input.',
 );

@@ -6,7 +6,7 @@ export interface StateFacts {
   exitCode: number | null;
   signal: SignalName | null;
   /** Set while the program waits for input (metadata().input). */
-  input?: { echo: boolean; prompt: string } | null;
+  input?: { echo: boolean; prompt: string; fullScreen?: true } | null;
   /** From the session's cgroup (metadata().usage): an out-of-memory kill is named as such. */
   usage?: { cpuMs: number | null; memoryPeakBytes: number | null; oomKills: number } | null;
   /** The limits in force (metadata().resourceLimits): the memory limit an OOM line names. */
@@ -55,8 +55,13 @@ const MAX_QUOTED_PROMPT = 120;
  * @example
  * waitingLine({ echo: false, prompt: 'Password:' })
  * // 'Process is waiting for input: "Password:". (input is not echoed: likely a password)'
+ * waitingLine({ echo: true, prompt: '', fullScreen: true })
+ * // 'Process is waiting for input (a full-screen program: the screen shows where).'
  */
-export function waitingLine(input: { echo: boolean; prompt: string }): string {
+export function waitingLine(input: { echo: boolean; prompt: string; fullScreen?: true }): string {
+  // The cursor's row of a full-screen program is its text (a line of the file in vim).
+  if (input.fullScreen)
+    return 'Process is waiting for input (a full-screen program: the screen shows where).';
   const prompt =
     input.prompt.length <= MAX_QUOTED_PROMPT ? input.prompt : `...${input.prompt.slice(-MAX_QUOTED_PROMPT)}`;
   const line =

@@ -8,6 +8,7 @@ import { compilePattern, type TextPattern } from './pattern.js';
 import { loopbackPortOpen } from './port-probe.js';
 import { droppedNote } from './read-actions.js';
 import { DEFAULT_WAIT_FOR_MS, MAX_WAIT_FOR_MS } from './schemas.js';
+import { screenMatch } from './screen-match.js';
 import type { ToolResult, WaitOutcomeKind } from './types.js';
 
 /** Progress is reported at least this often while waiting. */
@@ -55,7 +56,8 @@ const OUTCOME: Record<WaitFired, WaitOutcomeKind> = {
  * accepting connections) and says which fired, so a model does not poll in a loop. Patterns
  * match whole lines of output not yet returned by a poll, and the line the output stands on
  * (the cursor's line on a terminal, the unfinished last line on pipes) whole, even the part an
- * earlier reply showed: waiting for a prompt already on screen returns at once.
+ * earlier reply showed: waiting for a prompt already on screen returns at once. A full-screen
+ * program's screen counts as it is now (it redraws in place; see screen-match.ts).
  */
 export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   const c = readConditions(ctx);
@@ -82,6 +84,12 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     found = c.pattern ? await output.find(c.pattern.pattern) : undefined;
     return found !== undefined ? 'pattern' : undefined;
   };
+  const screenHit = async (): Promise<WaitFired | undefined> => {
+    found = c.fail ? await screenMatch(session, c.fail.pattern) : undefined;
+    if (found !== undefined) return 'fail_pattern';
+    found = c.pattern ? await screenMatch(session, c.pattern.pattern) : undefined;
+    return found !== undefined ? 'pattern' : undefined;
+  };
   let fired: WaitFired | undefined;
   let lastPoll: PollResult | undefined;
   try {
@@ -94,6 +102,8 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     output.carryLine(first);
     failOutput.carryLine(first);
     fired = await patternHit();
+    // A full-screen program's screen counts as it is now, whichever reply showed it.
+    if (fired === undefined && first.fullScreen === true) fired = await screenHit();
     while (fired === undefined) {
       // Checked before each poll too: the program may already wait (a poll wakes only on a change).
       if (c.input && session.metadata().input) {
@@ -206,9 +216,11 @@ function verdict(
 ): string | undefined {
   const what = c.pattern ? shownPattern(c.pattern.source) : '';
   // A match an earlier reply already showed is not quoted again: the model has read it.
-  const matched = found?.shown
-    ? ' on the current line (already shown)'
-    : `: ${JSON.stringify(quote(found?.text ?? ''))}`;
+  const matched = found?.onScreen
+    ? ' on the screen (already shown)'
+    : found?.shown
+      ? ' on the current line (already shown)'
+      : `: ${JSON.stringify(quote(found?.text ?? ''))}`;
   switch (fired) {
     case 'pattern':
       return `Matched ${what}${matched}.`;

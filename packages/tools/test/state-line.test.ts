@@ -20,6 +20,10 @@ describe('stateLine', () => {
     expect(stateLine({ ...running, input: { echo: true, prompt: '' } })).toBe(
       'Process is waiting for input (no prompt shown).',
     );
+    // A full-screen program's cursor row is its own text: nothing is quoted as a prompt.
+    expect(stateLine({ ...running, input: { echo: true, prompt: '', fullScreen: true } })).toBe(
+      'Process is waiting for input (a full-screen program: the screen shows where).',
+    );
     // An ended process says how it ended, whatever input state was last seen.
     expect(
       stateLine({ state: 'exited', exitCode: 0, signal: null, input: { echo: true, prompt: 'x' } }),

@@ -138,3 +138,24 @@ describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
     expect(r.data.wait?.outcome).toBe('timeout');
   }, 60_000);
 });
+
+describe('a full-screen program', () => {
+  // Its status row was on the screen exec's reply returned, away from the cursor: the screen
+  // as it is now counts, as it does for a person looking at it.
+  it('matches what its screen shows now, though an earlier reply showed it', async () => {
+    const h = harness();
+    const script =
+      "printf '\\033[?1049h\\033[H\\033[2Jfirst row of the text\\033[24;1Hstatus: ready\\033[1;1H'; read -r x; printf '\\033[?1049l'";
+    const started = await h.exec({ command: script, mode: 'session' });
+    const id = idOf(started);
+    await shown(h, id, started, 'status: ready');
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^status: \\w+$', timeout: 5_000 });
+    expect(r.data.wait).toMatchObject({ outcome: 'matched', alreadyShown: true, match: 'status: ready' });
+    expect(r.text).toContain('Matched /^status: \\w+$/ on the screen (already shown).');
+    // Text that is nowhere on the screen is still waited for.
+    const missing = await h.proc({ action: 'wait_for', session_id: id, pattern: 'not there', timeout: 300 });
+    expect(missing.data.wait?.outcome).toBe('timeout');
+    await h.proc({ action: 'submit', session_id: id });
+    await h.proc({ action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
+  }, 60_000);
+});

@@ -22,6 +22,8 @@ export interface ProbeFacts {
    * heuristic reads as an unfinished line, as it always did. Absent: `prompt`.
    */
   line?: string;
+  /** A terminal program is on the alternate screen: `prompt` is '' (its cursor row is its text). */
+  fullScreen?: true;
 }
 
 export type InputDetector = (facts: ProbeFacts) => Promise<InputProbe>;

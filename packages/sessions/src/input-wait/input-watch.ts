@@ -6,9 +6,15 @@ export interface InputWait {
   since: number;
   /** False when the terminal does not echo (a password prompt). */
   echo: boolean;
-  /** The unfinished last line of the output: the prompt, maybe empty. */
+  /** The unfinished last line of the output: the prompt, maybe empty ('' when fullScreen). */
   prompt: string;
   confidence: InputConfidence;
+  /**
+   * Set while a full-screen program (vim, less, top) holds the terminal's alternate screen:
+   * the cursor's row is then the program's own text (a line of the file being edited), not a
+   * prompt, so none is quoted. Absent otherwise.
+   */
+  fullScreen?: true;
 }
 
 /** Output quiet this long before a check: a prompt is printed, then the read comes at once. */
@@ -127,6 +133,7 @@ export class InputWatch {
         previous !== null &&
         previous.echo === result.echo &&
         previous.prompt === facts.prompt &&
+        previous.fullScreen === facts.fullScreen &&
         previous.confidence === result.confidence;
       if (!same) {
         this.#set({
@@ -134,6 +141,7 @@ export class InputWatch {
           echo: result.echo,
           prompt: facts.prompt,
           confidence: result.confidence,
+          ...(facts.fullScreen ? { fullScreen: true as const } : {}),
         });
       }
     }

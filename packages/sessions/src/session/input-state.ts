@@ -1,6 +1,7 @@
 // Whether the program waits for input: the facts a check reads, and what a change tells
 // (an event, watchers, and an early return of a parked poll).
 
+import type { ProbeFacts } from '../input-wait/detector.js';
 import { promptLine } from '../input-wait/heuristic.js';
 import type { InputWait } from '../input-wait/input-watch.js';
 import { promptFromTail } from '../input-wait/session-input.js';
@@ -19,9 +20,7 @@ export function askInput(s: SessionCore): InputWait | null {
   return s.input.state;
 }
 
-export async function inputFacts(
-  s: SessionCore,
-): Promise<{ rootPid: number | undefined; kind: 'pty' | 'pipe'; prompt: string; line?: string } | undefined> {
+export async function inputFacts(s: SessionCore): Promise<Omit<ProbeFacts, 'quietMs'> | undefined> {
   if (!s.live || !s.run) return undefined;
   const kind = s.stdioMode === 'pty' ? 'pty' : 'pipe';
   if (kind === 'pipe' && (s.stdinClosed || !s.run.stdin)) return undefined;
@@ -33,14 +32,17 @@ export async function inputFacts(
 // On a terminal, the line the cursor is on as the screen shows it, once it parsed what came:
 // the raw tail stripped of its escapes reads as no line at all once a program addresses the
 // cursor (vim's came out as 120 blanks and a `~`). The prompt quoted is the line up to the
-// cursor: the whole line quoted vim's first line of text and top's last process row.
-async function promptOf(s: SessionCore): Promise<{ prompt: string; line?: string }> {
+// cursor: the whole line quoted vim's first line of text and top's last process row. On the
+// alternate screen nothing is quoted: the row is the program's text ("hello worl" from vim
+// after Escape), and a model took it for what the program asked.
+async function promptOf(s: SessionCore): Promise<Pick<ProbeFacts, 'prompt' | 'line' | 'fullScreen'>> {
   const screen = s.emulated ? s.screen : undefined;
   if (screen === undefined) return { prompt: promptFromTail(s.transcript.log.tail) };
   await screen.flush().catch(() => {});
   // Disposed meanwhile (the session ended and retired its screen): the log still has the tail.
   if (s.screen !== screen) return { prompt: promptFromTail(s.transcript.log.tail) };
   const line = promptLine(screen.cursorLine());
+  if (screen.modes.alternateScreen) return { prompt: '', line, fullScreen: true };
   return screen.cursorPrompt ? { prompt: promptLine(screen.cursorPrompt()), line } : { prompt: line };
 }
 
