@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'ERR_RECOVERY_UNKNOWN',
   'ERR_RECOVERY_UNTRUSTED',
   'ERR_RECOVERY_TIMEOUT',
+  // The backend could not look the process up now (its host did not answer): left for a later try.
+  'ERR_RECOVERY_UNREACHABLE',
   // A failure that is not a ProcmuxError (a bug, a host callback that threw), as the tools
   // report it: never thrown by procmux itself.
   'ERR_INTERNAL',

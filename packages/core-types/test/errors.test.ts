@@ -42,7 +42,7 @@ describe('ProcmuxError', () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     expect(ERROR_CODES).toContain('ERR_RECOVERY_TIMEOUT');
     expect(ERROR_CODES).toContain('ERR_INTERNAL');
-    expect(ERROR_CODES).toHaveLength(20);
+    expect(ERROR_CODES).toHaveLength(21);
   });
 
   it('builds AbortErrors with the reason as cause', () => {

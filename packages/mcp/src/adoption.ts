@@ -42,6 +42,9 @@ export function startAdoption(options: {
   const unread = new Map<string, string>();
   // Sessions whose lease another live host holds: that host's id.
   const foreign = new Map<string, string>();
+  // Sessions whose adoption failed or had to wait, told once: an operator sees why a session
+  // the dead host ran is not here (the model sees the session unknown, or not at all).
+  const told = new Set<string>();
   const absorb = (report: RecoveryReport, replicas: ReadonlyMap<string, string>, before?: Set<string>) => {
     for (const o of report.outcomes) {
       if (o.code === 'ERR_RECOVERY_OWNERSHIP') {
@@ -49,6 +52,12 @@ export function startAdoption(options: {
         continue;
       }
       foreign.delete(o.id);
+      if (o.outcome === 'unknown' && o.code !== undefined && before !== undefined && !told.has(o.id)) {
+        told.add(o.id);
+        const from = replicas.get(o.id) ?? 'another host';
+        const what = o.written ? 'could not adopt' : 'did not adopt yet';
+        log(`procmux mcp: ${what} ${o.id} from host ${from}: ${o.reason ?? 'no reason given'} (${o.code})`);
+      }
       if (o.outcome === 'reattached' && before !== undefined && !before.has(o.id)) {
         const from = replicas.get(o.id) ?? 'another host';
         unread.set(o.id, from);

@@ -170,9 +170,11 @@ describe.skipIf(skip !== undefined)(
       await a.client.close().catch(() => {});
       hosts.splice(hosts.indexOf(a), 1);
       let states = '';
+      let listed = '';
       await waitFor(
         async () => {
           const list = await call(b, 'process', { action: 'list' });
+          listed = list.text;
           const mine = (list.data.sessions ?? []).filter((s: { id: string }) => ids.includes(s.id));
           states = mine.map((s: { id: string; state: string }) => `${s.id} ${s.state}`).join(', ');
           return mine.filter((s: { state: string }) => s.state === 'running').length === count;
@@ -180,7 +182,11 @@ describe.skipIf(skip !== undefined)(
         ADOPTION_BOUND_MS,
         `host B to list all ${count} sessions running`,
       ).catch((error: Error) => {
-        throw new Error(`${error.message}; B lists ${states || 'none of them'}; B's log:\n${b.stderr()}`);
+        const missing = ids.filter((id) => !states.includes(`${id} running`)).join(', ');
+        throw new Error(
+          `${error.message}; B lists ${states || 'none of them'}; not running on B: ${missing}; ` +
+            `B's list reply:\n${listed}\nB's log:\n${b.stderr()}`,
+        );
       });
       const adoptMs = Date.now() - killedAt;
       return { a, b, ids, adoptMs };

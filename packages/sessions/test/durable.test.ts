@@ -7,6 +7,7 @@ import {
   type ProcessEvent,
   type ProcessRecord,
   type ProcessRecoveryBackend,
+  ProcmuxError,
   RECOVERY_NAMESPACE,
 } from '@procmux/core-types';
 import {
@@ -466,6 +467,44 @@ describe('recover() through a recovery backend', () => {
     // A handle that arrives after the timeout is released, not killed: the process predates us.
     await waitFor(() => released.includes('slow'), 10_000, 'the late handle to be released');
     expect(registry.list()).toHaveLength(0);
+  });
+
+  it('leaves a record as it is when the backend could not look its process up now, and re-attaches it on the next try', async () => {
+    const stores = createMemoryRecoveryStores();
+    const server = terminalServer();
+    const options = { ptyBackend: server.ptyBackend, recoveryBackend: server.recoveryBackend };
+    const before = durable(stores, 'host-1', options);
+    const echo = await before.start({
+      command: 'sh',
+      args: ['-c', 'while read l; do echo "got $l"; done'],
+      pty: true,
+      screen: false,
+    });
+    const planted = await stores.checkpoints.get(NS, echo.id);
+    // The host the process runs on does not answer once (an SSH shell that timed out).
+    let unreachable = true;
+    const flaky: ProcessRecoveryBackend = {
+      attach(request) {
+        if (unreachable) {
+          unreachable = false;
+          throw new ProcmuxError('ERR_RECOVERY_UNREACHABLE', 'could not list the panes on u@h (timed out)');
+        }
+        return server.recoveryBackend.attach(request);
+      },
+    };
+    const after = durable(stores, 'host-1', { ...options, recoveryBackend: flaky });
+    const first = await after.recover();
+    expect(first.outcomes).toMatchObject([
+      { id: echo.id, outcome: 'unknown', state: 'running', written: false, code: 'ERR_RECOVERY_UNREACHABLE' },
+    ]);
+    expect(await stores.checkpoints.get(NS, echo.id)).toEqual(planted);
+    expect(after.list()).toHaveLength(0);
+    const second = await after.recover();
+    expect(second.outcomes).toMatchObject([{ id: echo.id, outcome: 'reattached' }]);
+    const session = after.get(echo.id);
+    await session.input('hi\n');
+    await waitFor(async () => (await session.log({})).text.includes('got hi'), 10_000, 'the echo');
+    await session.kill();
   });
 
   it('leaves a record as it is when no live-session slot is free', async () => {

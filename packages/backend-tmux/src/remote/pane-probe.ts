@@ -3,7 +3,14 @@
 // connection per session (an SSH channel, a remote shell and a tmux client each: 16 of them
 // took 4.4 s on a loaded 2-core machine where one took 0.5 s). The attaches made in the same
 // turn share one `list-panes -a` instead.
-import type { TmuxServer } from '../tmux-cli.js';
+//
+// A lookup that failed (the connection's shell did not answer, tmux said something other than
+// "no server") says nothing of the panes: every attach waiting on it rejects with
+// ERR_RECOVERY_UNREACHABLE, so recover() leaves their records for its next try. Read as "no
+// panes", it had the standby remove a live session's cgroup (killing its tree) and write it
+// unknown: one of 16 adopted sessions went missing that way in a loaded CI run.
+import { ProcmuxError } from '@procmux/core-types';
+import type { TmuxResult, TmuxServer } from '../tmux-cli.js';
 
 /** What tmux says of a session's pane; undefined when the session is not on the server. */
 export interface PaneState {
@@ -14,17 +21,45 @@ export interface PaneState {
 
 const FORMAT = '#{session_name} #{@procmux_marker} #{pane_pid} #{pane_dead}';
 
-/** A lookup of one session's pane that batches the lookups made in the same turn. */
+/** tmux's words when no server runs on the socket (it ended, or never ran there). */
+const NO_SERVER = /no server running|error connecting to/;
+
+interface Waiter {
+  resolve(state: PaneState | undefined): void;
+  reject(error: Error): void;
+}
+
+/**
+ * A lookup of one session's pane that batches the lookups made in the same turn. Resolves
+ * undefined when the session is not on the server (or no server runs); rejects with
+ * ERR_RECOVERY_UNREACHABLE when the lookup itself failed.
+ */
 export function paneProbe(
   server: Pick<TmuxServer, 'run'>,
+  where = 'the remote host',
 ): (session: string) => Promise<PaneState | undefined> {
-  let batch: Map<string, ((state: PaneState | undefined) => void)[]> | undefined;
+  let batch: Map<string, Waiter[]> | undefined;
 
-  const flush = async (asked: Map<string, ((state: PaneState | undefined) => void)[]>) => {
-    const out = await server.run(['list-panes', '-a', '-F', FORMAT]).catch(() => undefined);
+  const flush = async (asked: Map<string, Waiter[]>) => {
+    let out: TmuxResult | Error;
+    try {
+      out = await server.run(['list-panes', '-a', '-F', FORMAT]);
+    } catch (error) {
+      out = error instanceof Error ? error : new Error(String(error));
+    }
+    if (out instanceof Error || (out.code !== 0 && !NO_SERVER.test(out.stderr))) {
+      const why = out instanceof Error ? out.message : out.stderr.trim() || `exit code ${out.code}`;
+      const error = new ProcmuxError(
+        'ERR_RECOVERY_UNREACHABLE',
+        `could not list the tmux panes on ${where} (${why}); try again later`,
+        { ...(out instanceof Error ? { cause: out } : {}) },
+      );
+      for (const waiting of asked.values()) for (const w of waiting) w.reject(error);
+      return;
+    }
     // No server (it ended, or never ran here) lists nothing: every session is gone.
     const panes = new Map<string, PaneState>();
-    if (out?.code === 0) {
+    if (out.code === 0) {
       for (const line of out.stdout.split('\n')) {
         const [name, marker, pid, dead] = line.split(' ');
         if (name === undefined || dead === undefined || panes.has(name)) continue;
@@ -36,13 +71,13 @@ export function paneProbe(
         });
       }
     }
-    for (const [name, waiting] of asked) for (const resolve of waiting) resolve(panes.get(name));
+    for (const [name, waiting] of asked) for (const w of waiting) w.resolve(panes.get(name));
   };
 
   return (session) =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       if (!batch) {
-        const asked = new Map<string, ((state: PaneState | undefined) => void)[]>();
+        const asked = new Map<string, Waiter[]>();
         batch = asked;
         // After the current turn: every attach recover() starts together has asked by then.
         setImmediate(() => {
@@ -51,7 +86,7 @@ export function paneProbe(
         });
       }
       const waiting = batch.get(session) ?? [];
-      waiting.push(resolve);
+      waiting.push({ resolve, reject });
       batch.set(session, waiting);
     });
 }

@@ -106,7 +106,7 @@ export async function createRemoteTmuxBackend(
     host.run(commandLine([file, ...args]), input),
   );
   const live = new Map<string, RemoteTmuxPane>();
-  const paneState = paneProbe(server);
+  const paneState = paneProbe(server, host.name);
 
   const holder = remoteHolder(host);
   // What a re-attached pane has; its cgroup is kept only when it is the one made for it.

@@ -1,4 +1,5 @@
 import {
+  isProcmuxError,
   type ProcessRecord,
   type ProcessRecoveryBackend,
   ProcmuxError,
@@ -16,7 +17,8 @@ export interface OutputSink {
  * the handle, or rejects: ERR_RECOVERY_TIMEOUT on overrun (a handle that arrives later is
  * released, not killed: the process predates this replica), ERR_RECOVERY_UNKNOWN when the
  * backend finds nothing behind the ref or throws (generic message; its text stays in `cause`),
- * ERR_RECOVERY_UNTRUSTED when what it returns is not a process handle.
+ * ERR_RECOVERY_UNTRUSTED when what it returns is not a process handle, ERR_RECOVERY_UNREACHABLE
+ * when the backend threw that (it could not look the process up now).
  */
 export async function attachWithin(
   backend: ProcessRecoveryBackend,
@@ -57,6 +59,14 @@ export async function attachWithin(
   try {
     const handle = await Promise.race([
       attached.catch((cause: unknown) => {
+        // Its host did not answer: nothing is known of the process, and a later try may reach it.
+        if (isProcmuxError(cause, 'ERR_RECOVERY_UNREACHABLE')) {
+          throw new ProcmuxError(
+            'ERR_RECOVERY_UNREACHABLE',
+            `the recovery backend could not look up session ${record.id} now`,
+            { cause, details: { sessionId: record.id } },
+          );
+        }
         throw new ProcmuxError(
           'ERR_RECOVERY_UNKNOWN',
           `the recovery backend failed to attach session ${record.id}`,

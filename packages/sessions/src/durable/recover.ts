@@ -222,7 +222,7 @@ type Reattach =
   | { kind: 'reattached'; session: RecoveredSession }
   /** The process cannot be reached from here: the record becomes unknown. */
   | { kind: 'unknown'; failure: Failure }
-  /** It could be, but not now (no room): the record stays as it is for a later recover(). */
+  /** It could be, but not now (no room, or its host did not answer): the record stays for a later recover(). */
   | { kind: 'untouched'; failure: Failure };
 
 /** Re-attaches through the recovery backend, or says why it could not. */
@@ -282,6 +282,8 @@ async function tryReattach(
     const failure: Failure = isProcmuxError(error)
       ? { code: error.code, reason: error.message }
       : { code: 'ERR_RECOVERY_UNKNOWN', reason: 'the re-attached process could not be run' };
+    // A lookup that failed says nothing of the process: writing it unknown would lose a live one.
+    if (failure.code === 'ERR_RECOVERY_UNREACHABLE') return { kind: 'untouched', failure };
     return { kind: 'unknown', failure };
   } finally {
     room.give();

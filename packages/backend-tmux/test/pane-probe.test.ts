@@ -1,0 +1,64 @@
+// The standby's batched pane lookup tells "the session is not there" from "the lookup failed":
+// only tmux's own "no server" is read as no panes; a shell that did not answer or any other
+// tmux error rejects with ERR_RECOVERY_UNREACHABLE, so recover() tries again later instead of
+// removing a live pane's cgroup and writing its record unknown.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isProcmuxError } from '@procmux/core-types';
+import { afterAll, describe, expect, it } from 'vitest';
+import { paneProbe } from '../src/remote/pane-probe.js';
+import { locateTmux, type TmuxResult, TmuxServer } from '../src/tmux-cli.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const answering = (result: TmuxResult | Error) => {
+  let runs = 0;
+  return {
+    runs: () => runs,
+    run: async () => {
+      runs += 1;
+      if (result instanceof Error) throw result;
+      return result;
+    },
+  };
+};
+
+describe.skipIf(process.platform === 'win32')('paneProbe', () => {
+  it('reads a real tmux with no server on the socket as no panes: the sessions are gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'procmux-probe-'));
+    dirs.push(dir);
+    const server = new TmuxServer(locateTmux(), join(dir, 'no-server.sock'), {});
+    const probe = paneProbe(server);
+    expect(await Promise.all([probe('a'), probe('b')])).toEqual([undefined, undefined]);
+  });
+
+  it('rejects every lookup of a batch with ERR_RECOVERY_UNREACHABLE when the shell did not answer', async () => {
+    const server = answering(new Error('a command on u@h:22 did not finish within 60000 ms'));
+    const probe = paneProbe(server, 'u@h:22');
+    const results = await Promise.allSettled([probe('a'), probe('b')]);
+    expect(server.runs()).toBe(1);
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      const error = (r as PromiseRejectedResult).reason;
+      expect(isProcmuxError(error, 'ERR_RECOVERY_UNREACHABLE')).toBe(true);
+      expect(error.message).toBe(
+        'could not list the tmux panes on u@h:22 (a command on u@h:22 did not finish within 60000 ms); try again later',
+      );
+    }
+  });
+
+  it('rejects on any other tmux failure, and lists the panes of a server that answered', async () => {
+    const failing = paneProbe(answering({ code: 1, stdout: '', stderr: 'server exited unexpectedly' }));
+    await expect(failing('a')).rejects.toMatchObject({ code: 'ERR_RECOVERY_UNREACHABLE' });
+    const listed = paneProbe(answering({ code: 0, stdout: 'a m-1 4242 0\nb m-2 4343 1\n', stderr: '' }));
+    expect(await Promise.all([listed('a'), listed('b'), listed('c')])).toEqual([
+      { marker: 'm-1', pid: 4242, dead: false },
+      { marker: 'm-2', pid: 4343, dead: true },
+      undefined,
+    ]);
+  });
+});
