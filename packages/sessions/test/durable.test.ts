@@ -296,18 +296,24 @@ describe('durable writes', () => {
   });
 });
 
+/** A host on a terminal server (a PTY backend its processes outlive) running an echo loop. */
+async function echoOnTerminalServer() {
+  const stores = createMemoryRecoveryStores();
+  const server = terminalServer();
+  const options = { ptyBackend: server.ptyBackend, recoveryBackend: server.recoveryBackend };
+  const before = durable(stores, 'host-1', options);
+  const echo = await before.start({
+    command: 'sh',
+    args: ['-c', 'while read l; do echo "got $l"; done'],
+    pty: true,
+    screen: false,
+  });
+  return { stores, server, options, before, echo };
+}
+
 describe('recover() through a recovery backend', () => {
   it('re-attaches a record through its ref and routes input, signal, resize, kill and wait to the process', async () => {
-    const stores = createMemoryRecoveryStores();
-    const server = terminalServer();
-    const options = { ptyBackend: server.ptyBackend, recoveryBackend: server.recoveryBackend };
-    const before = durable(stores, 'host-1', options);
-    const echo = await before.start({
-      command: 'sh',
-      args: ['-c', 'while read l; do echo "got $l"; done'],
-      pty: true,
-      screen: false,
-    });
+    const { stores, server, options, before, echo } = await echoOnTerminalServer();
     const exits = await before.start({
       command: 'sh',
       args: ['-c', 'read l; exit 5'],
@@ -470,16 +476,7 @@ describe('recover() through a recovery backend', () => {
   });
 
   it('leaves a record as it is when the backend could not look its process up now, and re-attaches it on the next try', async () => {
-    const stores = createMemoryRecoveryStores();
-    const server = terminalServer();
-    const options = { ptyBackend: server.ptyBackend, recoveryBackend: server.recoveryBackend };
-    const before = durable(stores, 'host-1', options);
-    const echo = await before.start({
-      command: 'sh',
-      args: ['-c', 'while read l; do echo "got $l"; done'],
-      pty: true,
-      screen: false,
-    });
+    const { stores, server, options, echo } = await echoOnTerminalServer();
     const planted = await stores.checkpoints.get(NS, echo.id);
     // The host the process runs on does not answer once (an SSH shell that timed out).
     let unreachable = true;
