@@ -30,7 +30,7 @@ import { TmuxPane, warnCgroupLeft } from './pane.js';
 import { localJoinEffects, untilPaneJoined } from './pane-joined.js';
 import { startCommands } from './start-commands.js';
 import { runStart } from './start-retry.js';
-import { locateTmux, type TmuxBinary, TmuxServer } from './tmux-cli.js';
+import { failureWords, locateTmux, saysGone, type TmuxBinary, TmuxServer } from './tmux-cli.js';
 
 export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   readonly persistent: true;
@@ -41,11 +41,17 @@ export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   readonly tmux: TmuxBinary;
   startPty(request: PtyStartRequest): Promise<PtyBackendHandle>;
   attach(request: RecoveryAttachRequest): Promise<RecoveredProcessHandle | null>;
-  /** Names of the tmux sessions on the private server (live and dead panes). */
+  /**
+   * Names of the tmux sessions on the private server (live and dead panes); [] when no server
+   * runs. ERR_PROCESS_PTY_BACKEND when tmux could not be asked (never read as "none").
+   */
   listSessions(): Promise<string[]>;
   /** The tmux server's pid while it runs. */
   serverPid(): Promise<number | undefined>;
-  /** Kills every session's process tree and the server, and deletes the session files. */
+  /**
+   * Kills every session's process tree and the server, and deletes the session files.
+   * ERR_PROCESS_PTY_BACKEND, with nothing killed or deleted, when the panes could not be listed.
+   */
   killServer(): Promise<void>;
   /** Stops this host's watchdog without killing anything (`lifetime: 'host'` sessions end through sessions.dispose()). */
   dispose(): Promise<void>;
@@ -225,6 +231,14 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
         ref.session,
         '#{@procmux_marker} #{pane_pid} #{pane_dead} #{@procmux_lifetime}',
       ]);
+      // A lookup that failed for another reason than "not there" says nothing of the pane:
+      // read as gone, it removed a live pane's cgroup (killing its tree) and wrote it unknown.
+      if (shown.code !== 0 && !saysGone(shown)) {
+        throw new ProcmuxError(
+          'ERR_RECOVERY_UNREACHABLE',
+          `could not ask tmux about session ${ref.session} (${failureWords(shown)}); try again later`,
+        );
+      }
       const [marker, pidText, dead, lifetime] = shown.stdout.trim().split(' ');
       const sink = (data: string) => request.onStdout(data);
       // A session being torn down (the pane-died hook's kill-session, its pane already gone)
@@ -251,8 +265,8 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       return pane(ref.session, ref.marker, pid, ref.offset, sink, false, Number(pidText), undefined, held);
     },
     async listSessions() {
-      const out = await server.run(['list-sessions', '-F', '#{session_name}']);
-      return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+      const out = await server.list(['list-sessions', '-F', '#{session_name}']);
+      return out.split('\n').filter((line) => line !== '');
     },
     async serverPid() {
       const out = await server.run(['display-message', '-p', '#{pid}']);
@@ -261,13 +275,14 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
     },
     async killServer() {
       // Every pane's tree (escapees by marker), whoever started it, then the server.
-      const out = await server.run([
+      // A listing that failed throws here: nothing is killed or deleted on a guess.
+      const out = await server.list([
         'list-panes',
         '-a',
         '-F',
         '#{session_name} #{pane_dead} #{pane_pid} #{@procmux_marker} #{@procmux_cgroup}',
       ]);
-      const panes = out.stdout
+      const panes = out
         .split('\n')
         .map((line) => line.split(' '))
         .filter(([name]) => name !== undefined && name !== '');

@@ -75,6 +75,22 @@ export interface TmuxResult {
  */
 export type TmuxExec = (file: string, args: readonly string[], input?: Buffer) => Promise<TmuxResult>;
 
+// tmux's own words for a server that is not there (it ended, or never ran on the socket) and
+// for a session it does not have: the failures that mean "gone". Any other (a client that
+// timed out, a server that exited under the command, a shell that did not answer) says
+// nothing of the sessions, and is never read as "none".
+const GONE = /no server running|error connecting to|can't find session|session not found/;
+
+/** True when a failed tmux command failed because the server (or the session) is not there. */
+export function saysGone(result: TmuxResult): boolean {
+  return result.code !== 0 && GONE.test(result.stderr);
+}
+
+/** Why a tmux command failed, in tmux's words (or its exit code). */
+export function failureWords(result: TmuxResult): string {
+  return result.stderr.trim() || `exit code ${result.code}`;
+}
+
 /** One tmux server, addressed by its socket path. */
 export class TmuxServer {
   readonly #exec: TmuxExec;
@@ -107,14 +123,32 @@ export class TmuxServer {
     return out.code === 0 && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   }
 
+  /**
+   * The output of a listing (`list-sessions`, `list-panes -a`): '' when no server runs there.
+   * A listing that failed otherwise (or could not be run) is ERR_PROCESS_PTY_BACKEND naming
+   * why: read as "none", it had killServer() leave a live tree and listSessions() say empty.
+   */
+  async list(args: readonly string[]): Promise<string> {
+    let result: TmuxResult;
+    try {
+      result = await this.run(args);
+    } catch (error) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_PTY_BACKEND',
+        `tmux ${args[0]} could not be run: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    if (result.code === 0) return result.stdout;
+    if (saysGone(result)) return '';
+    throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `tmux ${args[0]} failed: ${failureWords(result)}`);
+  }
+
   /** Like run(), but a failure is ERR_PROCESS_PTY_BACKEND naming the command and tmux's words. */
   async must(args: readonly string[], input?: Buffer): Promise<string> {
     const result = await this.run(args, input);
     if (result.code !== 0) {
-      throw new ProcmuxError(
-        'ERR_PROCESS_PTY_BACKEND',
-        `tmux ${args[0]} failed: ${result.stderr.trim() || `exit code ${result.code}`}`,
-      );
+      throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `tmux ${args[0]} failed: ${failureWords(result)}`);
     }
     return result.stdout;
   }

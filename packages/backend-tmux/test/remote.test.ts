@@ -162,6 +162,44 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     await b.dispose();
   });
 
+  it('a listing that failed there is an error, never "none": killServer() kills and deletes nothing', async () => {
+    stores = createMemoryRecoveryStores();
+    const dir = stateDir();
+    let failing = false;
+    // tmux there exits under the command (not its "no server"): what a loaded host may say.
+    const flaky: RemoteTmuxHost = {
+      ...localHost,
+      run: (command, input) =>
+        failing && /'(list-panes|list-sessions)'/.test(command)
+          ? Promise.resolve({ stdout: '', stderr: 'server exited unexpectedly', code: 1 })
+          : localHost.run(command, input),
+    };
+    const tmux = await createRemoteTmuxBackend(flaky, { dir, environment: (env) => env });
+    backends.push(tmux);
+    const sessions = createProcessSessions({ cwd: process.cwd(), ptyBackend: tmux });
+    const s = await sessions.start({ shell: true, command: 'sleep 60', pty: true, lifetime: 'detached' });
+    failing = true;
+    await expect(tmux.listSessions()).rejects.toMatchObject({
+      code: 'ERR_PROCESS_PTY_BACKEND',
+      message: 'tmux list-sessions failed: server exited unexpectedly',
+    });
+    await expect(tmux.killServer()).rejects.toMatchObject({
+      code: 'ERR_PROCESS_PTY_BACKEND',
+      message: 'tmux list-panes failed: server exited unexpectedly',
+    });
+    expect(processTable().some((p) => p.pid === s.pid && p.state !== 'Z')).toBe(true);
+    failing = false;
+    expect(await tmux.listSessions()).toHaveLength(1);
+    await tmux.killServer();
+    expect(await tmux.listSessions()).toEqual([]);
+    await waitFor(
+      () => !processTable().some((p) => p.pid === s.pid && p.state !== 'Z'),
+      10_000,
+      'the tree to end',
+    );
+    await sessions.dispose();
+  });
+
   it('follows a log with one tail that ends with the log writer: no process forked while it follows', async () => {
     stores = createMemoryRecoveryStores();
     const { tmux, sessions } = await host(stateDir());

@@ -10,7 +10,7 @@
 // panes", it had the standby remove a live session's cgroup (killing its tree) and write it
 // unknown: one of 16 adopted sessions went missing that way in a loaded CI run.
 import { ProcmuxError } from '@procmux/core-types';
-import type { TmuxResult, TmuxServer } from '../tmux-cli.js';
+import { failureWords, saysGone, type TmuxResult, type TmuxServer } from '../tmux-cli.js';
 
 /** What tmux says of a session's pane; undefined when the session is not on the server. */
 export interface PaneState {
@@ -20,9 +20,6 @@ export interface PaneState {
 }
 
 const FORMAT = '#{session_name} #{@procmux_marker} #{pane_pid} #{pane_dead}';
-
-/** tmux's words when no server runs on the socket (it ended, or never ran there). */
-const NO_SERVER = /no server running|error connecting to/;
 
 interface Waiter {
   resolve(state: PaneState | undefined): void;
@@ -47,8 +44,8 @@ export function paneProbe(
     } catch (error) {
       out = error instanceof Error ? error : new Error(String(error));
     }
-    if (out instanceof Error || (out.code !== 0 && !NO_SERVER.test(out.stderr))) {
-      const why = out instanceof Error ? out.message : out.stderr.trim() || `exit code ${out.code}`;
+    if (out instanceof Error || (out.code !== 0 && !saysGone(out))) {
+      const why = out instanceof Error ? out.message : failureWords(out);
       const error = new ProcmuxError(
         'ERR_RECOVERY_UNREACHABLE',
         `could not list the tmux panes on ${where} (${why}); try again later`,

@@ -32,11 +32,15 @@ export interface RemoteTmuxBackend extends ProcessPtyBackend, ProcessRecoveryBac
   readonly shell: 'bash' | 'sh';
   startPty(request: PtyStartRequest): Promise<PtyBackendHandle>;
   attach(request: RecoveryAttachRequest): Promise<RecoveredProcessHandle | null>;
-  /** Names of the tmux sessions on the private server (live and dead panes). */
+  /**
+   * Names of the tmux sessions on the private server (live and dead panes); [] when no server
+   * runs. ERR_PROCESS_PTY_BACKEND when tmux could not be asked (never read as "none").
+   */
   listSessions(): Promise<string[]>;
   /**
    * Kills every session's tree there (escapees by marker, and by the cgroup made for the pane
    * where it has one), stops the server and deletes the session files; whoever started them.
+   * ERR_PROCESS_PTY_BACKEND, with nothing killed or deleted, when the panes could not be listed.
    */
   killServer(): Promise<void>;
   /** Stops reading every session; they keep running there. */
@@ -240,19 +244,20 @@ export async function createRemoteTmuxBackend(
       return pane(ref.session, ref.marker, pid, ref.offset, sink, await adopt(ref.session, ref.cgroup, pid));
     },
     async listSessions() {
-      const out = await server.run(['list-sessions', '-F', '#{session_name}']);
-      return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+      const out = await server.list(['list-sessions', '-F', '#{session_name}']);
+      return out.split('\n').filter((line) => line !== '');
     },
     async killServer() {
-      for (const handle of live.values()) handle.release();
-      live.clear();
-      const out = await server.run([
+      // A listing that failed throws here: nothing is released, killed or deleted on a guess.
+      const out = await server.list([
         'list-panes',
         '-a',
         '-F',
         '#{session_name} #{pane_dead} #{pane_pid} #{@procmux_marker} #{@procmux_cgroup}',
       ]);
-      const panes = out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : [];
+      for (const handle of live.values()) handle.release();
+      live.clear();
+      const panes = out.split('\n').filter((line) => line !== '');
       // One at a time: every call shares the connection's one shell.
       for (const line of panes) {
         const [name = '', dead, pid, marker, ...words] = line.split(' ');

@@ -63,7 +63,7 @@ export async function attachWithin(
         if (isProcmuxError(cause, 'ERR_RECOVERY_UNREACHABLE')) {
           throw new ProcmuxError(
             'ERR_RECOVERY_UNREACHABLE',
-            `the recovery backend could not look up session ${record.id} now`,
+            `the recovery backend could not look up session ${record.id} now: ${cause.message}`,
             { cause, details: { sessionId: record.id } },
           );
         }
