@@ -99,11 +99,13 @@ describe.skipIf(process.platform === 'win32')('a recovered tmux session', () => 
         await sleep(100);
       }
       if (stop === 'sigkill') {
-        // The acknowledged offset is written throttled (250 ms): wait for it, then kill the host.
+        // The acknowledged offset is written throttled (250 ms): wait until the record holds
+        // every byte the polls returned (each line and the CR LF the terminal ended it with),
+        // then kill the host.
+        const delivered = before.reduce((sum, line) => sum + line.length + 2, 0);
         await expect
           .poll(async () => (await readRecord(dir, host.first.id))?.deliveredBytes, { timeout: 5_000 })
-          .toBeGreaterThanOrEqual(before.length * 'line-N\r\n'.length);
-        await sleep(400);
+          .toBe(delivered);
         await sigkill(host.child);
       } else {
         // At once after the last poll: dispose() writes what the throttle still held.
