@@ -57,14 +57,22 @@ export class Params {
     return Object.keys(this.#values);
   }
 
-  /** Refuses parameters present that `action` does not use, so nothing is silently ignored. */
-  only(action: string, allowed: readonly string[]): void {
+  /**
+   * Refuses parameters present that `action` does not use, so nothing is silently ignored.
+   * `hint`: what to do instead, for the mistake a caller makes most (text given to submit).
+   */
+  only(
+    action: string,
+    allowed: readonly string[],
+    hint?: (extra: readonly string[]) => string | undefined,
+  ): void {
     const extra = this.present().filter((name) => !allowed.includes(name));
     if (extra.length > 0) {
       const takes = allowed.length === 0 ? 'no other parameters' : allowed.join(', ');
+      const instead = hint?.(extra);
       throw invalid(
         extra.join(', '),
-        `${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply to ${action}; it takes ${takes}`,
+        `${extra.join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply to ${action}; it takes ${takes}${instead ? ` (${instead})` : ''}`,
         { values: allowed },
       );
     }

@@ -39,8 +39,16 @@ interface ActionSpec {
   /** Of those, the ones the action reads itself, with a range of its own (wait_for's timeout). */
   own?: readonly ProcessParamName[];
   needsSession: boolean;
+  /** What to do instead when a call gives parameters the action does not take. */
+  hint?: (extra: readonly string[]) => string | undefined;
   run(ctx: ActionContext): Promise<ToolResult>;
 }
+
+// Models send the line with submit ({text: "print(1)"}): say in one breath how it is done.
+const typeThenSubmit = (extra: readonly string[]) =>
+  extra.some((name) => name === 'text' || name === 'data' || name === 'input')
+    ? 'submit only presses Enter: type the line first with paste {session_id, text}, then submit'
+    : undefined;
 
 const ACTIONS: Record<ProcessAction, ActionSpec> = {
   list: { params: [], needsSession: false, run: listAction },
@@ -48,7 +56,7 @@ const ACTIONS: Record<ProcessAction, ActionSpec> = {
   log: { params: ['offset', 'limit'], needsSession: true, run: logAction },
   write: { params: ['data'], required: ['data'], needsSession: true, run: writeAction },
   paste: { params: ['text', 'bracketed'], required: ['text'], needsSession: true, run: pasteAction },
-  submit: { params: [], needsSession: true, run: submitAction },
+  submit: { params: [], needsSession: true, hint: typeThenSubmit, run: submitAction },
   send_keys: { params: ['keys'], required: ['keys'], needsSession: true, run: sendKeysAction },
   close_stdin: { params: [], needsSession: true, run: closeStdinAction },
   kill: { params: [], needsSession: true, run: killAction },
@@ -82,11 +90,11 @@ export function createProcessTool(sessions: ToolSessions, options: ResolvedToolO
               values: Object.keys(ACTIONS),
             });
           const spec = ACTIONS[action];
-          params.only(`action ${action}`, [
-            'action',
-            ...(spec.needsSession ? ['session_id'] : []),
-            ...spec.params,
-          ]);
+          params.only(
+            `action ${action}`,
+            ['action', ...(spec.needsSession ? ['session_id'] : []), ...spec.params],
+            spec.hint,
+          );
           const sessionId = spec.needsSession
             ? params.string('session_id', { required: true, nonEmpty: true })
             : '';

@@ -374,7 +374,7 @@ describe('process states and errors', () => {
     [{ action: 'list', session_id: 'x' }, 'session_id does not apply to action list; it takes action'],
     [
       { action: 'submit', session_id: 'x', text: 'hi' },
-      'text does not apply to action submit; it takes action, session_id',
+      'text does not apply to action submit; it takes action, session_id (submit only presses Enter: type the line first with paste {session_id, text}, then submit)',
     ],
     [{ action: 'write', session_id: 'x' }, 'data is required'],
     [{ action: 'paste', session_id: 'x', text: 5 }, 'text must be a string (got 5)'],
