@@ -8,6 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { remoteTarget, wrapperCommand } from '../src/index.js';
 
 const workspace = realpathSync(mkdtempSync(join(testTmpdir(), 'procmux-ssh-shell-')));
+// This machine's bash, which closes what the wrapper is not to inherit (found before PATH is cut).
+const BASH = execFileSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim();
 // A PATH with sh and the tools the wrapper and its monitor use, but no bash.
 const noBash = join(workspace, 'bin');
 execFileSync('mkdir', [noBash]);
@@ -17,7 +19,7 @@ for (const tool of ['sh', 'setsid', 'sleep', 'ps', 'awk', 'grep', 'sed', 'sort',
 }
 
 /** Runs a command string through the wrapper as sshd would; stderr holds the header line. */
-function run(command: string, path: string, extraFd = false) {
+function run(command: string, path: string, extraFds: readonly number[] = []) {
   const line = wrapperCommand({
     nonce: 'n0',
     marker: `${process.pid}-ssh-shelltest`,
@@ -37,12 +39,20 @@ function run(command: string, path: string, extraFd = false) {
       onStderr() {},
     }),
   });
-  // fd 5 open in the wrapper's parent: the program must not see it.
-  const script = extraFd ? `exec 5</dev/null; ${line}` : line;
-  const child = spawnSync('/bin/sh', ['-c', script], {
+  // Descriptors the wrapper inherits (as from its parent): the program must not see them.
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe'];
+  for (const fd of extraFds) {
+    while (stdio.length <= fd) stdio.push('ignore');
+    stdio[fd] = 'pipe';
+  }
+  // Exactly those: what this test's own process inherited above stderr (a harness's pipe) is
+  // closed before the wrapper starts, as sshd leaves a session 0-2.
+  const keep = ` ${extraFds.join(' ')} `;
+  const closeOthers = `for f in /proc/self/fd/*; do n=\${f##*/}; case "${keep}" in *" $n "*) ;; *) ((n > 2)) && eval "exec $n>&-" ;; esac; done; exec /bin/sh -c "$1"`;
+  const child = spawnSync(BASH, ['--norc', '-c', closeOthers, 'bash', line], {
     encoding: 'utf8',
     env: { PATH: path, HOME: workspace },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio,
   });
   return { stdout: child.stdout, stderr: child.stderr, code: child.status };
 }
@@ -65,9 +75,18 @@ describe('a command string on the remote side', () => {
 
   it('closes inherited descriptors above stderr before the command, under bash and under sh', () => {
     for (const path of [process.env.PATH ?? '', noBash]) {
-      const r = run('if [ -e /proc/self/fd/5 ]; then echo open; else echo closed; fi', path, true);
+      const r = run('if [ -e /proc/self/fd/5 ]; then echo open; else echo closed; fi', path, [5]);
       expect(r.stdout).toBe('closed\n');
     }
+  });
+
+  it('closes one above 9 too where there is bash (sh cannot name it): bash closes them first', () => {
+    const r = run(
+      'for fd in 5 12; do if [ -e /proc/self/fd/$fd ]; then echo $fd open; else echo $fd closed; fi; done',
+      process.env.PATH ?? '',
+      [5, 12],
+    );
+    expect(r.stdout).toBe('5 closed\n12 closed\n');
   });
 
   it("execs the last command in the wrapper's pid (the header's), so sshd sees its exit", () => {
