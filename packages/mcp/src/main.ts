@@ -45,6 +45,11 @@ export async function main(argv: readonly string[], proc: CliProcess = nodeCliPr
     case 'prune':
       return runPrune(command, proc);
     case 'mcp': {
+      // A client that died takes our stderr with it: a log line then fails (EPIPE). Unheard, that
+      // failure was an uncaught error whose report, written to stderr again, failed the same
+      // way for ever (a server at 100% CPU, its sessions never killed). The log is lost; the
+      // closed stdin or stdout still stops the server.
+      proc.stderr.on('error', () => {});
       let handle: ServeHandle;
       const { http } = command;
       const serve = http ? (o: ServeOptions) => serveHttp({ ...o, http }) : serveStdio;
