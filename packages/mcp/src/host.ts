@@ -9,6 +9,7 @@ import { type Adoption, replicasOf, startAdoption } from './adoption.js';
 import type { SandboxRequest, ViewRequest } from './args.js';
 import { createMemoryReturn } from './memory-return.js';
 import { openPersistence, type Persistence } from './persistence.js';
+import { type RecoverRetry, retryUnreachable } from './recover-retry.js';
 import type { ResourceSessions } from './resources.js';
 import type { ResourceLimits } from './session-limit-args.js';
 import type { SshRequest } from './ssh-args.js';
@@ -119,8 +120,11 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
     },
   });
   let adoption: Adoption | undefined;
+  let retry: RecoverRetry | undefined;
   try {
     const report = await persistence?.recover(sessions, log);
+    // A lone server looks again for what it could not look up; a standby's ticks do that.
+    if (persistence && !persistence.shared && report) retry = retryUnreachable(sessions, report, log);
     if (persistence?.shared && report) {
       const checkpoints = persistence.sessionsOptions.checkpoints!;
       adoption = startAdoption({
@@ -136,6 +140,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
     }
   } catch (error) {
     adoption?.dispose();
+    retry?.dispose();
     await sessions.dispose();
     await persistence?.close();
     remote?.close();
@@ -152,6 +157,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
       });
     } catch (error) {
       adoption?.dispose();
+      retry?.dispose();
       await sessions.dispose();
       await persistence?.close();
       remote?.close();
@@ -196,6 +202,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
         `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
       );
       adoption?.dispose();
+      retry?.dispose();
       await view?.close();
       // Persisted sessions are left running for the next server (sessions.dispose skips them).
       await sessions.dispose();

@@ -169,6 +169,57 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
     expect(log).toContain('got-hello');
   });
 
+  it('a persisted session tmux could not be asked about at startup is looked up again, not lost', async () => {
+    const root = dir('pm-root-');
+    const state = dir('pm-state-');
+    const a = await serve(root, state);
+    const started = await call(a, 'exec', {
+      command: 'echo up; read x; echo "got-$x"; exit 5',
+      mode: 'session',
+      persist: true,
+    });
+    const id: string = started.data.session.id;
+    const pid: number = started.data.session.pid;
+    await sigkill(a);
+    // tmux behind a shim whose pane lookup fails (as a client killed by its time bound under
+    // load does) while the flag file exists.
+    const shims = dir('pm-shim-');
+    const flag = join(shims, 'fail');
+    const realTmux = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      join(shims, 'tmux'),
+      `#!/bin/sh\nif [ -e ${flag} ]; then case "$*" in *@procmux_lifetime*) echo 'lost server' >&2; exit 1 ;; esac; fi\nexec ${realTmux} "$@"\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(flag, '');
+    const b = await serve(root, state, {
+      ...(process.env as Record<string, string>),
+      PATH: `${shims}:${process.env.PATH ?? ''}`,
+    });
+    expect(b.stderr()).toContain(`could not look up 1 persisted session(s) yet (${id})`);
+    expect(b.stderr()).toContain('lost server');
+    expect((await call(b, 'process', { action: 'list' })).text).not.toContain(id);
+    expect(alive(pid)).toBe(true);
+
+    rmSync(flag);
+    await waitFor(
+      () => b.stderr().includes(`recovered 1 persisted session(s) on a later try (${id})`),
+      20_000,
+      'the later look-up',
+    );
+    expect((await call(b, 'process', { action: 'list' })).text).toMatch(new RegExp(`${id}\\s+running`));
+    await call(b, 'process', { action: 'paste', session_id: id, text: 'again' });
+    await call(b, 'process', { action: 'submit', session_id: id });
+    const waited = await call(b, 'process', {
+      action: 'wait_for',
+      session_id: id,
+      exit: true,
+      timeout: 20_000,
+    });
+    expect(waited.text).toMatch(/exited with code 5/);
+    expect((await call(b, 'process', { action: 'log', session_id: id })).text).toContain('got-again');
+  });
+
   it('a recovered terminal session has its screen back: polls go on from what was delivered, input shows', async () => {
     const root = dir('pm-root-');
     const state = dir('pm-state-');

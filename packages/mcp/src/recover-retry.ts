@@ -1,0 +1,77 @@
+// A persisted session whose lookup failed at startup (tmux did not answer in time, a server
+// exiting under the command: ERR_RECOVERY_UNREACHABLE) still runs; recover() left its record
+// as it was. Without another try this server would never list it (a standby's adoption ticks
+// retry anyway; a lone server looked once). Tried again with backoff, a bounded number of
+// times; what comes back, and what is still missing at the end, is logged once.
+import type { ProcessSessions, RecoveryReport } from '@procmux/sessions';
+
+/** Waits before each later recover(): ~1 minute in all. */
+export const RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+
+export interface RecoverRetry {
+  dispose(): void;
+}
+
+const unreachable = (report: RecoveryReport) =>
+  report.outcomes.filter((o) => o.code === 'ERR_RECOVERY_UNREACHABLE' && !o.written).map((o) => o.id);
+
+/** Retries recover() while the startup report left records it could not look up. */
+export function retryUnreachable(
+  sessions: Pick<ProcessSessions, 'recover'>,
+  first: RecoveryReport,
+  log: (line: string) => void,
+  delays: readonly number[] = RETRY_DELAYS_MS,
+): RecoverRetry {
+  let waiting = unreachable(first);
+  if (waiting.length === 0) return { dispose() {} };
+  const why = first.outcomes.find((o) => o.id === waiting[0])?.reason ?? 'no reason given';
+  log(
+    `procmux mcp: could not look up ${waiting.length} persisted session(s) yet (${waiting.join(', ')}): ${why}; trying again`,
+  );
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let disposed = false;
+  const schedule = () => {
+    const delay = delays[attempt];
+    if (delay === undefined) {
+      log(
+        `procmux mcp: still could not look up ${waiting.length} persisted session(s) (${waiting.join(', ')}); the next server start tries again`,
+      );
+      return;
+    }
+    timer = setTimeout(() => void retry(), delay);
+    timer.unref();
+  };
+  const retry = async () => {
+    attempt += 1;
+    try {
+      const report = await sessions.recover();
+      if (disposed) return;
+      const before = new Set(waiting);
+      const back = report.outcomes
+        .filter((o) => o.outcome === 'reattached' && before.has(o.id))
+        .map((o) => o.id);
+      const lost = report.outcomes
+        .filter((o) => o.outcome === 'unknown' && o.written && before.has(o.id))
+        .map((o) => o.id);
+      if (back.length > 0)
+        log(`procmux mcp: recovered ${back.length} persisted session(s) on a later try (${back.join(', ')})`);
+      if (lost.length > 0)
+        log(
+          `procmux mcp: ${lost.length} persisted session(s) unknown (gone while not looked up): ${lost.join(', ')}`,
+        );
+      waiting = unreachable(report).filter((id) => before.has(id));
+    } catch (error) {
+      if (disposed) return;
+      log(`procmux mcp: looking up persisted sessions again failed: ${(error as Error).message}`);
+    }
+    if (waiting.length > 0 && !disposed) schedule();
+  };
+  schedule();
+  return {
+    dispose() {
+      disposed = true;
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
+}
