@@ -140,7 +140,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
     }
   } catch (error) {
     adoption?.dispose();
-    retry?.dispose();
+    await retry?.dispose();
     await sessions.dispose();
     await persistence?.close();
     remote?.close();
@@ -157,7 +157,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
       });
     } catch (error) {
       adoption?.dispose();
-      retry?.dispose();
+      await retry?.dispose();
       await sessions.dispose();
       await persistence?.close();
       remote?.close();
@@ -202,7 +202,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
         `procmux mcp: ${reason}; killing every session${persistence ? ' not persisted (persisted ones keep running)' : ''}`,
       );
       adoption?.dispose();
-      retry?.dispose();
+      await retry?.dispose();
       await view?.close();
       // Persisted sessions are left running for the next server (sessions.dispose skips them).
       await sessions.dispose();

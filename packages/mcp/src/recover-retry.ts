@@ -9,7 +9,8 @@ import type { ProcessSessions, RecoveryReport } from '@procmux/sessions';
 export const RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 
 export interface RecoverRetry {
-  dispose(): void;
+  /** Stops retrying; settles once a recover() in flight (if any) has ended. */
+  dispose(): Promise<void>;
 }
 
 const unreachable = (report: RecoveryReport) =>
@@ -23,7 +24,7 @@ export function retryUnreachable(
   delays: readonly number[] = RETRY_DELAYS_MS,
 ): RecoverRetry {
   let waiting = unreachable(first);
-  if (waiting.length === 0) return { dispose() {} };
+  if (waiting.length === 0) return { dispose: async () => {} };
   const why = first.outcomes.find((o) => o.id === waiting[0])?.reason ?? 'no reason given';
   log(
     `procmux mcp: could not look up ${waiting.length} persisted session(s) yet (${waiting.join(', ')}): ${why}; trying again`,
@@ -31,6 +32,8 @@ export function retryUnreachable(
   let attempt = 0;
   let timer: NodeJS.Timeout | undefined;
   let disposed = false;
+  // The recover() in flight: the registry must not be disposed under it.
+  let inFlight: Promise<void> | undefined;
   const schedule = () => {
     const delay = delays[attempt];
     if (delay === undefined) {
@@ -39,7 +42,11 @@ export function retryUnreachable(
       );
       return;
     }
-    timer = setTimeout(() => void retry(), delay);
+    timer = setTimeout(() => {
+      inFlight = retry().finally(() => {
+        inFlight = undefined;
+      });
+    }, delay);
     timer.unref();
   };
   const retry = async () => {
@@ -69,9 +76,10 @@ export function retryUnreachable(
   };
   schedule();
   return {
-    dispose() {
+    async dispose() {
       disposed = true;
       if (timer !== undefined) clearTimeout(timer);
+      await inFlight;
     },
   };
 }

@@ -28,7 +28,7 @@ function counted(answer: (call: number) => RecoveryReport) {
 }
 
 describe('retryUnreachable', () => {
-  it('does nothing when every record was looked up', () => {
+  it('does nothing when every record was looked up', async () => {
     const lines: string[] = [];
     const fake = counted(() => report());
     const retry = retryUnreachable(
@@ -37,7 +37,7 @@ describe('retryUnreachable', () => {
       (l) => lines.push(l),
       [1],
     );
-    retry.dispose();
+    await retry.dispose();
     expect(lines).toEqual([]);
     expect(fake.box.calls).toBe(0);
   });
@@ -69,11 +69,36 @@ describe('retryUnreachable', () => {
     try {
       const later = counted(() => report(unreachable('b')));
       const stopped = retryUnreachable(later, report(unreachable('b')), () => {}, [20]);
-      stopped.dispose();
+      await stopped.dispose();
       await vi.advanceTimersByTimeAsync(1_000);
       expect(later.box.calls).toBe(0);
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('dispose() settles only once a recover() in flight has ended, and logs nothing after', async () => {
+    const lines: string[] = [];
+    const gate: { started: boolean; release: () => void } = { started: false, release: () => {} };
+    const blocked = {
+      recover: async () => {
+        gate.started = true;
+        await new Promise<void>((resolve) => {
+          gate.release = resolve;
+        });
+        return report(unreachable('a'));
+      },
+    };
+    const retry = retryUnreachable(blocked, report(unreachable('a')), (l) => lines.push(l), [1]);
+    await waitFor(() => gate.started, 5_000, 'the retry to start');
+    let settled = false;
+    const disposing = retry.dispose().then(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(settled).toBe(false);
+    gate.release();
+    await disposing;
+    expect(lines).toHaveLength(1);
   });
 });
