@@ -2,7 +2,7 @@
 // group, holding nothing but its link (no PTY master of any session, no stdio of the host),
 // gone and reaped after dispose(), and never keeping its host's event loop alive.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createProcessSessions } from '@procmux/sessions';
@@ -67,7 +67,10 @@ describe.skipIf(process.platform !== 'linux')('the host-death watchdog (Linux /p
     await sessions.start({ command: 'sleep', args: ['60'] });
     const [watchdog] = watchdogs().filter((pid) => !before.has(pid));
     expect(watchdog).toBeDefined();
-    await waitFor(() => readFileSync(`/proc/${watchdog}/cmdline`, 'utf8').includes('node'), 10_000, 'node');
+    // Node itself, not the bash before it (whose argv names node too): bash closes what it
+    // inherited and then execs node, so only then does the watchdog hold what it keeps.
+    const node = realpathSync(process.execPath);
+    await waitFor(() => readlinkSync(`/proc/${watchdog}/exe`) === node, 10_000, 'node');
 
     expect(pgidOf(watchdog!)).toBe(watchdog);
     expect(pgidOf(watchdog!)).not.toBe(pgidOf(process.pid));

@@ -1,7 +1,7 @@
 // The host is SIGKILLed while a persisted session prints; a new host on the same state
 // recovers it: every line once, input works, the real exit code. Also: ended while detached,
 // a vanished tmux session, and fencing between two live hosts.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,6 +29,12 @@ function serverUp(socket: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** True once tmux itself says no server runs on the socket. */
+function noServer(socket: string): boolean {
+  const r = spawnSync('tmux', ['-S', socket, 'list-sessions'], { encoding: 'utf8' });
+  return r.status !== 0 && /no server running|error connecting to/.test(r.stderr);
 }
 
 const lines = (text: string) => text.split(/\r?\n/).filter((l) => l.startsWith('line-'));
@@ -107,7 +113,12 @@ describe.skipIf(process.platform === 'win32')('recovery after the host was SIGKI
     const dir = stateDir();
     const { child, first } = await startHost<{ id: string; pid: number }>('host.mjs', [dir, 'sleep 30']);
     await sigkill(child);
-    execFileSync('tmux', ['-S', join(dir, 'tmux', 'tmux.sock'), 'kill-server']);
+    const socket = join(dir, 'tmux', 'tmux.sock');
+    execFileSync('tmux', ['-S', socket, 'kill-server']);
+    // kill-server returns before the server is gone; a lookup meanwhile may get "server exited
+    // unexpectedly", which is rightly no answer (ERR_RECOVERY_UNREACHABLE): vanished is when
+    // tmux says no server runs there.
+    await expect.poll(() => noServer(socket), { timeout: 10_000 }).toBe(true);
     const { sessions } = newHost(dir);
     const report = await sessions.recover();
     expect(report.outcomes).toMatchObject([

@@ -6,7 +6,12 @@ import { killProcessTree } from '@procmux/kill-posix';
 import { createMemoryRecoveryStores, createProcessSessions } from '@procmux/sessions';
 import { processTable, waitFor } from '@procmux/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRemoteTmuxBackend, type RemoteTmuxBackend, type RemoteTmuxHost } from '../src/index.js';
+import {
+  createRemoteTmuxBackend,
+  REMOTE_CGROUP,
+  type RemoteTmuxBackend,
+  type RemoteTmuxHost,
+} from '../src/index.js';
 import { markedBy, stateDir, teardown } from './helpers.js';
 
 const localHost: RemoteTmuxHost = {
@@ -31,8 +36,11 @@ const localHost: RemoteTmuxHost = {
     const done = new Promise<void>((resolve) => child.on('close', () => resolve()));
     return { done, close: () => child.stdout.destroy() };
   },
-  killTree: async (pid, marker) => {
+  killTree: async (pid, marker, cgroup) => {
     await killProcessTree(pid, { marker, graceMs: 500 });
+    // As the SSH effect's killer does with a pane's cgroup: what is left in it killed, then
+    // removed (else only the pane-died hook would, which a kill-server right after can cut off).
+    if (cgroup !== undefined) await localHost.run(`${REMOTE_CGROUP}\ncg_kill '${cgroup}'`);
   },
 };
 
