@@ -81,6 +81,11 @@ export type TmuxExec = (file: string, args: readonly string[], input?: Buffer) =
 // nothing of the sessions, and is never read as "none".
 const GONE = /no server running|error connecting to|can't find session|session not found/;
 
+// What a client says when the server went away during its command: for a listing, nothing is
+// left to list (its sessions went with it), as for "no server running" a moment later. A
+// lookup of one session reads it as no answer instead (its pane may have outlived the hangup).
+const EXITED = /server exited unexpectedly/;
+
 /** True when a failed tmux command failed because the server (or the session) is not there. */
 export function saysGone(result: TmuxResult): boolean {
   return result.code !== 0 && GONE.test(result.stderr);
@@ -124,9 +129,10 @@ export class TmuxServer {
   }
 
   /**
-   * The output of a listing (`list-sessions`, `list-panes -a`): '' when no server runs there.
-   * A listing that failed otherwise (or could not be run) is ERR_PROCESS_PTY_BACKEND naming
-   * why: read as "none", it had killServer() leave a live tree and listSessions() say empty.
+   * The output of a listing (`list-sessions`, `list-panes -a`): '' when no server runs there
+   * (or it exited under the listing). A listing that failed otherwise (or could not be run) is
+   * ERR_PROCESS_PTY_BACKEND naming why: read as "none", it had killServer() leave a live tree
+   * and listSessions() say empty.
    */
   async list(args: readonly string[]): Promise<string> {
     let result: TmuxResult;
@@ -140,7 +146,7 @@ export class TmuxServer {
       );
     }
     if (result.code === 0) return result.stdout;
-    if (saysGone(result)) return '';
+    if (saysGone(result) || EXITED.test(result.stderr)) return '';
     throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `tmux ${args[0]} failed: ${failureWords(result)}`);
   }
 

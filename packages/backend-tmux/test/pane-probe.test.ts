@@ -62,3 +62,32 @@ describe.skipIf(process.platform === 'win32')('paneProbe', () => {
     ]);
   });
 });
+
+describe('TmuxServer.list', () => {
+  const listing = (result: TmuxResult | Error) =>
+    new TmuxServer({ path: 'tmux', version: 'tmux 3.3a' }, '/nowhere/tmux.sock', {}, async () => {
+      if (result instanceof Error) throw result;
+      return result;
+    });
+
+  it("reads tmux's own 'no server' and a server that exited under the listing as nothing to list", async () => {
+    const none = { stdout: '', code: 1 };
+    for (const stderr of ['no server running on /nowhere/tmux.sock', 'server exited unexpectedly']) {
+      expect(await listing({ ...none, stderr }).list(['list-sessions'])).toBe('');
+    }
+    expect(await listing({ stdout: 'a\nb\n', stderr: '', code: 0 }).list(['list-sessions'])).toBe('a\nb\n');
+  });
+
+  it('throws ERR_PROCESS_PTY_BACKEND, never "none", when tmux could not be asked', async () => {
+    const other = listing({ stdout: '', stderr: 'protocol version mismatch (client 8, server 7)', code: 1 });
+    await expect(other.list(['list-panes', '-a'])).rejects.toMatchObject({
+      code: 'ERR_PROCESS_PTY_BACKEND',
+      message: 'tmux list-panes failed: protocol version mismatch (client 8, server 7)',
+    });
+    const unrun = listing(new Error('the shell did not answer'));
+    await expect(unrun.list(['list-sessions'])).rejects.toMatchObject({
+      code: 'ERR_PROCESS_PTY_BACKEND',
+      message: 'tmux list-sessions could not be run: the shell did not answer',
+    });
+  });
+});

@@ -174,12 +174,13 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     stores = createMemoryRecoveryStores();
     const dir = stateDir();
     let failing = false;
-    // tmux there exits under the command (not its "no server"): what a loaded host may say.
+    // tmux there answers with an error that is not its "no server" (another tmux binary than
+    // the server's, say).
     const flaky: RemoteTmuxHost = {
       ...localHost,
       run: (command, input) =>
         failing && /'(list-panes|list-sessions)'/.test(command)
-          ? Promise.resolve({ stdout: '', stderr: 'server exited unexpectedly', code: 1 })
+          ? Promise.resolve({ stdout: '', stderr: 'protocol version mismatch (client 8, server 7)', code: 1 })
           : localHost.run(command, input),
     };
     const tmux = await createRemoteTmuxBackend(flaky, { dir, environment: (env) => env });
@@ -189,11 +190,11 @@ describe.skipIf(process.platform === 'win32')('tmux on another machine (through 
     failing = true;
     await expect(tmux.listSessions()).rejects.toMatchObject({
       code: 'ERR_PROCESS_PTY_BACKEND',
-      message: 'tmux list-sessions failed: server exited unexpectedly',
+      message: 'tmux list-sessions failed: protocol version mismatch (client 8, server 7)',
     });
     await expect(tmux.killServer()).rejects.toMatchObject({
       code: 'ERR_PROCESS_PTY_BACKEND',
-      message: 'tmux list-panes failed: server exited unexpectedly',
+      message: 'tmux list-panes failed: protocol version mismatch (client 8, server 7)',
     });
     expect(processTable().some((p) => p.pid === s.pid && p.state !== 'Z')).toBe(true);
     failing = false;
