@@ -30,7 +30,7 @@ import { TmuxPane, warnCgroupLeft } from './pane.js';
 import { localJoinEffects, untilPaneJoined } from './pane-joined.js';
 import { startCommands } from './start-commands.js';
 import { runStart } from './start-retry.js';
-import { failureWords, locateTmux, saysGone, type TmuxBinary, TmuxServer } from './tmux-cli.js';
+import { failureWords, locateTmux, runPastExit, saysGone, type TmuxBinary, TmuxServer } from './tmux-cli.js';
 
 export interface TmuxBackend extends ProcessPtyBackend, ProcessRecoveryBackend {
   readonly persistent: true;
@@ -224,13 +224,16 @@ export function createTmuxBackend(options: TmuxBackendOptions): TmuxBackend {
       const ref = decodeRef(request.ref, layout);
       if (!ref) return null;
       const files = layout.files(ref.session);
-      const shown = await server.run([
-        'display-message',
-        '-p',
-        '-t',
-        ref.session,
-        '#{@procmux_marker} #{pane_pid} #{pane_dead} #{@procmux_lifetime}',
-      ]);
+      const shown = await runPastExit(
+        (args) => server.run(args),
+        [
+          'display-message',
+          '-p',
+          '-t',
+          ref.session,
+          '#{@procmux_marker} #{pane_pid} #{pane_dead} #{@procmux_lifetime}',
+        ],
+      );
       // A lookup that failed for another reason than "not there" says nothing of the pane:
       // read as gone, it removed a live pane's cgroup (killing its tree) and wrote it unknown.
       if (shown.code !== 0 && !saysGone(shown)) {

@@ -86,6 +86,26 @@ const GONE = /no server running|error connecting to|can't find session|session n
 // lookup of one session reads it as no answer instead (its pane may have outlived the hangup).
 const EXITED = /server exited unexpectedly/;
 
+/** How often, 50 ms apart, a command the server exited under is asked again (~1 s in all). */
+const EXITING_TRIES = 20;
+
+/**
+ * Runs `args`, asking again while the answer is that the server exited under the command (its
+ * last session just ended: it is going, not gone): once it is gone tmux says so plainly, and a
+ * lookup reads that as the session gone rather than as no answer.
+ */
+export async function runPastExit(
+  run: (args: readonly string[]) => Promise<TmuxResult>,
+  args: readonly string[],
+): Promise<TmuxResult> {
+  let result = await run(args);
+  for (let tries = 1; tries < EXITING_TRIES && result.code !== 0 && EXITED.test(result.stderr); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    result = await run(args);
+  }
+  return result;
+}
+
 /** True when a failed tmux command failed because the server (or the session) is not there. */
 export function saysGone(result: TmuxResult): boolean {
   return result.code !== 0 && GONE.test(result.stderr);

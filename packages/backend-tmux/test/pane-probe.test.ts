@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { isProcmuxError } from '@procmux/core-types';
 import { afterAll, describe, expect, it } from 'vitest';
 import { paneProbe } from '../src/remote/pane-probe.js';
-import { locateTmux, type TmuxResult, TmuxServer } from '../src/tmux-cli.js';
+import { locateTmux, runPastExit, type TmuxResult, TmuxServer } from '../src/tmux-cli.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -52,7 +52,9 @@ describe.skipIf(process.platform === 'win32')('paneProbe', () => {
   });
 
   it('rejects on any other tmux failure, and lists the panes of a server that answered', async () => {
-    const failing = paneProbe(answering({ code: 1, stdout: '', stderr: 'server exited unexpectedly' }));
+    const failing = paneProbe(
+      answering({ code: 1, stdout: '', stderr: 'protocol version mismatch (client 8, server 7)' }),
+    );
     await expect(failing('a')).rejects.toMatchObject({ code: 'ERR_RECOVERY_UNREACHABLE' });
     const listed = paneProbe(answering({ code: 0, stdout: 'a m-1 4242 0\nb m-2 4343 1\n', stderr: '' }));
     expect(await Promise.all([listed('a'), listed('b'), listed('c')])).toEqual([
@@ -89,5 +91,26 @@ describe('TmuxServer.list', () => {
       code: 'ERR_PROCESS_PTY_BACKEND',
       message: 'tmux list-sessions could not be run: the shell did not answer',
     });
+  });
+});
+
+describe('runPastExit', () => {
+  it('asks again while the server is exiting under the command, and returns what tmux then says', async () => {
+    const answers: TmuxResult[] = [
+      { code: 1, stdout: '', stderr: 'server exited unexpectedly' },
+      { code: 1, stdout: '', stderr: 'server exited unexpectedly' },
+      { code: 1, stdout: '', stderr: 'no server running on /nowhere/tmux.sock' },
+    ];
+    let calls = 0;
+    const result = await runPastExit(async () => answers[calls++]!, ['list-panes', '-a']);
+    expect(calls).toBe(3);
+    expect(result.stderr).toBe('no server running on /nowhere/tmux.sock');
+    // Any other answer is returned at once.
+    let once = 0;
+    await runPastExit(async () => {
+      once += 1;
+      return { code: 1, stdout: '', stderr: 'lost server' };
+    }, ['list-panes']);
+    expect(once).toBe(1);
   });
 });

@@ -10,7 +10,7 @@
 // panes", it had the standby remove a live session's cgroup (killing its tree) and write it
 // unknown: one of 16 adopted sessions went missing that way in a loaded CI run.
 import { ProcmuxError } from '@procmux/core-types';
-import { failureWords, saysGone, type TmuxResult, type TmuxServer } from '../tmux-cli.js';
+import { failureWords, runPastExit, saysGone, type TmuxResult, type TmuxServer } from '../tmux-cli.js';
 
 /** What tmux says of a session's pane; undefined when the session is not on the server. */
 export interface PaneState {
@@ -40,7 +40,7 @@ export function paneProbe(
   const flush = async (asked: Map<string, Waiter[]>) => {
     let out: TmuxResult | Error;
     try {
-      out = await server.run(['list-panes', '-a', '-F', FORMAT]);
+      out = await runPastExit((args) => server.run(args), ['list-panes', '-a', '-F', FORMAT]);
     } catch (error) {
       out = error instanceof Error ? error : new Error(String(error));
     }
