@@ -36,7 +36,8 @@ const MS_PER_TICK = 10;
  * Names every live pid of the tree but `rootPid` (which has just exited); sorted by pid.
  * `rootArgv` is the exited process's argv: a member still showing it is a fork that has not
  * exec'd yet, and a member whose command line reads empty is inside its exec (the new program's
- * arguments are not set up yet: its comm alone would say `sleep` for `sleep 30`); each is read
+ * arguments are not set up yet: its comm alone would say `sleep` for `sleep 30`), and a member
+ * that is an exec wrapper (`setsid sleep 30`) has not reached its program; each is read
  * again until it has exec'd, unless it is a subshell that will not: it has children of its own
  * or has used EXEC_GRACE_MS of CPU (then it keeps the shell's name). At most EXEC_WAIT_CAP_MS.
  */
@@ -52,7 +53,9 @@ export async function listLeftovers(
   for (const pid of pids) {
     const unsettled = (command: string | undefined) =>
       command !== undefined &&
-      ((rootCommand !== '' && command === cut(rootCommand)) || effects.read(`/proc/${pid}/cmdline`) === '') &&
+      ((rootCommand !== '' && command === cut(rootCommand)) ||
+        effects.read(`/proc/${pid}/cmdline`) === '' ||
+        isExecWrapper(command)) &&
       !isSubshell(pid, pids, effects);
     let command = nameOf(pid, effects);
     while (unsettled(command)) {
@@ -64,6 +67,27 @@ export async function listLeftovers(
     if (command !== undefined) found.push({ pid, command });
   }
   return found;
+}
+
+// Programs that set something up and exec the command they are given: `(setsid env -i server &)`
+// read at the wrong moment would be named `setsid env -i server`, or `setsid`. One that forks
+// and waits (`setsid -w`) has a child, so it counts as settled (isSubshell).
+const EXEC_WRAPPERS = new Set([
+  'setsid',
+  'env',
+  'nohup',
+  'nice',
+  'ionice',
+  'stdbuf',
+  'chrt',
+  'taskset',
+  'setpriv',
+]);
+
+/** Whether a command line is a wrapper on its way to exec its command (it names one). */
+export function isExecWrapper(command: string): boolean {
+  const [program, ...args] = command.split(' ');
+  return EXEC_WRAPPERS.has(program?.slice(program.lastIndexOf('/') + 1) ?? '') && args.length > 0;
 }
 
 // A fork that runs commands itself (the parent of another member) or has spent EXEC_GRACE_MS

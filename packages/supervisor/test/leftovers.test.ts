@@ -4,6 +4,7 @@ import { assertNoLeakedProcesses, descendantsOf, waitFor } from '@procmux/test-u
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   EXEC_WAIT_CAP_MS,
+  isExecWrapper,
   listLeftovers,
   nameOf,
   readProcFile,
@@ -98,6 +99,51 @@ describe('leftovers of a run', () => {
     });
     expect(found).toEqual([{ pid: 30, command: 'sleep 30' }]);
     expect(sleeps).toBe(1);
+  });
+
+  // `(setsid env -i sleep 30 &)`: the fork execs setsid, which execs env, which execs sleep;
+  // read between two of them it would be named `setsid env -i sleep 30`, or `env -i sleep 30`.
+  it('waits for an exec wrapper (setsid, env, nohup…) to reach its program', async () => {
+    const files: Record<string, string> = {
+      '/proc/40/stat': statOf(40, 1, 0),
+      '/proc/40/cmdline': 'setsid\u0000env\u0000-i\u0000sleep\u000030',
+    };
+    let looks = 0;
+    const found = await listLeftovers(5, {
+      pids: () => [40],
+      read: procfs(files),
+      sleep: async () => {
+        looks += 1;
+        files['/proc/40/cmdline'] = looks === 1 ? 'env\u0000-i\u0000sleep\u000030' : 'sleep\u000030';
+      },
+    });
+    expect(found).toEqual([{ pid: 40, command: 'sleep 30' }]);
+    expect(looks).toBe(2);
+  });
+
+  it('names a wrapper that forked and waits (setsid -w) as itself, at once', async () => {
+    const files: Record<string, string> = {
+      '/proc/40/stat': statOf(40, 1, 0),
+      '/proc/40/cmdline': 'setsid\u0000-w\u0000sleep\u000030',
+      '/proc/41/stat': statOf(41, 40, 0),
+      '/proc/41/cmdline': 'sleep\u000030',
+    };
+    const sleep = vi.fn(async () => {});
+    const found = await listLeftovers(5, { pids: () => [40, 41], read: procfs(files), sleep });
+    expect(found).toEqual([
+      { pid: 40, command: 'setsid -w sleep 30' },
+      { pid: 41, command: 'sleep 30' },
+    ]);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it('tells an exec wrapper on its way to a program from a program or a bare wrapper', () => {
+    for (const line of ['setsid sleep 30', '/usr/bin/env -i x', 'nohup npm start', 'nice -n 5 make']) {
+      expect(isExecWrapper(line), line).toBe(true);
+    }
+    for (const line of ['sleep 30', 'env', 'nohup', 'setsidx sleep', 'python3 env.py']) {
+      expect(isExecWrapper(line), line).toBe(false);
+    }
   });
 
   /** The fork of the shell (20), not exec'd yet, having used `cpuTicks` of CPU. */

@@ -9,12 +9,28 @@ import type { LeftoverProcess } from '@procmux/core-types';
 /** A process of the one_shot still alive when its command ended. */
 export type EndedProcess = LeftoverProcess;
 
-/** The note a one_shot's reply carries when it ended background processes. */
-export function endedNote(ended: readonly EndedProcess[]): string | undefined {
+/** Whose reply names them: a one_shot's, or any other of a session that ended on its own (a daemon's). */
+export type LeftoverReader = 'one_shot' | 'session';
+
+// A daemon whose launcher backgrounds the server and exits (`pg_ctl start`, `cmd &`) ends, and
+// the server with it: mode 'daemon' is not the cure there, the foreground command is.
+const ADVICE: Record<LeftoverReader, string> = {
+  one_shot: "Use mode 'daemon' for a program that must keep running.",
+  session:
+    'A session lasts as long as its own process: run the program itself in the foreground ' +
+    "(no '&', nohup or setsid; for example 'postgres -D DIR', not 'pg_ctl start').",
+};
+
+/** The note a reply carries when the session's end ended background processes. */
+export function endedNote(
+  ended: readonly EndedProcess[],
+  reader: LeftoverReader = 'one_shot',
+): string | undefined {
   if (ended.length === 0) return undefined;
   const what = ended.map((p) => p.command).join(', ');
   const count = `${ended.length} background process${ended.length === 1 ? '' : 'es'}`;
-  return `Ended with it: ${count} (${what}). Use mode 'daemon' for a program that must keep running.`;
+  const when = reader === 'session' ? ', left running when its own process exited' : '';
+  return `Ended with it: ${count} (${what})${when}. ${ADVICE[reader]}`;
 }
 
 /** Whether `pid` still runs (a zombie counts as ended). Linux reads /proc; elsewhere signal 0. */
@@ -50,12 +66,38 @@ export async function settleJobs(
   return { ended: jobs.filter((job) => !survivors.includes(job)), survivors };
 }
 
-/** The note for jobs that outlived the one_shot (they ignored the hang-up). */
-export function survivorsNote(survivors: readonly EndedProcess[]): string | undefined {
+/** The note for jobs that outlived the session (the tree kill could not end them). */
+export function survivorsNote(
+  survivors: readonly EndedProcess[],
+  reader: LeftoverReader = 'one_shot',
+): string | undefined {
   if (survivors.length === 0) return undefined;
   const what = survivors.map((p) => `${p.command}, pid ${p.pid}`).join('; ');
   return (
     `Still running after it: ${survivors.length} background process${survivors.length === 1 ? '' : 'es'} (${what}), ` +
-    "outside procmux's control. Use mode 'daemon' for a program that must keep running."
+    `outside procmux's control. ${ADVICE[reader]}`
   );
+}
+
+/**
+ * What a session that exited on its own had left running, for a reply other than its
+ * one_shot's (a daemon's start, a poll): nothing unless it exited with leftovers. Not for a
+ * kill or a timeout: those end the whole tree, and say so themselves.
+ */
+export function leftoverReport(meta: { state: string; leftovers?: readonly EndedProcess[] }): {
+  notes: (string | undefined)[];
+  data: { ended?: EndedProcess[]; survivors?: EndedProcess[] };
+} {
+  const leftovers = meta.state === 'exited' ? (meta.leftovers ?? []) : [];
+  if (leftovers.length === 0) return { notes: [], data: {} };
+  // The tree kill ran (and its grace passed) before the session settled: no hang-up to wait for.
+  const survivors = leftovers.filter((job) => stillRunning(job.pid));
+  const ended = leftovers.filter((job) => !survivors.includes(job));
+  return {
+    notes: [endedNote(ended, 'session'), survivorsNote(survivors, 'session')],
+    data: {
+      ...(ended.length > 0 ? { ended } : {}),
+      ...(survivors.length > 0 ? { survivors } : {}),
+    },
+  };
 }

@@ -253,6 +253,12 @@ async function waitForEnd(
   }
 }
 
+// A daemon whose launcher backgrounds the server and exits (`pg_ctl start`) ends, and the
+// server with it: named, its replies say what ended and why, instead of a bare "exited 0".
+function daemonLeftovers(options: ResolvedToolOptions): { endLeftovers?: true } {
+  return options.reportBackgroundJobs ? { endLeftovers: true } : {};
+}
+
 /** Why procmux stopped a one-shot, when it did: a model should change the call, not retry it. */
 function timeoutNote(session: ToolSession, timeoutMs: number, noOutputTimeoutMs: number): string | undefined {
   const meta = session.metadata();
@@ -296,7 +302,7 @@ async function background(
         ? persistedStart()
         : interactive
           ? { pty: true, ptyFallback: 'pipe' as const }
-          : { stdin: 'open' as const }),
+          : { stdin: 'open' as const, ...daemonLeftovers(options) }),
     })
     .catch((error: unknown) => {
       throw persistError(error);

@@ -2,6 +2,7 @@
 // alike: output within the budget, notes, then the state line, and the same `data` shape.
 
 import type { OutputBudgetResult } from '@procmux/transcript';
+import { leftoverReport } from './background-report.js';
 import { applyOutputBudget, budgetTranscript } from './budget.js';
 import { sessionStateLine, summarize } from './results.js';
 import { sandboxLines } from './sandbox-lines.js';
@@ -40,9 +41,12 @@ export async function sessionReply(
   session: ToolSession,
   reply: SessionReply,
 ): Promise<ToolResult> {
+  // A one_shot names what ended with it itself (after the hang-up settled).
+  const left = target.action === 'one_shot' ? undefined : leftoverReport(session.metadata());
   // A sandbox's refusals come last: what the command hit, after how it ended.
   const status = [
     ...(reply.notes ?? []),
+    ...(left?.notes ?? []),
     sessionStateLine(session, reply.usage === true),
     ...sandboxLines(session),
   ]
@@ -77,6 +81,7 @@ export async function sessionReply(
     session: summarize(session),
     ...(output ? { output: shown.body } : {}),
     ...(shown.cut ? { cut: shown.cut } : {}),
+    ...left?.data,
     ...reply.data,
   };
   return { text: shown.text, isError: reply.isError === true, data };

@@ -129,13 +129,13 @@ export const RESULT_SCHEMA = object({
   ended: optional(
     array(
       object({ pid: integer(), command: string() }),
-      'exec one_shot: processes of its tree still running when its command ended, ended with it.',
+      'Processes of its tree still running when its own process exited (exec one_shot, or any session that exited on its own), ended with it.',
     ),
   ),
   survivors: optional(
     array(
       object({ pid: integer(), command: string() }),
-      'exec one_shot: processes of its tree that outlived it (the tree kill could not end them).',
+      'Processes of its tree that outlived it (the tree kill could not end them).',
     ),
   ),
   personAnswered: optional(

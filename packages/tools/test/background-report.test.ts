@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { descendantsOf, isAlive, processTable, waitFor, withoutUsage } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { endedNote } from '../src/background-report.js';
-import { closingHarness, type Harness } from './helpers.js';
+import { closingHarness, type Harness, idOf } from './helpers.js';
 
 const harness = closingHarness();
 // The tree is named from /proc.
@@ -97,7 +97,7 @@ describe('a one_shot that leaves background jobs', () => {
     expect(r.data.ended).toBeUndefined();
   });
 
-  it('names each ended process, counting them', () => {
+  it('names each ended process, counting them; for a session other than a one_shot, the foreground cure', () => {
     const ended = [
       { pid: 4242, command: 'sleep 30' },
       { pid: 4244, command: 'npm run dev' },
@@ -105,5 +105,63 @@ describe('a one_shot that leaves background jobs', () => {
     expect(endedNote(ended)).toBe(
       "Ended with it: 2 background processes (sleep 30, npm run dev). Use mode 'daemon' for a program that must keep running.",
     );
+    expect(endedNote(ended.slice(0, 1), 'session')).toBe(DAEMON_NOTE);
+  });
+});
+
+const DAEMON_NOTE =
+  'Ended with it: 1 background process (sleep 30), left running when its own process exited. ' +
+  "A session lasts as long as its own process: run the program itself in the foreground (no '&', " +
+  "nohup or setsid; for example 'postgres -D DIR', not 'pg_ctl start').";
+
+/** The daemon's poll once its own process has exited (the start reply may come before). */
+async function pollEnded(h: Harness, id: string) {
+  await waitFor(() => h.sessions.get(id)?.metadata().state === 'exited', 10_000, `${id} exited`);
+  return h.proc({ action: 'poll', session_id: id });
+}
+
+// A launcher that backgrounds the server and exits (`pg_ctl start`) ends the session, and the
+// server with it: the reply must say so, not only "exited with code 0".
+describe('a daemon whose own process exits while something it started runs', () => {
+  it.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
+    'names what ended with it, even a setsid env -i escapee, and leaves nothing (cgroup)',
+    async () => {
+      const h = harness();
+      const id = idOf(await h.exec({ command: '(setsid env -i sleep 30 &); echo launched', mode: 'daemon' }));
+      const r = await pollEnded(h, id);
+      expect(r.text).toContain(`${DAEMON_NOTE}\nProcess exited with code 0.`);
+      expect(r.data.ended).toEqual([{ pid: expect.any(Number), command: 'sleep 30' }]);
+      expect(isAlive(r.data.ended![0]!.pid)).toBe(false);
+      // Said again to a later reader: it is part of how the session ended.
+      const again = await h.proc({ action: 'poll', session_id: id });
+      expect(again.text).toContain(DAEMON_NOTE);
+    },
+  );
+
+  it.runIf(posix)('names what ended with it under marker containment too', async () => {
+    const h = harness({}, { containment: 'marker' });
+    const id = idOf(await h.exec({ command: 'sleep 30 & echo launched', mode: 'daemon' }));
+    const r = await pollEnded(h, id);
+    expect(r.text).toContain(DAEMON_NOTE);
+    expect(isAlive(r.data.ended![0]!.pid)).toBe(false);
+  });
+
+  it.runIf(posix)('says nothing when nothing was left, or when it was killed', async () => {
+    const h = harness();
+    const alone = idOf(await h.exec({ command: 'echo hi', mode: 'daemon' }));
+    const r = await pollEnded(h, alone);
+    expect(r.text).not.toContain('Ended with it');
+    expect(r.data.ended).toBeUndefined();
+    const killed = idOf(await h.exec({ command: 'sleep 30 & sleep 30', mode: 'daemon' }));
+    const k = await h.proc({ action: 'kill', session_id: killed });
+    expect(k.text).not.toContain('Ended with it');
+    expect(k.data.ended).toBeUndefined();
+  });
+
+  it.runIf(posix)('says nothing with reportBackgroundJobs off (a remote host), as a one_shot', async () => {
+    const h = harness({ reportBackgroundJobs: false });
+    const id = idOf(await h.exec({ command: 'sleep 30 & echo launched', mode: 'daemon' }));
+    const r = await pollEnded(h, id);
+    expect(r.text).not.toContain('Ended with it');
   });
 });
