@@ -3,7 +3,7 @@
 // as it was. Without another try this server would never list it (a standby's adoption ticks
 // retry anyway; a lone server looked once). Tried again with backoff, a bounded number of
 // times; what comes back, and what is still missing at the end, is logged once.
-import type { ProcessSessions, RecoveryReport } from '@procmux/sessions';
+import type { ProcessSessions, RecoveryOutcome, RecoveryReport } from '@procmux/sessions';
 
 /** Waits before each later recover(): ~1 minute in all. */
 export const RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
@@ -55,19 +55,31 @@ export function retryUnreachable(
       const report = await sessions.recover();
       if (disposed) return;
       const before = new Set(waiting);
-      const back = report.outcomes
-        .filter((o) => o.outcome === 'reattached' && before.has(o.id))
-        .map((o) => o.id);
-      const lost = report.outcomes
-        .filter((o) => o.outcome === 'unknown' && o.written && before.has(o.id))
-        .map((o) => o.id);
+      const ours = report.outcomes.filter((o) => before.has(o.id));
+      const ids = (outcomes: readonly RecoveryOutcome[]) => outcomes.map((o) => o.id);
+      const back = ours.filter((o) => o.outcome === 'reattached' || o.outcome === 'attached');
+      const lost = ours.filter((o) => o.outcome === 'unknown' && o.written);
+      const ended = ours.filter((o) => o.outcome === 'terminal');
+      waiting = unreachable(report).filter((id) => before.has(id));
+      // Looked up now but refused for another reason (no free session slot: ERR_RECOVERY_LIMIT).
+      const refused = ours.filter((o) => !o.written && o.outcome === 'unknown' && !waiting.includes(o.id));
       if (back.length > 0)
-        log(`procmux mcp: recovered ${back.length} persisted session(s) on a later try (${back.join(', ')})`);
+        log(
+          `procmux mcp: recovered ${back.length} persisted session(s) on a later try (${ids(back).join(', ')})`,
+        );
       if (lost.length > 0)
         log(
-          `procmux mcp: ${lost.length} persisted session(s) unknown (gone while not looked up): ${lost.join(', ')}`,
+          `procmux mcp: ${lost.length} persisted session(s) unknown (gone while not looked up): ${ids(lost).join(', ')}`,
         );
-      waiting = unreachable(report).filter((id) => before.has(id));
+      if (ended.length > 0)
+        log(
+          `procmux mcp: ${ended.length} persisted session(s) had ended meanwhile: ${ids(ended).join(', ')}`,
+        );
+      if (refused.length > 0)
+        log(
+          `procmux mcp: ${refused.length} persisted session(s) found but not recovered (${ids(refused).join(', ')}): ` +
+            `${refused[0]?.reason ?? refused[0]?.code ?? 'no reason given'}; the next server start tries again`,
+        );
     } catch (error) {
       if (disposed) return;
       log(`procmux mcp: looking up persisted sessions again failed: ${(error as Error).message}`);

@@ -55,6 +55,37 @@ describe('retryUnreachable', () => {
     ]);
   });
 
+  it('says why a record it stopped looking for did not come back: ended meanwhile, or no room', async () => {
+    const lines: string[] = [];
+    const first = report(unreachable('a'), unreachable('b'), unreachable('c'), unreachable('d'));
+    const answers = [
+      report(
+        { id: 'a', outcome: 'terminal', state: 'exited', exitCode: 0, written: false },
+        {
+          id: 'b',
+          outcome: 'unknown',
+          state: 'running',
+          written: false,
+          code: 'ERR_RECOVERY_LIMIT',
+          reason: 'maxSessions (1) live sessions run here; not re-attached',
+        },
+        { id: 'c', outcome: 'attached', state: 'running', written: false },
+        unreachable('d'),
+      ),
+      report({ id: 'd', outcome: 'reattached', state: 'running', written: true }),
+    ];
+    const fake = counted((call) => answers[call - 1]!);
+    retryUnreachable(fake, first, (l) => lines.push(l), [1, 1, 1]);
+    await waitFor(() => lines.length === 5, 5_000, 'a line for each record');
+    expect(lines.slice(1)).toEqual([
+      'procmux mcp: recovered 1 persisted session(s) on a later try (c)',
+      'procmux mcp: 1 persisted session(s) had ended meanwhile: a',
+      'procmux mcp: 1 persisted session(s) found but not recovered (b): maxSessions (1) live sessions run here; not re-attached; the next server start tries again',
+      'procmux mcp: recovered 1 persisted session(s) on a later try (d)',
+    ]);
+    expect(fake.box.calls).toBe(2);
+  });
+
   it('gives up after its last delay and says so; dispose() stops it early', async () => {
     const lines: string[] = [];
     const fake = counted(() => report(unreachable('a')));
