@@ -1,5 +1,6 @@
 import { type ActionContext, sessionReply } from './action-context.js';
 import { echo } from './echo.js';
+import { noteTyped } from './typed-echo.js';
 import type { ToolResult } from './types.js';
 
 /** Keys that interrupt or suspend a program only through a terminal's line discipline. */
@@ -9,6 +10,7 @@ const TERMINAL_SIGNAL_KEYS = /^(C-c|C-\\|C-z|\^C|\^\\|\^Z)$/i;
 export async function writeAction(ctx: ActionContext): Promise<ToolResult> {
   const data = ctx.values.data ?? '';
   const session = ctx.session();
+  noteTyped(session, data);
   await session.input(data);
   const bytes = Buffer.byteLength(data);
   return sessionReply(ctx, session, {
@@ -21,6 +23,7 @@ export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
   const text = ctx.values.text ?? '';
   const bracketed = ctx.values.bracketed;
   const session = ctx.session();
+  noteTyped(session, text);
   await session.paste(text, bracketed === undefined ? {} : { bracketed });
   const chars = [...text].length;
   return sessionReply(ctx, session, {

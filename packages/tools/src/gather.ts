@@ -1,5 +1,6 @@
 import type { PollResult } from '@procmux/sessions';
 import type { TextPattern } from './pattern.js';
+import type { TypedEcho } from './typed-echo.js';
 import type { ToolSession } from './types.js';
 
 /** Most characters kept per stream during one call; older text goes first (the log keeps all). */
@@ -35,6 +36,7 @@ export class OutputGatherer {
   /** Polls whose stdout brought text (on a terminal: screen deltas appended one after another). */
   stdoutPieces = 0;
   #tested: Record<Stream, number> = { stdout: 0, stderr: 0 };
+  readonly #echo: TypedEcho | undefined;
   /** The start of each stream's current line as earlier calls returned it (see carryLine). */
   #lead: Record<Stream, string> = { stdout: '', stderr: '' };
   /**
@@ -42,6 +44,16 @@ export class OutputGatherer {
    * output is read with each line's trailing blanks cut, a prompt's `>>> ` included.
    */
   #pad: Record<Stream, string> = { stdout: '', stderr: '' };
+
+  /** `echo`: what the tools typed into the session, whose echo no pattern matches. */
+  constructor(echo?: TypedEcho) {
+    this.#echo = echo;
+  }
+
+  /** stdout as the search sees it: the carried start of the line, then what was gathered. */
+  get searched(): string {
+    return this.#lead.stdout + this.stdout;
+  }
 
   /** Adds one poll's output; true when it brought visible text. */
   add(result: PollResult): boolean {
@@ -86,7 +98,9 @@ export class OutputGatherer {
   async find(pattern: TextPattern): Promise<Found | undefined> {
     for (const stream of ['stdout', 'stderr'] as const) {
       const lead = this.#lead[stream];
-      const text = lead + this[stream] + this.#pad[stream];
+      const shown = lead + this[stream] + this.#pad[stream];
+      // A terminal's echo of what the tools typed is not the program's output (see typed-echo.ts).
+      const text = stream === 'stdout' && this.#echo?.pending ? this.#echo.mask(shown) : shown;
       let from = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
       this.#tested[stream] = text.length;
       while (from < text.length) {
@@ -96,7 +110,10 @@ export class OutputGatherer {
           if (lineEnd > from + MATCH_OVERLAP_CHARS) to = lineEnd + 1;
         }
         const match = pattern.findEnd(text.slice(from, to));
-        if (match !== undefined) return { text: match.text, shown: from + match.end <= lead.length };
+        if (match !== undefined) {
+          const end = from + match.end;
+          return { text: shown.slice(end - match.text.length, end), shown: end <= lead.length };
+        }
         if (to >= text.length) break;
         from = Math.max(from + 1, to - MATCH_OVERLAP_CHARS);
         await new Promise<void>((resolve) => setImmediate(resolve));

@@ -4,6 +4,7 @@ import { gatheredBody } from './full-screen-body.js';
 import { gather } from './gather.js';
 import { MAX_WAIT_MS } from './options.js';
 import { endShown, summarize } from './results.js';
+import { expectedEcho } from './typed-echo.js';
 import type { SessionSummary, ToolResult } from './types.js';
 
 /** Lines of an ended session shown again when a poll finds nothing new and its end is news. */
@@ -45,6 +46,7 @@ export async function pollAction(ctx: ActionContext): Promise<ToolResult> {
   const used = Math.round(Math.min(MAX_WAIT_MS, Math.max(0, requested)));
   const session = ctx.session();
   const got = await gather(session, { waitMs: used, settle: POLL_SETTLE, signal: ctx.signal });
+  expectedEcho(session)?.consume(got.output.searched);
   const body = await gatheredBody(session, got.output, got.last);
   // The model read every line but never heard of the end: say so once, with the last lines
   // for context, marked as delivered before so nothing is counted twice.

@@ -9,6 +9,7 @@ import { loopbackPortOpen } from './port-probe.js';
 import { droppedNote } from './read-actions.js';
 import { DEFAULT_WAIT_FOR_MS, MAX_WAIT_FOR_MS } from './schemas.js';
 import { screenMatch } from './screen-match.js';
+import { expectedEcho } from './typed-echo.js';
 import type { ToolResult, WaitOutcomeKind } from './types.js';
 
 /** Progress is reported at least this often while waiting. */
@@ -56,7 +57,8 @@ const OUTCOME: Record<WaitFired, WaitOutcomeKind> = {
  * accepting connections) and says which fired, so a model does not poll in a loop. Patterns
  * match whole lines of output not yet returned by a poll, and the line the output stands on
  * (the cursor's line on a terminal, the unfinished last line on pipes) whole, even the part an
- * earlier reply showed: waiting for a prompt already on screen returns at once. A full-screen
+ * earlier reply showed: waiting for a prompt already on screen returns at once. The terminal's
+ * echo of a line the tools typed is not matched (typed-echo.ts). A full-screen
  * program's screen counts as it is now (it redraws in place; see screen-match.ts).
  */
 export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
@@ -69,8 +71,9 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     );
   }
   const session = ctx.session();
-  const output = new OutputGatherer();
-  const failOutput = new OutputGatherer();
+  const echo = expectedEcho(session);
+  const output = new OutputGatherer(echo);
+  const failOutput = new OutputGatherer(echo);
   const start = Date.now();
   const deadline = start + timeout;
   let lastOutputAt = start;
@@ -160,11 +163,13 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   } finally {
     stopInput?.();
   }
+  const searched = output.searched;
+  echo?.consume(searched);
   const waitedMs = Date.now() - start;
-  const earlier =
-    c.pattern && (fired === 'timeout' || fired === 'exit')
-      ? await earlierMatch(session, c.pattern.pattern)
-      : undefined;
+  const missed = c.pattern !== undefined && (fired === 'timeout' || fired === 'exit');
+  // Only the echo of what was typed matched: say so, not that an earlier reply showed it.
+  const inEcho = missed && echo !== undefined && c.pattern!.pattern.find(searched) !== undefined;
+  const earlier = missed && !inEcho ? await earlierMatch(session, c.pattern!.pattern) : undefined;
   const body = lastPoll ? await gatheredBody(session, output, lastPoll) : output.text();
   return sessionReply(ctx, session, {
     body: body === '' ? '(no new output)' : body,
@@ -172,6 +177,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
       droppedNote(output.droppedBytes + output.trimmedBytes),
       verdict(c, fired, timeout, found),
       earlier && earlierNote(c.pattern!.source, earlier),
+      inEcho ? echoNote(c.pattern!.source) : undefined,
     ],
     firstLine: tailStartLine(session, body),
     data: {
@@ -262,6 +268,13 @@ function earlierNote(source: string, earlier: EarlierMatch): string {
     `${shownPattern(source)} matches line ${earlier.line.toLocaleString('en-US')} of the log, ` +
     `${JSON.stringify(quote(earlier.text))}, which an earlier reply returned: ` +
     'wait_for matches only output no earlier call returned.'
+  );
+}
+
+function echoNote(source: string): string {
+  return (
+    `${shownPattern(source)} matched only the terminal's echo of the line typed, ` +
+    "which is not the program's output."
   );
 }
 

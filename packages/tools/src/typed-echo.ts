@@ -1,0 +1,124 @@
+// A terminal echoes what is typed: after paste `print("done")` and submit, the line
+// `>>> print("done")` comes back before the program's own `done`, and a wait_for "done"
+// matched the echo at once while the program still ran (a model then sent its next keys into
+// a busy program). What the tools typed is remembered per session, and its echo (the first
+// lines of output after it, each ending with a typed line, in order) is kept out of matches.
+import type { ToolSession } from './types.js';
+
+/** A typed line shorter than this is followed through the echo but never masked: `y` ends too many lines. */
+const MIN_MASKED_CHARS = 3;
+/** Typed lines remembered at most, until a read sees their echo. */
+const MAX_PENDING = 32;
+/** Longer lines wrap on the terminal, so their echo is not one line to find. */
+const MAX_LINE_CHARS = 1_000;
+/** What masking puts in place of an echoed line's text: same length, no pattern's letters. */
+const MASK = '\u0000';
+
+/** The echo expected from what was typed into one session, oldest line first. */
+export class TypedEcho {
+  #pending: string[] = [];
+
+  /**
+   * Text typed (a paste's, a write's): the echo of its first line is expected next. Only the
+   * first: what the line starts may read the rest (`cat`, then `hello`), and a program that
+   * switched the terminal to raw mode before it arrived never echoes it; masking that would
+   * hide the program's own output.
+   */
+  typed(text: string): void {
+    if (this.#pending.length >= MAX_PENDING) return;
+    const line = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
+    this.#pending.push(line.length > MAX_LINE_CHARS ? '' : withoutTrailingBlanks(line));
+  }
+
+  /** Whether an echo is still expected. */
+  get pending(): boolean {
+    return this.#pending.length > 0;
+  }
+
+  /** `text` (output gathered since the last read) with the echo's typed text masked out. */
+  mask(text: string): string {
+    const walk = this.#walk(text);
+    if (walk.spans.length === 0) return text;
+    let masked = '';
+    let at = 0;
+    for (const [start, end] of walk.spans) {
+      masked += text.slice(at, start) + MASK.repeat(end - start);
+      at = end;
+    }
+    return masked + text.slice(at);
+  }
+
+  /**
+   * Forgets what a read returned the echo of. Output that is not the echo (the program's own)
+   * ends the expectation: what was not echoed by then will not be (echo off, a raw program).
+   */
+  consume(text: string): void {
+    const walk = this.#walk(text);
+    this.#pending = walk.ended ? [] : this.#pending.slice(walk.completed);
+  }
+
+  /**
+   * Follows the typed lines through `text`'s lines in order: each echo line ends with its typed
+   * line (after a prompt). A line that does not, once it is complete, ends the echo.
+   */
+  #walk(text: string): { spans: [number, number][]; completed: number; ended: boolean } {
+    const spans: [number, number][] = [];
+    let completed = 0;
+    let start = 0;
+    while (completed < this.#pending.length && start < text.length) {
+      const newline = text.indexOf('\n', start);
+      const end = newline === -1 ? text.length : newline;
+      const line = withoutTrailingBlanks(text.slice(start, end).replace(/\r$/, ''));
+      const typed = this.#pending[completed]!;
+      const echoes = typed === '' ? line.length <= MAX_LINE_CHARS : line.endsWith(typed);
+      if (newline === -1) {
+        // The line the output stands on: its echo may be half there; masked, not yet consumed.
+        if (echoes && typed.length >= MIN_MASKED_CHARS)
+          spans.push([start + line.length - typed.length, start + line.length]);
+        return { spans, completed, ended: false };
+      }
+      if (!echoes && line !== '') return { spans, completed, ended: true };
+      if (!echoes) {
+        // A blank line between echo lines (a redraw's) is neither.
+        start = newline + 1;
+        continue;
+      }
+      if (typed.length >= MIN_MASKED_CHARS)
+        spans.push([start + line.length - typed.length, start + line.length]);
+      completed += 1;
+      start = newline + 1;
+    }
+    return { spans, completed, ended: false };
+  }
+}
+
+function withoutTrailingBlanks(line: string): string {
+  return line.replace(/[ \t]+$/, '');
+}
+
+const echoes = new WeakMap<ToolSession, TypedEcho>();
+
+/** The echo still expected from `session`, if any. */
+export function expectedEcho(session: ToolSession): TypedEcho | undefined {
+  const echo = echoes.get(session);
+  return echo?.pending ? echo : undefined;
+}
+
+/** The echo expected from `session`, made on first use. */
+function typedEcho(session: ToolSession): TypedEcho {
+  let echo = echoes.get(session);
+  if (echo === undefined) {
+    echo = new TypedEcho();
+    echoes.set(session, echo);
+  }
+  return echo;
+}
+
+/**
+ * Remembers text the tools typed into a terminal that shows it. Pipes echo nothing, and text
+ * typed at a prompt that hides it (a password) is neither echoed nor kept.
+ */
+export function noteTyped(session: ToolSession, text: string): void {
+  if (session.stdioMode !== 'pty' || session.metadata().input?.echo === false) return;
+  typedEcho(session).typed(text);
+}

@@ -1,0 +1,98 @@
+// wait_for does not match the terminal's echo of a line the tools typed: `make && echo OK`
+// typed into a shell must not read as OK while make still runs.
+import { describe, expect, it } from 'vitest';
+import { TypedEcho } from '../src/typed-echo.js';
+import { closingHarness, idOf } from './helpers.js';
+
+const harness = closingHarness();
+const posix = process.platform !== 'win32';
+const NUL = '\u0000';
+
+describe('TypedEcho', () => {
+  it('masks the echo of a typed line after its prompt, once, and leaves what follows', () => {
+    const echo = new TypedEcho();
+    echo.typed('print("done")');
+    const text = '>>> print("done")\r\ndone\n>>> ';
+    expect(echo.mask(text)).toBe(`>>> ${NUL.repeat(13)}\r\ndone\n>>> `);
+    echo.consume(text);
+    expect(echo.pending).toBe(false);
+  });
+
+  it('tells the echo from the same text printed after it (cat)', () => {
+    const echo = new TypedEcho();
+    echo.typed('hello there\n');
+    expect(echo.mask('hello there\nhello there\n')).toBe(`${NUL.repeat(11)}\nhello there\n`);
+  });
+
+  it('expects only the first line of a text: what it starts may read the rest unechoed', () => {
+    const echo = new TypedEcho();
+    echo.typed('cat\nhello there\n');
+    expect(echo.mask('$ cat\nhello there\n')).toBe(`$ ${NUL.repeat(3)}\nhello there\n`);
+  });
+
+  it('follows several typed lines in order, over blank lines, and masks a half-echoed last line without consuming it', () => {
+    const echo = new TypedEcho();
+    echo.typed('x = 41');
+    echo.typed('print(x + 1)');
+    const partial = '>>> x = 41\n\n>>> print(x + 1)';
+    expect(echo.mask(partial)).toBe(`>>> ${NUL.repeat(6)}\n\n>>> ${NUL.repeat(12)}`);
+    echo.consume(partial);
+    expect(echo.pending).toBe(true);
+    expect(echo.mask(' print(x + 1)\n42\n')).toBe(` ${NUL.repeat(12)}\n42\n`);
+  });
+
+  it("forgets what was typed once the program's own output comes instead of its echo", () => {
+    const echo = new TypedEcho();
+    echo.typed('make test');
+    echo.consume('other output\n');
+    expect(echo.pending).toBe(false);
+    expect(echo.mask('make test\n')).toBe('make test\n');
+  });
+
+  it('follows a short line (y) through the echo but never masks it', () => {
+    const echo = new TypedEcho();
+    echo.typed('y');
+    echo.typed('continue');
+    expect(echo.mask('Proceed? [y/N] y\n> continue\n')).toBe(`Proceed? [y/N] y\n> ${NUL.repeat(8)}\n`);
+  });
+});
+
+describe('wait_for and the echo of what was typed', () => {
+  it.runIf(posix)(
+    'does not match a typed line in the echo: the program waits for input, then its own line matches',
+    async () => {
+      const h = harness();
+      const id = idOf(await h.exec({ command: 'bash --norc --noprofile', mode: 'session' }));
+      await h.proc({ action: 'paste', session_id: id, text: 'read -r _ && echo BUILD_OK' });
+      await h.proc({ action: 'submit', session_id: id });
+      const waiting = await h.proc({ action: 'wait_for', session_id: id, pattern: 'BUILD_OK', input: true });
+      expect(waiting.data.wait?.outcome).toBe('input');
+      expect(waiting.text).toContain('read -r _ && echo BUILD_OK');
+      await h.proc({ action: 'paste', session_id: id, text: 'go' });
+      await h.proc({ action: 'submit', session_id: id });
+      const built = await h.proc({ action: 'wait_for', session_id: id, pattern: '^BUILD_OK$' });
+      expect(built.data.wait).toMatchObject({ outcome: 'matched', match: 'BUILD_OK' });
+    },
+  );
+
+  it.runIf(posix)('says when only the echo matched, not that an earlier reply showed it', async () => {
+    const h = harness();
+    const id = idOf(await h.exec({ command: 'bash --norc --noprofile', mode: 'session' }));
+    await h.proc({ action: 'paste', session_id: id, text: 'exit 3 # the_marker' });
+    await h.proc({ action: 'submit', session_id: id });
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: 'the_marker' });
+    expect(r.data.wait?.outcome).toBe('exited');
+    expect(r.text).toContain(
+      "/the_marker/ matched only the terminal's echo of the line typed, which is not the program's output.",
+    );
+    expect(r.text).not.toContain('an earlier reply returned');
+  });
+
+  it.runIf(posix)('matches what a daemon prints on pipes as before (nothing is echoed there)', async () => {
+    const h = harness();
+    const id = idOf(await h.exec({ command: 'read -r line; echo "got $line"; sleep 30', mode: 'daemon' }));
+    await h.proc({ action: 'write', session_id: id, data: 'got it\n' });
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: 'got got it' });
+    expect(r.data.wait?.outcome).toBe('matched');
+  });
+});
