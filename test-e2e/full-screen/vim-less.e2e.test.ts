@@ -30,6 +30,22 @@ it('edits a file in vim through send_keys and :wq, then the shell output continu
   expect(await session.screen()).toContain('vim exited 0');
 });
 
+// What a model writes first: paste the text, Escape, paste ':wq', submit. A bracketed paste in
+// vim's normal mode inserts the text: the file got "hello:wq" and vim never quit.
+it('saves and quits vim through paste and submit, as typing :wq would', async () => {
+  const { root, call } = setup();
+  const started = await call('exec', { command: 'vim --clean typed.txt', mode: 'session' });
+  const id = started.data.session?.id as string;
+  await call('process', { action: 'send_keys', session_id: id, keys: ['i'] });
+  await call('process', { action: 'paste', session_id: id, text: 'pasted by a model' });
+  await call('process', { action: 'send_keys', session_id: id, keys: ['Escape'] });
+  await call('process', { action: 'paste', session_id: id, text: ':wq' });
+  await call('process', { action: 'submit', session_id: id });
+  const done = await call('process', { action: 'wait_for', session_id: id, exit: true, timeout: 20_000 });
+  expect(withoutUsage(done.text)).toMatch(/Process exited with code 0\.$/);
+  expect(readFileSync(join(root, 'typed.txt'), 'utf8')).toBe('pasted by a model\n');
+});
+
 // vim draws its first screen in more than one burst: exec's reply appended the rows each poll
 // redrew (31 rows of `~` and the status line, then 6 more `~` and the status line again).
 it("shows vim's screen in exec's first reply once, as a person sees it", async () => {

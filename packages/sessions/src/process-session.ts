@@ -40,6 +40,11 @@ export interface ProcessSession {
   /** Whether the terminal emulator is still held (an ended session gives it up). For tests and hosts' metrics. */
   readonly holdsScreen: boolean;
   /**
+   * Whether the program is on the terminal's alternate screen as parsed so far (vim, less,
+   * htop): it reads keys, not lines. False for pipes and once the screen is given up.
+   */
+  readonly fullScreen: boolean;
+  /**
    * Whether resize() can work on this session: a terminal whose backend declared resize (the
    * native backend does; a host backend through `capabilities.resize`). False for pipes, a
    * PTY start that fell back to pipes, and before the process started. Always equal to

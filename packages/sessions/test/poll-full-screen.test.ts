@@ -38,14 +38,19 @@ it.runIf(process.platform !== 'win32')(
         return last!;
       };
       expect((await until('plain')).fullScreen).toBeUndefined();
+      expect(session.fullScreen).toBe(false);
       await session.input('1\r');
       expect((await until('on the alternate screen')).fullScreen).toBe(true);
+      // The handle says so between polls too (the tools type a one-line paste as keys there).
+      expect(session.fullScreen).toBe(true);
       // A poll that brings nothing new still says where the program is.
       expect((await session.poll()).fullScreen).toBe(true);
       await session.input('2\r');
       expect((await until('back')).fullScreen).toBeUndefined();
+      expect(session.fullScreen).toBe(false);
       await session.input('3\r');
       await session.wait();
+      expect(session.fullScreen).toBe(false);
     } finally {
       await sessions.dispose();
     }

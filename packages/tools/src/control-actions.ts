@@ -1,7 +1,7 @@
 import { type ActionContext, sessionReply } from './action-context.js';
 import { echo } from './echo.js';
 import { noteTyped } from './typed-echo.js';
-import type { ToolResult } from './types.js';
+import type { ToolResult, ToolSession } from './types.js';
 
 /** Keys that interrupt or suspend a program only through a terminal's line discipline. */
 const TERMINAL_SIGNAL_KEYS = /^(C-c|C-\\|C-z|\^C|\^\\|\^Z)$/i;
@@ -21,14 +21,24 @@ export async function writeAction(ctx: ActionContext): Promise<ToolResult> {
 /** paste: text typed into the session (bracketed when the program asked for it), not submitted. */
 export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
   const text = ctx.values.text ?? '';
-  const bracketed = ctx.values.bracketed;
   const session = ctx.session();
+  const bracketed = ctx.values.bracketed ?? (typedAsKeys(session, text) ? false : undefined);
   noteTyped(session, text);
   await session.paste(text, bracketed === undefined ? {} : { bracketed });
   const chars = [...text].length;
   return sessionReply(ctx, session, {
     header: `Pasted ${chars} character${chars === 1 ? '' : 's'} into ${session.id}; not submitted yet (use submit).`,
   });
+}
+
+/**
+ * A full-screen program (vim) reads a bracketed paste as a block of text: `paste ':wq'` then
+ * `submit` inserted ":wq" into the file instead of saving it. One line is typed there as keys,
+ * as a person types it; several lines stay a paste (vim would indent each typed line again).
+ */
+function typedAsKeys(session: ToolSession, text: string): boolean {
+  if (session.stdioMode !== 'pty' || /[\r\n]/.test(text)) return false;
+  return session.fullScreen === true || session.metadata().input?.fullScreen === true;
 }
 
 /** submit: press Enter. */

@@ -40,7 +40,7 @@ export const PROCESS_DESCRIPTION = [
   '  the line the cursor is on counts whole, and a full-screen program (vim, less) counts its screen as it is now.',
   'log {session_id, offset?, limit?}: the history by lines (last 200 by default; offset 0 is the first line).',
   'paste {session_id, text}: type text (multi-line is fine); it is not submitted. submit {session_id}:',
-  '  press Enter. Use paste + submit to run a line in a REPL or shell.',
+  '  press Enter. Use paste + submit to run a line in a REPL or shell, or a command in vim (:wq).',
   'send_keys {session_id, keys}: keys such as ["C-c"] to interrupt, ["C-d"] for end of input, ["Up"],',
   '  ["Tab"], ["Escape"], ["q"].',
   'write {session_id, data}: raw text to stdin as is (for daemons on pipes; add "\\n" to end a line).',

@@ -31,7 +31,9 @@ export type ToolSession = Pick<
   // Optional so hosts with their own session handles need not record (or cut: without
   // excerpt, a reply reads the whole transcript() and cuts it as it streams past; without
   // screen, a full-screen program's redraws are shown as gathered).
-  Partial<Pick<ProcessSession, 'asciicast' | 'checkInput' | 'watchInput' | 'excerpt' | 'screen'>>;
+  Partial<
+    Pick<ProcessSession, 'asciicast' | 'checkInput' | 'watchInput' | 'excerpt' | 'screen' | 'fullScreen'>
+  >;
 
 /** The parts of a registry the tools use (what createProcessSessions returns satisfies it). */
 export interface ToolSessions {

@@ -104,6 +104,9 @@ export class LiveSession implements ProcessSession {
   get holdsScreen(): boolean {
     return this.#s.screen !== undefined;
   }
+  get fullScreen(): boolean {
+    return this.#s.screen?.modes.alternateScreen === true;
+  }
   get canResize(): boolean {
     return this.#s.stdioMode === 'pty' && this.#s.run?.resize !== undefined;
   }
