@@ -29,6 +29,26 @@ afterAll(async () => {
   await assertNoLeakedProcesses();
 });
 
+/** /proc's files for a process `pid` under `ppid`, which has used no CPU, running `line`. */
+const member = (pid: number, ppid: number, line: string): Record<string, string> => ({
+  [`/proc/${pid}/stat`]: statOf(pid, ppid, 0),
+  [`/proc/${pid}/cmdline`]: line.split(' ').join('\u0000'),
+});
+
+/** Lists the one member `pid`, whose command line becomes each of `execs` in turn, one per look. */
+async function listAsExecing(files: Record<string, string>, pid: number, execs: readonly string[]) {
+  let looks = 0;
+  const found = await listLeftovers(5, {
+    pids: () => [pid],
+    read: procfs(files),
+    sleep: async () => {
+      files[`/proc/${pid}/cmdline`] = execs[Math.min(looks, execs.length - 1)]!;
+      looks += 1;
+    },
+  });
+  return { found, looks };
+}
+
 describe('leftovers of a run', () => {
   it('names a process by its command line, else its comm, and skips zombies and the gone', () => {
     const read = procfs({
@@ -88,46 +108,25 @@ describe('leftovers of a run', () => {
       '/proc/30/cmdline': '',
       '/proc/30/comm': 'sleep\n',
     };
-    let sleeps = 0;
-    const found = await listLeftovers(5, {
-      pids: () => [30],
-      read: procfs(files),
-      sleep: async () => {
-        sleeps += 1;
-        files['/proc/30/cmdline'] = 'sleep\u000030\u0000';
-      },
-    });
+    const { found, looks } = await listAsExecing(files, 30, ['sleep\u000030\u0000']);
     expect(found).toEqual([{ pid: 30, command: 'sleep 30' }]);
-    expect(sleeps).toBe(1);
+    expect(looks).toBe(1);
   });
 
   // `(setsid env -i sleep 30 &)`: the fork execs setsid, which execs env, which execs sleep;
   // read between two of them it would be named `setsid env -i sleep 30`, or `env -i sleep 30`.
   it('waits for an exec wrapper (setsid, env, nohup…) to reach its program', async () => {
-    const files: Record<string, string> = {
-      '/proc/40/stat': statOf(40, 1, 0),
-      '/proc/40/cmdline': 'setsid\u0000env\u0000-i\u0000sleep\u000030',
-    };
-    let looks = 0;
-    const found = await listLeftovers(5, {
-      pids: () => [40],
-      read: procfs(files),
-      sleep: async () => {
-        looks += 1;
-        files['/proc/40/cmdline'] = looks === 1 ? 'env\u0000-i\u0000sleep\u000030' : 'sleep\u000030';
-      },
-    });
+    const files = member(40, 1, 'setsid env -i sleep 30');
+    const { found, looks } = await listAsExecing(files, 40, [
+      'env\u0000-i\u0000sleep\u000030',
+      'sleep\u000030',
+    ]);
     expect(found).toEqual([{ pid: 40, command: 'sleep 30' }]);
     expect(looks).toBe(2);
   });
 
   it('names a wrapper that forked and waits (setsid -w) as itself, at once', async () => {
-    const files: Record<string, string> = {
-      '/proc/40/stat': statOf(40, 1, 0),
-      '/proc/40/cmdline': 'setsid\u0000-w\u0000sleep\u000030',
-      '/proc/41/stat': statOf(41, 40, 0),
-      '/proc/41/cmdline': 'sleep\u000030',
-    };
+    const files = { ...member(40, 1, 'setsid -w sleep 30'), ...member(41, 40, 'sleep 30') };
     const sleep = vi.fn(async () => {});
     const found = await listLeftovers(5, { pids: () => [40, 41], read: procfs(files), sleep });
     expect(found).toEqual([
