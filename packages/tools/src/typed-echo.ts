@@ -14,20 +14,31 @@ const MAX_LINE_CHARS = 1_000;
 /** What masking puts in place of an echoed line's text: same length, no pattern's letters. */
 const MASK = '\u0000';
 
+/** A line typed; `afterPrompt`: its echo must follow a prompt (a later line of a text). */
+interface TypedLine {
+  text: string;
+  afterPrompt: boolean;
+}
+
 /** The echo expected from what was typed into one session, oldest line first. */
 export class TypedEcho {
-  #pending: string[] = [];
+  #pending: TypedLine[] = [];
 
   /**
-   * Text typed (a paste's, a write's): the echo of its first line is expected next. Only the
-   * first: what the line starts may read the rest (`cat`, then `hello`), and a program that
-   * switched the terminal to raw mode before it arrived never echoes it; masking that would
-   * hide the program's own output.
+   * Text typed (a paste's, a write's): the echo of its lines is expected next. A later line
+   * counts as echoed only after a prompt (a REPL's `... ` or `>>> `): what the first line
+   * starts may read the rest itself (`cat`, then `hello`), typed ahead while the terminal was in
+   * raw mode and so never echoed, and cat's own `hello` must not be taken for an echo.
    */
   typed(text: string): void {
-    if (this.#pending.length >= MAX_PENDING) return;
-    const line = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
-    this.#pending.push(line.length > MAX_LINE_CHARS ? '' : withoutTrailingBlanks(line));
+    const lines = text.split(/\r\n|\r|\n/);
+    // A text ending with a line break leaves the empty start of the next line: nothing typed.
+    if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+    lines.forEach((line, index) => {
+      if (this.#pending.length >= MAX_PENDING) return;
+      const text = line.length > MAX_LINE_CHARS ? '' : withoutTrailingBlanks(line);
+      this.#pending.push({ text, afterPrompt: index > 0 });
+    });
   }
 
   /** Whether an echo is still expected. */
@@ -69,8 +80,11 @@ export class TypedEcho {
       const newline = text.indexOf('\n', start);
       const end = newline === -1 ? text.length : newline;
       const line = withoutTrailingBlanks(text.slice(start, end).replace(/\r$/, ''));
-      const typed = this.#pending[completed]!;
-      const echoes = typed === '' ? line.length <= MAX_LINE_CHARS : line.endsWith(typed);
+      const { text: typed, afterPrompt } = this.#pending[completed]!;
+      const before = line.slice(0, line.length - typed.length);
+      const echoes =
+        (typed === '' ? line.length <= MAX_LINE_CHARS : line.endsWith(typed)) &&
+        (!afterPrompt || before.trim() !== '');
       if (newline === -1) {
         // The line the output stands on: its echo may be half there; masked, not yet consumed.
         if (echoes && typed.length >= MIN_MASKED_CHARS)

@@ -24,10 +24,21 @@ describe('TypedEcho', () => {
     expect(echo.mask('hello there\nhello there\n')).toBe(`${NUL.repeat(11)}\nhello there\n`);
   });
 
-  it('expects only the first line of a text: what it starts may read the rest unechoed', () => {
+  it("takes a text's later lines as echoed only after a prompt: what it starts may read them unechoed", () => {
     const echo = new TypedEcho();
     echo.typed('cat\nhello there\n');
     expect(echo.mask('$ cat\nhello there\n')).toBe(`$ ${NUL.repeat(3)}\nhello there\n`);
+  });
+
+  it('follows a block pasted into a REPL through its continuation prompts', () => {
+    const echo = new TypedEcho();
+    echo.typed('def f(x):\n    return x * 2\n\nprint(f(21))\n');
+    const text = '>>> def f(x):\n...     return x * 2\n...\n>>> print(f(21))\n42\n>>> ';
+    expect(echo.mask(text)).toBe(
+      `>>> ${NUL.repeat(9)}\n... ${NUL.repeat(16)}\n...\n>>> ${NUL.repeat(12)}\n42\n>>> `,
+    );
+    echo.consume(text);
+    expect(echo.pending).toBe(false);
   });
 
   it('follows several typed lines in order, over blank lines, and masks a half-echoed last line without consuming it', () => {
@@ -72,6 +83,20 @@ describe('wait_for and the echo of what was typed', () => {
       await h.proc({ action: 'submit', session_id: id });
       const built = await h.proc({ action: 'wait_for', session_id: id, pattern: '^BUILD_OK$' });
       expect(built.data.wait).toMatchObject({ outcome: 'matched', match: 'BUILD_OK' });
+    },
+  );
+
+  it.runIf(posix)(
+    "does not match a later line of a block pasted into Python's REPL in its echo",
+    async () => {
+      const h = harness();
+      const id = idOf(await h.exec({ command: 'python3 -q -i', mode: 'session' }));
+      await h.proc({ action: 'paste', session_id: id, text: "x = 1\ninput(); print('PY_DONE')\n" });
+      const waiting = await h.proc({ action: 'wait_for', session_id: id, pattern: 'PY_DONE', input: true });
+      expect(waiting.data.wait?.outcome).toBe('input');
+      await h.proc({ action: 'submit', session_id: id });
+      const printed = await h.proc({ action: 'wait_for', session_id: id, pattern: '^PY_DONE$' });
+      expect(printed.data.wait).toMatchObject({ outcome: 'matched', match: 'PY_DONE' });
     },
   );
 
