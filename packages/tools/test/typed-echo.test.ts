@@ -68,35 +68,39 @@ describe('TypedEcho', () => {
   });
 });
 
+/**
+ * A terminal session running `command` with `text` typed (and submitted, unless it ends a line
+ * itself), then a wait for `mark` or for the program to wait for input.
+ */
+async function typedThenWaited(command: string, text: string, mark: string) {
+  const h = harness();
+  const id = idOf(await h.exec({ command, mode: 'session' }));
+  await h.proc({ action: 'paste', session_id: id, text });
+  if (!text.endsWith('\n')) await h.proc({ action: 'submit', session_id: id });
+  const waiting = await h.proc({ action: 'wait_for', session_id: id, pattern: mark, input: true });
+  // Enter answers the program's read; then its own line must match.
+  await h.proc({ action: 'submit', session_id: id });
+  const printed = await h.proc({ action: 'wait_for', session_id: id, pattern: `^${mark}$` });
+  return { waiting: waiting.data.wait, printed: printed.data.wait, shown: waiting.text };
+}
+
 describe('wait_for and the echo of what was typed', () => {
   it.runIf(posix)(
     'does not match a typed line in the echo: the program waits for input, then its own line matches',
     async () => {
-      const h = harness();
-      const id = idOf(await h.exec({ command: 'bash --norc --noprofile', mode: 'session' }));
-      await h.proc({ action: 'paste', session_id: id, text: 'read -r _ && echo BUILD_OK' });
-      await h.proc({ action: 'submit', session_id: id });
-      const waiting = await h.proc({ action: 'wait_for', session_id: id, pattern: 'BUILD_OK', input: true });
-      expect(waiting.data.wait?.outcome).toBe('input');
-      expect(waiting.text).toContain('read -r _ && echo BUILD_OK');
-      await h.proc({ action: 'paste', session_id: id, text: 'go' });
-      await h.proc({ action: 'submit', session_id: id });
-      const built = await h.proc({ action: 'wait_for', session_id: id, pattern: '^BUILD_OK$' });
-      expect(built.data.wait).toMatchObject({ outcome: 'matched', match: 'BUILD_OK' });
+      const r = await typedThenWaited('bash --norc --noprofile', 'read -r _ && echo BUILD_OK', 'BUILD_OK');
+      expect(r.waiting?.outcome).toBe('input');
+      expect(r.shown).toContain('read -r _ && echo BUILD_OK');
+      expect(r.printed).toMatchObject({ outcome: 'matched', match: 'BUILD_OK' });
     },
   );
 
   it.runIf(posix)(
     "does not match a later line of a block pasted into Python's REPL in its echo",
     async () => {
-      const h = harness();
-      const id = idOf(await h.exec({ command: 'python3 -q -i', mode: 'session' }));
-      await h.proc({ action: 'paste', session_id: id, text: "x = 1\ninput(); print('PY_DONE')\n" });
-      const waiting = await h.proc({ action: 'wait_for', session_id: id, pattern: 'PY_DONE', input: true });
-      expect(waiting.data.wait?.outcome).toBe('input');
-      await h.proc({ action: 'submit', session_id: id });
-      const printed = await h.proc({ action: 'wait_for', session_id: id, pattern: '^PY_DONE$' });
-      expect(printed.data.wait).toMatchObject({ outcome: 'matched', match: 'PY_DONE' });
+      const r = await typedThenWaited('python3 -q -i', "x = 1\ninput(); print('PY_DONE')\n", 'PY_DONE');
+      expect(r.waiting?.outcome).toBe('input');
+      expect(r.printed).toMatchObject({ outcome: 'matched', match: 'PY_DONE' });
     },
   );
 
