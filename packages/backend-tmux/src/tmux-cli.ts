@@ -111,6 +111,15 @@ export function saysGone(result: TmuxResult): boolean {
   return result.code !== 0 && GONE.test(result.stderr);
 }
 
+// A server with no session left (its last just ended, before exit-empty stops it) answers
+// `list-panes -a` so: nothing to list, as `list-sessions` answers with nothing then.
+const NO_SESSIONS = /no current target/;
+
+/** Whether a listing (`list-panes -a`) failed only because the server has no session. */
+export function saysEmpty(result: TmuxResult): boolean {
+  return result.code !== 0 && NO_SESSIONS.test(result.stderr);
+}
+
 /** Why a tmux command failed, in tmux's words (or its exit code). */
 export function failureWords(result: TmuxResult): string {
   return result.stderr.trim() || `exit code ${result.code}`;
@@ -150,7 +159,7 @@ export class TmuxServer {
 
   /**
    * The output of a listing (`list-sessions`, `list-panes -a`): '' when no server runs there
-   * (or it exited under the listing). A listing that failed otherwise (or could not be run) is
+   * (or it exited under the listing, or has no session left). A listing that failed otherwise (or could not be run) is
    * ERR_PROCESS_PTY_BACKEND naming why: read as "none", it had killServer() leave a live tree
    * and listSessions() say empty.
    */
@@ -166,7 +175,7 @@ export class TmuxServer {
       );
     }
     if (result.code === 0) return result.stdout;
-    if (saysGone(result) || EXITED.test(result.stderr)) return '';
+    if (saysGone(result) || saysEmpty(result) || EXITED.test(result.stderr)) return '';
     throw new ProcmuxError('ERR_PROCESS_PTY_BACKEND', `tmux ${args[0]} failed: ${failureWords(result)}`);
   }
 

@@ -72,13 +72,40 @@ describe('TmuxServer.list', () => {
       return result;
     });
 
-  it("reads tmux's own 'no server' and a server that exited under the listing as nothing to list", async () => {
+  it("reads tmux's own 'no server', a server that exited under the listing, and one with no session as nothing to list", async () => {
     const none = { stdout: '', code: 1 };
-    for (const stderr of ['no server running on /nowhere/tmux.sock', 'server exited unexpectedly']) {
+    for (const stderr of [
+      'no server running on /nowhere/tmux.sock',
+      'server exited unexpectedly',
+      'no current target',
+    ]) {
       expect(await listing({ ...none, stderr }).list(['list-sessions'])).toBe('');
     }
     expect(await listing({ stdout: 'a\nb\n', stderr: '', code: 0 }).list(['list-sessions'])).toBe('a\nb\n');
   });
+
+  // Found by the stress run: a test's cleanup listed the panes as its last session ended, and
+  // `list-panes -a` on a server with no session fails with "no current target".
+  it.skipIf(process.platform === 'win32')(
+    'reads a real server whose last session ended, before it exits, as nothing to list',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'procmux-probe-'));
+      dirs.push(dir);
+      const server = new TmuxServer(locateTmux(), join(dir, 'empty.sock'), {});
+      await server.must(['new-session', '-d', '-s', 'only', 'sleep 30']);
+      // Kept running with no session, as it is for a moment once its last session ends.
+      await server.must(['set-option', '-g', 'exit-empty', 'off']);
+      await server.must(['kill-session', '-t', 'only']);
+      try {
+        const panes = await server.run(['list-panes', '-a']);
+        expect(panes).toMatchObject({ code: 1, stderr: expect.stringContaining('no current target') });
+        expect(await server.list(['list-panes', '-a', '-F', '#{pane_id}'])).toBe('');
+        expect(await paneProbe(server)('only')).toBeUndefined();
+      } finally {
+        await server.run(['kill-server']);
+      }
+    },
+  );
 
   it('throws ERR_PROCESS_PTY_BACKEND, never "none", when tmux could not be asked', async () => {
     const other = listing({ stdout: '', stderr: 'protocol version mismatch (client 8, server 7)', code: 1 });

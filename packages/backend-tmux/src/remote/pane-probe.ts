@@ -10,7 +10,14 @@
 // panes", it had the standby remove a live session's cgroup (killing its tree) and write it
 // unknown: one of 16 adopted sessions went missing that way in a loaded CI run.
 import { ProcmuxError } from '@procmux/core-types';
-import { failureWords, runPastExit, saysGone, type TmuxResult, type TmuxServer } from '../tmux-cli.js';
+import {
+  failureWords,
+  runPastExit,
+  saysEmpty,
+  saysGone,
+  type TmuxResult,
+  type TmuxServer,
+} from '../tmux-cli.js';
 
 /** What tmux says of a session's pane; undefined when the session is not on the server. */
 export interface PaneState {
@@ -44,7 +51,7 @@ export function paneProbe(
     } catch (error) {
       out = error instanceof Error ? error : new Error(String(error));
     }
-    if (out instanceof Error || (out.code !== 0 && !saysGone(out))) {
+    if (out instanceof Error || (out.code !== 0 && !saysGone(out) && !saysEmpty(out))) {
       const why = out instanceof Error ? out.message : failureWords(out);
       const error = new ProcmuxError(
         'ERR_RECOVERY_UNREACHABLE',
