@@ -31,13 +31,15 @@ export class TypedEcho {
    * raw mode and so never echoed, and cat's own `hello` must not be taken for an echo.
    */
   typed(text: string): void {
-    const lines = text.split(/\r\n|\r|\n/);
+    // Only the lines that can still be kept are split off: a 1 MiB paste split whole took 43 ms.
+    const room = MAX_PENDING - this.#pending.length;
+    if (room <= 0) return;
+    const lines = text.split(/\r\n|\r|\n/, room + 1);
     // A text ending with a line break leaves the empty start of the next line: nothing typed.
-    if (lines.length > 1 && lines.at(-1) === '') lines.pop();
-    lines.forEach((line, index) => {
-      if (this.#pending.length >= MAX_PENDING) return;
-      const text = line.length > MAX_LINE_CHARS ? '' : withoutTrailingBlanks(line);
-      this.#pending.push({ text, afterPrompt: index > 0 });
+    if (lines.length > 1 && lines.at(-1) === '' && /[\r\n]$/.test(text)) lines.pop();
+    lines.slice(0, room).forEach((line, index) => {
+      const kept = line.length > MAX_LINE_CHARS ? '' : withoutTrailingBlanks(line);
+      this.#pending.push({ text: kept, afterPrompt: index > 0 });
     });
   }
 

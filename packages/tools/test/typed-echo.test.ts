@@ -60,6 +60,17 @@ describe('TypedEcho', () => {
     expect(echo.mask('make test\n')).toBe('make test\n');
   });
 
+  it('keeps at most 32 typed lines of a paste however long, and no line past 1,000 characters', () => {
+    const echo = new TypedEcho();
+    echo.typed('abc\n'.repeat(262_144));
+    const echoes = Array.from({ length: 33 }, () => '>>> abc').join('\n');
+    // The 33rd echo line is taken as output: nothing past the 32 kept lines is masked.
+    expect(echo.mask(`${echoes}\n`)).toBe(`${'>>> \u0000\u0000\u0000\n'.repeat(32)}>>> abc\n`);
+    const long = new TypedEcho();
+    long.typed(`${'x'.repeat(1_001)}\n`);
+    expect(long.mask(`$ ${'x'.repeat(1_001)}\n`)).toBe(`$ ${'x'.repeat(1_001)}\n`);
+  });
+
   it('follows a short line (y) through the echo but never masks it', () => {
     const echo = new TypedEcho();
     echo.typed('y');
@@ -103,6 +114,24 @@ describe('wait_for and the echo of what was typed', () => {
       expect(r.printed).toMatchObject({ outcome: 'matched', match: 'PY_DONE' });
     },
   );
+
+  // Two calls at once: a poll may take the echo away from a wait; the wait must still wait.
+  it.runIf(posix)("matches the program's line, not the echo, with a poll racing the wait", async () => {
+    const h = harness();
+    const id = idOf(await h.exec({ command: 'bash --norc --noprofile', mode: 'session' }));
+    for (let round = 0; round < 3; round++) {
+      await h.proc({ action: 'paste', session_id: id, text: `read -r _ && echo DONE_${round}` });
+      await h.proc({ action: 'submit', session_id: id });
+      const [waited, polled] = await Promise.all([
+        h.proc({ action: 'wait_for', session_id: id, pattern: `DONE_${round}`, input: true }),
+        h.proc({ action: 'poll', session_id: id, timeout: 100 }),
+      ]);
+      expect(waited.data.wait?.outcome, polled.text).toBe('input');
+      await h.proc({ action: 'submit', session_id: id });
+      const done = await h.proc({ action: 'wait_for', session_id: id, pattern: `^DONE_${round}$` });
+      expect(done.data.wait).toMatchObject({ outcome: 'matched', match: `DONE_${round}` });
+    }
+  });
 
   it.runIf(posix)('says when only the echo matched, not that an earlier reply showed it', async () => {
     const h = harness();
