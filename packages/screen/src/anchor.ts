@@ -24,6 +24,17 @@ export class HistoryAnchor {
     return Math.max(line, 0) + this.skip;
   }
 
+  /**
+   * Whether the anchored row is gone: trimmed off the scrollback's top, or its buffer replaced by
+   * a reset. row() then reads from the buffer's start, which is not the row the last render began.
+   */
+  get lost(): boolean {
+    const marker = this.marker;
+    return (
+      marker === undefined || marker.isDisposed || marker.line < 0 || !this.terminal.markers.includes(marker)
+    );
+  }
+
   /** Anchors the next render at `row` of the normal buffer. */
   moveTo(row: number): void {
     if (this.terminal.buffer.active.type === 'normal') this.place(row);

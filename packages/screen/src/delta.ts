@@ -24,6 +24,12 @@ export interface Delta {
   text: string;
   started: boolean;
   endsOnLast: boolean;
+  /**
+   * How many lines at the end of the text returned so far the first lines of `text` draw again
+   * in place (lines both renders hold that changed other than by growing); 0 when `text` only
+   * continues that text, or when it is not known to end on them (lines erased, blank lines due).
+   */
+  redrawn: number;
 }
 
 /**
@@ -49,6 +55,7 @@ export function computeDelta(previous: DeltaState, next: readonly string[]): Del
       text: '',
       started: previous.started,
       endsOnLast: previous.endsOnLast && next.length === prev.length,
+      redrawn: 0,
     };
   }
 
@@ -72,8 +79,11 @@ export function computeDelta(previous: DeltaState, next: readonly string[]): Del
   }
   // Each piece after the first starts on a new line, so a line break before the first
   // is the empty piece in front of it.
+  const grew = index > common;
   if (lineBreak && pieces.length === 0) pieces.push('');
   for (let blank = 0; blank < previous.blankLines; blank++) pieces.push('');
   for (; index < next.length; index++) pieces.push(next[index]!);
-  return { text: pieces.join('\n'), started: true, endsOnLast: true };
+  const redrawn =
+    !grew && previous.endsOnLast && previous.blankLines === 0 ? Math.max(0, prev.length - common) : 0;
+  return { text: pieces.join('\n'), started: true, endsOnLast: true, redrawn };
 }

@@ -3,4 +3,4 @@
 export type { ScreenCursor, ScreenLike, ScreenModes } from '@procmux/core-types';
 export { plainLineFeeds } from './plain-scan/scan.js';
 export { TerminalScreen } from './terminal-screen.js';
-export type { TerminalScreenOptions } from './types.js';
+export type { ScreenChanges, TerminalScreenOptions } from './types.js';

@@ -10,7 +10,7 @@ import { resolveScreenOptions, resolveSize } from './options.js';
 import { ParseQueue } from './parse-queue.js';
 import { PlainHold } from './plain-hold.js';
 import { plainRows } from './plain-rows.js';
-import type { TerminalScreenOptions } from './types.js';
+import type { ScreenChanges, TerminalScreenOptions } from './types.js';
 
 const { Terminal } = xterm;
 type XtermTerminal = InstanceType<typeof Terminal>;
@@ -42,6 +42,10 @@ export class TerminalScreen implements ScreenLike {
   // Plain text not yet parsed: handed over when the screen is read or other output arrives.
   private readonly plain: PlainHold;
   private delta: DeltaState = INITIAL_DELTA_STATE;
+  // Whether the previous renderChanges() read the normal screen, and whether the screen was
+  // erased whole since (see its `redrawn`).
+  private readOnNormal = true;
+  private cleared = false;
   // Fixed at construction; kept here because xterm.js's options getter is slow for once a chunk.
   private readonly scrollback: number;
   private disposed = false;
@@ -65,6 +69,16 @@ export class TerminalScreen implements ScreenLike {
     });
     this.terminal.buffer.onBufferChange((buffer) => {
       if (buffer.type === 'normal') this.anchor.normalActivated();
+    });
+    // A screen erased whole (`clear`, jest's rerun) or reset is written afresh, not drawn over:
+    // renderChanges() then stands in for nothing, so what was on it stays in a reader's text.
+    this.terminal.parser.registerCsiHandler({ final: 'J' }, (params) => {
+      if (params[0] === 2 || params[0] === 3) this.cleared = true;
+      return false;
+    });
+    this.terminal.parser.registerEscHandler({ final: 'c' }, () => {
+      this.cleared = true;
+      return false;
     });
   }
 
@@ -115,9 +129,24 @@ export class TerminalScreen implements ScreenLike {
    * still kept (scrollback + screen).
    */
   async renderNew(): Promise<string> {
+    return (await this.renderChanges()).text;
+  }
+
+  /**
+   * renderNew()'s text, and how many lines at the end of the text the previous calls returned
+   * its first lines draw again in place (`redrawn`: a progress display's next state, top's next
+   * frame). A reader holding that text can drop those lines before appending, and then holds
+   * what the terminal shows rather than every state it went through. Counted only between two
+   * reads of the normal screen whose starting row is still in the buffer, with no erase of the
+   * whole screen or reset between them; 0 otherwise.
+   */
+  async renderChanges(): Promise<ScreenChanges> {
     await this.parsed('renderNew');
     const normal = this.terminal.buffer.normal;
     const onNormal = this.terminal.buffer.active.type === 'normal';
+    // Lines are compared row for row from the anchor: only meaningful while it still marks the
+    // row the previous read started from, on the screen both reads saw.
+    const aligned = onNormal && this.readOnNormal && !this.cleared && !this.anchor.lost;
     const start = Math.min(this.anchor.row(), onNormal ? normal.length : normal.baseY);
     const rows = onNormal
       ? readRows(normal, start, normal.length)
@@ -132,8 +161,10 @@ export class TerminalScreen implements ScreenLike {
     const blankAbove = lines.length === 0 ? trailingBlankCount(joinRows(rows, 0, above)) : 0;
     const blankLines = (delta.text === '' ? this.delta.blankLines : 0) + blankAbove;
     this.delta = { lines, started: delta.started, endsOnLast: delta.endsOnLast, blankLines };
+    this.readOnNormal = onNormal;
+    this.cleared = false;
     this.anchor.moveTo(next);
-    return delta.text;
+    return { text: delta.text, redrawn: aligned ? delta.redrawn : 0 };
   }
 
   /**
@@ -141,7 +172,7 @@ export class TerminalScreen implements ScreenLike {
    * the screen is disposed (later calls throw ERR_PROCESS_STATE). Plain output still held
    * whose tail scrolls every row there was out is rendered from its text, never parsed.
    */
-  async retire(): Promise<{ delta: string; full: string }> {
+  async retire(): Promise<{ delta: string; full: string; redrawn: number }> {
     this.assertLive('retire');
     try {
       // Everything before the held text parsed; the held text stays held.
@@ -153,10 +184,13 @@ export class TerminalScreen implements ScreenLike {
       // Every row the anchor could be on scrolled out under held text: it reads from row 0.
       const start = plain ? 0 : Math.min(this.anchor.row(), rows.normalEnd);
       const fresh = start === 0 ? full : withoutTrailingBlank(joinRows(rows.rows, start));
-      const delta = computeDelta(this.delta, fresh).text;
+      const changes = computeDelta(this.delta, fresh);
+      const delta = changes.text;
       const text = full.join('\n');
+      const aligned =
+        plain === undefined && this.readOnNormal && rows.onNormal && !this.cleared && !this.anchor.lost;
       // Both are often the same text (nothing was read before): an ended session keeps it once.
-      return { delta: delta === text ? text : delta, full: text };
+      return { delta: delta === text ? text : delta, full: text, redrawn: aligned ? changes.redrawn : 0 };
     } finally {
       this.dispose();
     }
@@ -309,17 +343,21 @@ export class TerminalScreen implements ScreenLike {
   }
 
   /** Rows of the normal buffer (and the alternate screen when active) once all is parsed. */
-  private async parsedRows(): Promise<{ rows: Row[]; normalEnd: number }> {
+  private async parsedRows(): Promise<{ rows: Row[]; normalEnd: number; onNormal: boolean }> {
     await this.parsed('retire');
     const normal = this.terminal.buffer.normal;
     if (this.terminal.buffer.active.type === 'normal') {
-      return { rows: readRows(normal, 0, normal.length), normalEnd: normal.length };
+      return { rows: readRows(normal, 0, normal.length), normalEnd: normal.length, onNormal: true };
     }
-    return { rows: this.withAlternateScreen(readRows(normal, 0, normal.baseY)), normalEnd: normal.baseY };
+    return {
+      rows: this.withAlternateScreen(readRows(normal, 0, normal.baseY)),
+      normalEnd: normal.baseY,
+      onNormal: false,
+    };
   }
 
   /** The buffer's rows after the held plain text, when they follow from that text alone (plain-rows.ts). */
-  private heldRows(): { rows: Row[]; normalEnd: number } | undefined {
+  private heldRows(): { rows: Row[]; normalEnd: number; onNormal: boolean } | undefined {
     const terminal = this.terminal;
     const normal = terminal.buffer.normal;
     if (terminal.buffer.active.type !== 'normal' || !this.queue.isIdle) return undefined;
@@ -328,7 +366,7 @@ export class TerminalScreen implements ScreenLike {
     const tail = this.plain.coveringTail(this.plainKeep());
     if (tail === undefined || tail.includes('\t')) return undefined;
     const rows = plainRows(tail, terminal.cols, this.scrollback + terminal.rows);
-    return { rows, normalEnd: rows.length };
+    return { rows, normalEnd: rows.length, onNormal: true };
   }
 
   private withAlternateScreen(rows: Row[]): Row[] {

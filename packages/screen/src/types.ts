@@ -7,3 +7,14 @@ export interface TerminalScreenOptions {
   /** Lines kept above the screen, 1 to 100,000 (default 5,000). */
   scrollback?: number;
 }
+
+/** What `renderChanges()` returns: renderNew()'s text, and how much of the text before it it redraws. */
+export interface ScreenChanges {
+  /** What renderNew() returns. */
+  text: string;
+  /**
+   * How many lines at the end of the text earlier renders returned the first lines of `text`
+   * draw again in place; 0 when `text` only continues that text.
+   */
+  redrawn: number;
+}

@@ -151,6 +151,14 @@ export interface PollResult {
    * `screen()` is the whole screen. Left out otherwise.
    */
   fullScreen?: true;
+  /**
+   * A terminal session's program drew lines again in place (a progress display moving on,
+   * procps top's next frame): `stdout`'s first lines stand for this many lines at the end of the
+   * text earlier polls returned. A reader holding that text can drop those lines and append
+   * `stdout` to show what the terminal shows, not every state it went through. Never for a
+   * cleared or reset screen, or the alternate screen. Left out when 0.
+   */
+  redrawnLines?: number;
 }
 
 export interface WaitOutcome {

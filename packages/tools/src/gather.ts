@@ -59,6 +59,7 @@ export class OutputGatherer {
   add(result: PollResult): boolean {
     this.droppedBytes += result.droppedBytes;
     if (result.stdout !== '') this.stdoutPieces += 1;
+    if (result.redrawnLines) this.#drawOver(result.redrawnLines);
     this.#append('stdout', result.stdout);
     this.#append('stderr', result.stderr);
     this.#padFrom(result);
@@ -142,6 +143,28 @@ export class OutputGatherer {
           ? line.slice(trimmed.length)
           : '';
     }
+  }
+
+  /**
+   * Drops the last `lines` lines of stdout (the carried start of the line counting as the first):
+   * the poll's text draws them again in place, and the reply shows what the terminal shows, not
+   * every state of a progress display or every frame of top. Lines an earlier reply returned
+   * stay there; the log keeps every state.
+   */
+  #drawOver(lines: number): void {
+    let cut = this.stdout.length;
+    for (let line = 0; line < lines; line++) {
+      const at = cut === 0 ? -1 : this.stdout.lastIndexOf('\n', cut - 1);
+      if (at === -1) {
+        // The first line, begun before this call, is drawn over too: no longer the current line's start.
+        this.#lead.stdout = '';
+        cut = 0;
+        break;
+      }
+      cut = at;
+    }
+    this.stdout = this.stdout.slice(0, cut);
+    this.#tested.stdout = Math.min(this.#tested.stdout, this.#lead.stdout.length + cut);
   }
 
   #append(stream: Stream, chunk: string): void {

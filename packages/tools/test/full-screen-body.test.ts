@@ -4,16 +4,10 @@ import type { PollResult } from '@procmux/sessions';
 import { describe, expect, it } from 'vitest';
 import { gatheredBody } from '../src/full-screen-body.js';
 import { OutputGatherer } from '../src/gather.js';
+import { pollOf } from './helpers.js';
 
-const poll = (stdout: string, fullScreen?: true): PollResult => ({
-  stdout,
-  stderr: '',
-  state: 'running',
-  exitCode: null,
-  signal: null,
-  droppedBytes: 0,
-  ...(fullScreen ? { fullScreen } : {}),
-});
+const poll = (stdout: string, fullScreen?: true): PollResult =>
+  pollOf(stdout, fullScreen ? { fullScreen } : {});
 
 const SCREEN = '\n~\n~\n~\n~\n"notes.txt" [New File]';
 const session = { screen: async () => SCREEN };

@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProcessSessions, type ProcessSessions, type ProcessSessionsOptions } from '@procmux/sessions';
+import {
+  createProcessSessions,
+  type PollResult,
+  type ProcessSessions,
+  type ProcessSessionsOptions,
+} from '@procmux/sessions';
 import { assertNoLeakedProcesses } from '@procmux/test-utils';
 import { afterAll, afterEach } from 'vitest';
 import {
@@ -78,4 +83,9 @@ export function idOf(result: ToolResult): string {
 /** The text's last line: the state line. */
 export function lastLine(text: string): string {
   return text.split('\n').at(-1) ?? '';
+}
+
+/** A running session's poll that brought `stdout`, with any other fields given. */
+export function pollOf(stdout: string, extra: Partial<PollResult> = {}): PollResult {
+  return { stdout, stderr: '', state: 'running', exitCode: null, signal: null, droppedBytes: 0, ...extra };
 }

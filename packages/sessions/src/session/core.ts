@@ -101,8 +101,11 @@ export class SessionCore {
   screen: TerminalScreen | undefined;
   emulated: boolean;
   fellBack = false;
-  /** An ended session's screen as text: what poll() has not returned yet, and the whole render. */
-  finalScreen: { delta: string; full: string } | undefined;
+  /**
+   * An ended session's screen as text: what poll() has not returned yet (and the lines before
+   * it that it redraws), and the whole render.
+   */
+  finalScreen: { delta: string; full: string; redrawn: number } | undefined;
   retiring: Promise<void> | undefined;
   terminal: { columns: number; rows: number } | undefined;
   control: ControlHold | undefined;

@@ -94,14 +94,19 @@ async function collect(s: SessionCore): Promise<PollResult> {
   let stderr: string;
   let line = { stdout: '', stderr: '' };
   let fullScreen = false;
+  let redrawn = 0;
   if (s.emulated) {
     await s.retiring;
     const final = s.finalScreen;
     if (final) {
       stdout = final.delta;
+      redrawn = final.redrawn;
       final.delta = '';
+      final.redrawn = 0;
     } else {
-      stdout = s.screen ? await s.screen.renderNew() : '';
+      const changes = s.screen ? await s.screen.renderChanges() : { text: '', redrawn: 0 };
+      stdout = changes.text;
+      redrawn = changes.redrawn;
       // Read in the same turn as the delta, so both describe the same parsed output.
       line = { stdout: s.screen?.cursorLine?.() ?? '', stderr: '' };
       fullScreen = s.screen?.modes.alternateScreen === true;
@@ -126,6 +131,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
       stderr: line.stderr.slice(s.staleChars.stderr),
     },
     ...(fullScreen ? { fullScreen: true as const } : {}),
+    ...(redrawn > 0 ? { redrawnLines: redrawn } : {}),
   };
 }
 
