@@ -159,6 +159,12 @@ export interface PollResult {
    * cleared or reset screen, or the alternate screen. Left out when 0.
    */
   redrawnLines?: number;
+  /**
+   * A terminal session's poll that brought stdout: its number among such polls of the session
+   * (1, 2, ...). `redrawnLines` counts lines the poll numbered one less returned; a reader that
+   * did not make that poll (two calls reading one session) does not hold them.
+   */
+  stdoutRead?: number;
 }
 
 export interface WaitOutcome {

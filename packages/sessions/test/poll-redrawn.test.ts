@@ -40,12 +40,14 @@ it.runIf(process.platform !== 'win32')(
       const session = await sessions.start({ command: script, shell: true, pty: true });
       // The text a reader holds: each poll's redrawn lines dropped, then its text appended.
       let held = '';
+      const reads: number[] = [];
       const until = async (text: string): Promise<number> => {
         let redrawn = 0;
         await waitFor(
           async () => {
             const poll = await session.poll({ timeoutMs: 1_000 });
             redrawn += poll.redrawnLines ?? 0;
+            if (poll.stdout !== '') reads.push(poll.stdoutRead ?? 0);
             held = splice(held, poll.redrawnLines ?? 0, poll.stdout);
             return held.includes(text);
           },
@@ -67,6 +69,8 @@ it.runIf(process.platform !== 'win32')(
       expect(held).toBe('a: 20%\nb: 20%\nafter\ncleared');
       await session.input('\r');
       await session.wait();
+      // Every poll that brought text is numbered, in order: a reader knows whether it made the one before.
+      expect(reads).toEqual(reads.map((_, i) => i + 1));
     } finally {
       await sessions.dispose();
     }

@@ -36,6 +36,8 @@ export class OutputGatherer {
   /** Polls whose stdout brought text (on a terminal: screen deltas appended one after another). */
   stdoutPieces = 0;
   #tested: Record<Stream, number> = { stdout: 0, stderr: 0 };
+  /** The session's number of the last poll that brought stdout here (PollResult.stdoutRead). */
+  #lastRead = Number.NaN;
   readonly #echo: TypedEcho | undefined;
   /** The start of each stream's current line as earlier calls returned it (see carryLine). */
   #lead: Record<Stream, string> = { stdout: '', stderr: '' };
@@ -59,7 +61,12 @@ export class OutputGatherer {
   add(result: PollResult): boolean {
     this.droppedBytes += result.droppedBytes;
     if (result.stdout !== '') this.stdoutPieces += 1;
-    if (result.redrawnLines) this.#drawOver(result.redrawnLines);
+    // The lines drawn over are the previous read's: dropped only when that read was this call's
+    // (or nothing was gathered yet); else they were another call's, and this text just follows.
+    const followsOwn =
+      this.stdout === '' || (result.stdoutRead !== undefined && result.stdoutRead === this.#lastRead + 1);
+    if (result.redrawnLines && followsOwn) this.#drawOver(result.redrawnLines);
+    if (result.stdout !== '' && result.stdoutRead !== undefined) this.#lastRead = result.stdoutRead;
     this.#append('stdout', result.stdout);
     this.#append('stderr', result.stderr);
     this.#padFrom(result);

@@ -13,11 +13,17 @@ import { closingHarness, idOf, pollOf } from './helpers.js';
 const harness = closingHarness();
 const posix = process.platform !== 'win32';
 
-const poll = (stdout: string, redrawnLines?: number, currentLine = ''): PollResult =>
-  pollOf(stdout, {
+// Numbered as a session numbers the polls that bring text; `read` sets the number (another
+// call's polls between).
+let reads = 0;
+const poll = (stdout: string, redrawnLines?: number, currentLine = '', read?: number): PollResult => {
+  if (stdout !== '') reads = read ?? reads + 1;
+  return pollOf(stdout, {
     currentLine: { stdout: currentLine, stderr: '' },
     ...(redrawnLines ? { redrawnLines } : {}),
+    ...(stdout !== '' ? { stdoutRead: reads } : {}),
   });
+};
 
 describe('OutputGatherer and lines drawn again in place', () => {
   it('drops the lines a poll draws over and appends its text', () => {
@@ -34,6 +40,17 @@ describe('OutputGatherer and lines drawn again in place', () => {
     // Three lines drawn over, one of them gathered here: the two before it were another reply's.
     output.add(poll('\na: 30%\nb: 40%\nc: 50%', 3));
     expect(output.stdout).toBe('\na: 30%\nb: 40%\nc: 50%');
+  });
+
+  it("drops nothing when the read before was another call's (two calls reading one session)", () => {
+    const output = new OutputGatherer();
+    output.add(poll('\nx\ny', undefined, '', 1));
+    // Read 2 went to a poll racing this call: the line read 3 draws over is its, not 'y'.
+    output.add(poll('\nz 2%', 1, '', 3));
+    expect(output.stdout).toBe('\nx\ny\nz 2%');
+    // Read 4 follows this call's read 3: its line is drawn over.
+    output.add(poll('\nz 3%', 1, '', 4));
+    expect(output.stdout).toBe('\nx\ny\nz 3%');
   });
 
   it('forgets the carried start of a line drawn over, so a pattern sees the line as drawn now', async () => {

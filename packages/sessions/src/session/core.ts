@@ -93,6 +93,8 @@ export class SessionCore {
    * written (a prompt just answered): not the program's reply. 0 once a line break follows.
    */
   staleChars = { stdout: 0, stderr: 0 };
+  /** A terminal's polls that brought stdout, counted (PollResult.stdoutRead). */
+  stdoutReads = 0;
   resizes: number[] = [];
   /** Set by kill() and expiry, so the exit that follows is recorded as what was asked. */
   forced: 'killed' | 'expired' | undefined;

@@ -95,6 +95,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
   let line = { stdout: '', stderr: '' };
   let fullScreen = false;
   let redrawn = 0;
+  let read = 0;
   if (s.emulated) {
     await s.retiring;
     const final = s.finalScreen;
@@ -112,6 +113,8 @@ async function collect(s: SessionCore): Promise<PollResult> {
       fullScreen = s.screen?.modes.alternateScreen === true;
     }
     stderr = '';
+    // Numbered in the order the screen was read: concurrent polls resume in that order.
+    if (stdout !== '') read = ++s.stdoutReads;
   } else {
     stdout = s.transcript.live.stdout.read(drained.stdout, ended);
     stderr = s.transcript.live.stderr.read(drained.stderr, ended);
@@ -132,6 +135,7 @@ async function collect(s: SessionCore): Promise<PollResult> {
     },
     ...(fullScreen ? { fullScreen: true as const } : {}),
     ...(redrawn > 0 ? { redrawnLines: redrawn } : {}),
+    ...(read > 0 ? { stdoutRead: read } : {}),
   };
 }
 
