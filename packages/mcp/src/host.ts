@@ -171,6 +171,12 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
     persistUnavailable: persistence
       ? persistence.persistUnavailable
       : 'this server was started without a state directory (procmux mcp --state-dir)',
+    // A port is looked for on this host's loopback (or a sandbox's network): not over SSH.
+    ...(options.ssh
+      ? {
+          portsUnavailable: `the sessions run on ${options.ssh.host} over SSH, and this host cannot see its ports`,
+        }
+      : {}),
   });
   if (persistence) persistFirst(tools.exec, persistence);
   if (adoption) {

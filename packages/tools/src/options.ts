@@ -18,6 +18,11 @@ export interface ProcessToolsOptions {
   /** Why exec `persist: true` cannot work on this host (no persistent backend); it is refused saying so. */
   persistUnavailable?: string;
   /**
+   * Why `wait_for port` cannot check the sessions' ports from here (procmux mcp --ssh: they run on
+   * another host, whose loopback this one does not see); it is refused saying so.
+   */
+  portsUnavailable?: string;
+  /**
    * Whether a one_shot's reply names what of its tree still ran when its command ended (the
    * session's endLeftovers: its cgroup, else the tree-kill scan, named from /proc). Default:
    * true on Linux (/proc names them); a host whose sessions run elsewhere (over SSH) passes false.
@@ -33,6 +38,7 @@ export interface ResolvedToolOptions {
   nonInteractiveEnv: Readonly<Record<string, string>>;
   pipeOutputEnv: Readonly<Record<string, string>>;
   persistUnavailable: string | undefined;
+  portsUnavailable: string | undefined;
   reportBackgroundJobs: boolean;
 }
 
@@ -44,7 +50,7 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 const LIMITS: Record<
   Exclude<
     keyof ProcessToolsOptions,
-    'nonInteractiveEnv' | 'pipeOutputEnv' | 'persistUnavailable' | 'reportBackgroundJobs'
+    'nonInteractiveEnv' | 'pipeOutputEnv' | 'persistUnavailable' | 'portsUnavailable' | 'reportBackgroundJobs'
   >,
   Limit & { min: number }
 > = {
@@ -64,13 +70,16 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
     'nonInteractiveEnv',
     'pipeOutputEnv',
     'persistUnavailable',
+    'portsUnavailable',
     'reportBackgroundJobs',
   ]);
   const env = envOption('nonInteractiveEnv', options.nonInteractiveEnv ?? NON_INTERACTIVE_ENV);
   const pipeEnv = envOption('pipeOutputEnv', options.pipeOutputEnv ?? PIPE_OUTPUT_ENV);
   // Any string was taken before (even an empty one), so only the type is checked.
-  if (options.persistUnavailable !== undefined && typeof options.persistUnavailable !== 'string') {
-    throw invalidOption('persistUnavailable', 'a string saying why', { value: options.persistUnavailable });
+  for (const key of ['persistUnavailable', 'portsUnavailable'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'string') {
+      throw invalidOption(key, 'a string saying why', { value: options[key] });
+    }
   }
   const report = options.reportBackgroundJobs ?? process.platform === 'linux';
   if (typeof report !== 'boolean') {
@@ -80,6 +89,7 @@ export function resolveToolOptions(options: ProcessToolsOptions = {}): ResolvedT
     nonInteractiveEnv: env,
     pipeOutputEnv: pipeEnv,
     persistUnavailable: options.persistUnavailable,
+    portsUnavailable: options.portsUnavailable,
     reportBackgroundJobs: report,
   } as ResolvedToolOptions;
   for (const [key, limit] of Object.entries(LIMITS) as [keyof typeof LIMITS, Limit & { min: number }][]) {

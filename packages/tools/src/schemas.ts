@@ -168,7 +168,8 @@ export const PROCESS_SPEC = {
     description: 'wait_for: return once the program waits for input (a prompt, a password question).',
   }),
   port: integerParam(1, 65_535, {
-    description: 'wait_for: return once this TCP port on loopback accepts connections (a server is up).',
+    description:
+      "wait_for: return once this TCP port on loopback accepts connections (a server is up); a sandboxed session's port, once it listens in the sandbox's own network.",
   }),
   path: stringParam({
     nonEmpty: true,

@@ -1,3 +1,4 @@
+import { ProcmuxError } from '@procmux/core-types';
 import type { PollResult } from '@procmux/sessions';
 import { type ActionContext, sessionReply, tailStartLine } from './action-context.js';
 import { type EarlierMatch, earlierMatch } from './earlier-match.js';
@@ -5,7 +6,7 @@ import { gatheredBody } from './full-screen-body.js';
 import { type Found, OutputGatherer } from './gather.js';
 import { invalid } from './params.js';
 import { compilePattern, type TextPattern } from './pattern.js';
-import { loopbackPortOpen } from './port-probe.js';
+import { type PortProbe, portProbe } from './port-probe.js';
 import { droppedNote } from './read-actions.js';
 import { DEFAULT_WAIT_FOR_MS, MAX_WAIT_FOR_MS } from './schemas.js';
 import { screenMatch } from './screen-match.js';
@@ -27,6 +28,8 @@ interface Conditions {
   exit: boolean;
   idleMs?: number;
   port?: number;
+  /** Where the port is looked for (set with `port`). */
+  probe?: PortProbe;
 }
 
 /** Which condition ended the wait. */
@@ -71,6 +74,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
     );
   }
   const session = ctx.session();
+  if (c.port !== undefined) c.probe = portProbe(session);
   const echo = expectedEcho(session);
   const output = new OutputGatherer(echo);
   const failOutput = new OutputGatherer(echo);
@@ -134,7 +138,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
         fired = 'exit';
         break;
       }
-      if (c.port !== undefined && (await loopbackPortOpen(c.port))) {
+      if (c.port !== undefined && (await c.probe!.open(c.port))) {
         fired = 'port';
         break;
       }
@@ -199,7 +203,16 @@ function readConditions(ctx: ActionContext): Conditions {
   if (source !== undefined) c.pattern = { pattern: checked('pattern', source), source };
   if (failSource !== undefined) c.fail = { pattern: checked('fail_pattern', failSource), source: failSource };
   if (idleMs !== undefined) c.idleMs = idleMs;
-  if (port !== undefined) c.port = port;
+  if (port !== undefined) {
+    const unavailable = ctx.options.portsUnavailable;
+    if (unavailable !== undefined) {
+      throw new ProcmuxError(
+        'ERR_PROCESS_UNSUPPORTED',
+        `wait_for port is not available here: ${unavailable}. Wait for the line the server prints when it is ready (pattern) instead`,
+      );
+    }
+    c.port = port;
+  }
   if (!c.pattern && !c.fail && !c.input && !c.exit && c.idleMs === undefined && c.port === undefined) {
     throw invalid(
       'pattern, fail_pattern, input, exit, idle_ms, port',
@@ -235,7 +248,9 @@ function verdict(
     case 'input':
       return 'The program is waiting for input.';
     case 'port':
-      return `Port ${c.port} on loopback accepts connections.`;
+      return c.probe?.where === 'sandbox'
+        ? `Port ${c.port} is listening inside the session's sandbox (its own network): its own processes can connect to it; other sessions and this host cannot.`
+        : `Port ${c.port} on loopback accepts connections.`;
     case 'idle':
       return `The output was quiet for ${c.idleMs} ms.`;
     case 'cancelled':
@@ -255,7 +270,10 @@ function verdict(
         c.input && 'the program did not wait for input',
         c.exit && 'the process has not ended',
         c.idleMs !== undefined && `the output never went quiet for ${c.idleMs} ms`,
-        c.port !== undefined && `port ${c.port} did not accept connections`,
+        c.port !== undefined &&
+          (c.probe?.where === 'sandbox'
+            ? `port ${c.port} was not listening inside the session's sandbox (its own network)`
+            : `port ${c.port} did not accept connections`),
         c.fail && `${shownPattern(c.fail.source)} did not appear either`,
       ].filter((w): w is string => typeof w === 'string');
       return `Timed out after ${timeout} ms: ${missed.join('; ')}.`;

@@ -1,0 +1,63 @@
+// `wait_for port` on a sandboxed session looks in the sandbox's own network, not at this host's
+// loopback: a server inside is found (a connection from the host would never reach it), and a
+// host service on the same port number does not read as the session's server being up.
+import { rmSync } from 'node:fs';
+import { assertNoLeakedProcesses, assertNoSandboxDirs, privateTmpdir } from '@procmux/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endStateDirs } from '../mcp/server.js';
+import { hostHttp, type SandboxedServer, sessionId, startSandboxed } from './sandbox-server.js';
+
+const linux = process.platform === 'linux';
+const tmp = linux ? privateTmpdir() : '';
+let server: SandboxedServer;
+let host: Awaited<ReturnType<typeof hostHttp>>;
+
+beforeAll(async () => {
+  if (!linux) return;
+  host = await hostHttp('a host service');
+  server = await startSandboxed();
+});
+
+afterAll(async () => {
+  if (!linux) return;
+  await server.close();
+  await host.close();
+  endStateDirs();
+  await assertNoLeakedProcesses();
+  await assertNoSandboxDirs(tmp);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(!linux)('wait_for port in a sandboxed session', () => {
+  it("is not fired by this host's service on the same port number", async () => {
+    const id = sessionId((await server.call('exec', { command: 'sleep 60', mode: 'daemon' })).text);
+    const r = await server.call('process', {
+      action: 'wait_for',
+      session_id: id,
+      port: host.port,
+      timeout: 1_500,
+    });
+    expect(r.text).toContain(
+      `Timed out after 1500 ms: port ${host.port} was not listening inside the session's sandbox (its own network).`,
+    );
+    await server.call('process', { action: 'kill', session_id: id });
+  });
+
+  it('finds a server listening inside the sandbox, which the host cannot connect to', async () => {
+    const command = `python3 -m http.server ${host.port} --bind 127.0.0.1`;
+    const id = sessionId((await server.call('exec', { command, mode: 'daemon' })).text);
+    const r = await server.call('process', {
+      action: 'wait_for',
+      session_id: id,
+      port: host.port,
+      timeout: 30_000,
+    });
+    expect(r.text).toContain(
+      `Port ${host.port} is listening inside the session's sandbox (its own network): its own processes can connect to it; other sessions and this host cannot.`,
+    );
+    // The host's service on that number is the one a connection from here reaches.
+    const answer = await fetch(`http://127.0.0.1:${host.port}/`);
+    expect(await answer.text()).toBe('a host service');
+    await server.call('process', { action: 'kill', session_id: id });
+  });
+});
