@@ -28,31 +28,25 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** A sandboxed daemon running `command`, and what wait_for on the host service's port number says. */
+async function waitedPort(command: string, timeout: number): Promise<{ id: string; text: string }> {
+  const id = sessionId((await server.call('exec', { command, mode: 'daemon' })).text);
+  const r = await server.call('process', { action: 'wait_for', session_id: id, port: host.port, timeout });
+  return { id, text: r.text };
+}
+
 describe.skipIf(!linux)('wait_for port in a sandboxed session', () => {
   it("is not fired by this host's service on the same port number", async () => {
-    const id = sessionId((await server.call('exec', { command: 'sleep 60', mode: 'daemon' })).text);
-    const r = await server.call('process', {
-      action: 'wait_for',
-      session_id: id,
-      port: host.port,
-      timeout: 1_500,
-    });
-    expect(r.text).toContain(
+    const { id, text } = await waitedPort('sleep 60', 1_500);
+    expect(text).toContain(
       `Timed out after 1500 ms: port ${host.port} was not listening inside the session's sandbox (its own network).`,
     );
     await server.call('process', { action: 'kill', session_id: id });
   });
 
   it('finds a server listening inside the sandbox, which the host cannot connect to', async () => {
-    const command = `python3 -m http.server ${host.port} --bind 127.0.0.1`;
-    const id = sessionId((await server.call('exec', { command, mode: 'daemon' })).text);
-    const r = await server.call('process', {
-      action: 'wait_for',
-      session_id: id,
-      port: host.port,
-      timeout: 30_000,
-    });
-    expect(r.text).toContain(
+    const { id, text } = await waitedPort(`python3 -m http.server ${host.port} --bind 127.0.0.1`, 30_000);
+    expect(text).toContain(
       `Port ${host.port} is listening inside the session's sandbox (its own network): its own processes can connect to it; other sessions and this host cannot.`,
     );
     // The host's service on that number is the one a connection from here reaches.
