@@ -1,6 +1,7 @@
 // `wait_for port` on a sandboxed session looks in the sandbox's own network, not at this host's
 // loopback: a server inside is found (a connection from the host would never reach it), and a
-// host service on the same port number does not read as the session's server being up.
+// host service on the same port number does not read as the session's server being up; and a
+// client in the session that goes through the proxy variables (curl, urllib) reaches that server.
 import { rmSync } from 'node:fs';
 import { assertNoLeakedProcesses, assertNoSandboxDirs, privateTmpdir } from '@procmux/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,30 @@ describe.skipIf(!linux)('wait_for port in a sandboxed session', () => {
     // The host's service on that number is the one a connection from here reaches.
     const answer = await fetch(`http://127.0.0.1:${host.port}/`);
     expect(await answer.text()).toBe('a host service');
+    await server.call('process', { action: 'kill', session_id: id });
+  });
+
+  it("a shell's own server answers its curl and urllib, which go through the proxy, not the host's service", async () => {
+    const started = await server.call('exec', { mode: 'session', command: 'bash --norc -i' });
+    const id = sessionId(started.text);
+    const write = (data: string) => server.call('process', { action: 'write', session_id: id, data });
+    const waitLine = async (pattern: string) =>
+      (await server.call('process', { action: 'wait_for', session_id: id, pattern, timeout: 30_000 })).text;
+    await write(
+      `echo inside page > page.txt; python3 -m http.server ${host.port} --bind 127.0.0.1 2>/dev/null &\r`,
+    );
+    const port = await server.call('process', {
+      action: 'wait_for',
+      session_id: id,
+      port: host.port,
+      timeout: 30_000,
+    });
+    expect(port.text).toContain(`Port ${host.port} is listening inside the session's sandbox`);
+    await write(`echo "curl: $(curl -s http://localhost:${host.port}/page.txt)"\r`);
+    expect(await waitLine('^curl: ')).toMatch(/^curl: inside page\r?$/m);
+    const urllib = `import urllib.request as u; print('urllib:', u.urlopen('http://127.0.0.1:${host.port}/page.txt').read().decode().strip())`;
+    await write(`python3 -c "${urllib}"\r`);
+    expect(await waitLine('^urllib: ')).toMatch(/^urllib: inside page\r?$/m);
     await server.call('process', { action: 'kill', session_id: id });
   });
 });

@@ -9,7 +9,9 @@
  * program starts, so its first connection reaches the proxy and a refusal is told; socat did
  * the same job at the cost of its start (TLS libraries loaded before it listens, ~10 ms here)
  * and a shell polling for it. Under a terminal, INT and QUIT (ignored by the launcher's outer
- * shell so bwrap survives Ctrl-C) go back to their defaults for the program.
+ * shell so bwrap survives Ctrl-C) go back to their defaults for the program. When the proxy
+ * asks, the forwarder also connects to a server on the sandbox's own loopback, which the host
+ * cannot reach, and hands the connection back to it (open_inside).
  *
  * The program, and all it starts, can make sockets of the network namespace's families only
  * (a filter stacked on bwrap's, after the relay, which needs a unix one, has forked): a path
@@ -47,6 +49,11 @@
 #define PROGRAM_ENV_PREFIX "PROCMUX_SANDBOX_ENV_"
 #define TREE_MARKER "PROCMUX_TREE="
 #define NOT_LISTENING "procmux sandbox: the proxy forwarder could not listen"
+/* Kept in step with inside.ts: the line each relayed connection starts with, so the proxy
+ * knows a forwarder that can reach the sandbox's own loopback carries it, and the longest
+ * instruction line. */
+#define RELAY_HELLO "PROCMUX-RELAY 1\r\n"
+#define INSTRUCTION_MAX 256
 
 static int write_all(int fd, const char *buf, size_t len) {
   while (len > 0) {
@@ -61,11 +68,16 @@ static int write_all(int fd, const char *buf, size_t len) {
   return 1;
 }
 
+static int connect_proxy(const char *path);
+static void open_inside(char *instruction, const char *proxy, int a, int b);
+
 /* Copies both ways until both sides have ended; an end on one side is passed on as a
- * half-close, so a request whose sender shut its writing side still gets its answer. */
-static void relay(int a, int b) {
+ * half-close, so a request whose sender shut its writing side still gets its answer. With
+ * `proxy` (a connection from a client to the proxy), the proxy's first line is for the
+ * forwarder (open_inside), not passed on. */
+static void relay(int a, int b, const char *proxy) {
   char buf[65536];
-  int from_a = 1, from_b = 1;
+  int from_a = 1, from_b = 1, first_from_b = proxy != NULL;
   while (from_a || from_b) {
     struct pollfd p[2] = {{from_a ? a : -1, POLLIN, 0}, {from_b ? b : -1, POLLIN, 0}};
     if (poll(p, 2, -1) < 0) {
@@ -78,6 +90,30 @@ static void relay(int a, int b) {
       if (!*open || p[i].revents == 0) continue;
       ssize_t n = read(src, buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
+      if (n > 0 && i == 1 && first_from_b) {
+        first_from_b = 0;
+        if (buf[0] == '\0') {
+          /* The proxy's first line on a connection that said RELAY_HELLO (the answer, or the
+           * server's bytes, follow it): INSIDE or nothing to do. Its rest, if a read split it,
+           * follows at once. */
+          size_t len = (size_t)n;
+          while (len < INSTRUCTION_MAX && !memchr(buf, '\n', len)) {
+            ssize_t m = read(b, buf + len, INSTRUCTION_MAX - len);
+            if (m < 0 && errno == EINTR) continue;
+            if (m <= 0) break;
+            len += (size_t)m;
+          }
+          n = (ssize_t)len;
+          char *end = memchr(buf, '\n', len < INSTRUCTION_MAX ? len : INSTRUCTION_MAX);
+          if (end) {
+            *end = '\0';
+            if (strncmp(buf + 1, "PROCMUX-INSIDE ", 15) == 0) open_inside(buf + 1, proxy, a, b);
+            n = (ssize_t)(len - (size_t)(end + 1 - buf));
+            memmove(buf, end + 1, (size_t)n);
+            if (n == 0) continue;
+          }
+        }
+      }
       if (n <= 0) {
         *open = 0;
         shutdown(dst, SHUT_WR);
@@ -86,6 +122,61 @@ static void relay(int a, int b) {
       }
     }
   }
+}
+
+/* A connection to HOST:PORT on the sandbox's own loopback; "localhost" is tried as 127.0.0.1,
+ * then ::1. -1 when nothing listens there. */
+static int connect_local(const char *host, int port) {
+  const char *tries[2] = {host, NULL};
+  if (strcmp(host, "localhost") == 0) {
+    tries[0] = "127.0.0.1";
+    tries[1] = "::1";
+  }
+  for (int t = 0; t < 2 && tries[t]; t++) {
+    struct sockaddr_in v4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    struct sockaddr_in6 v6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
+    struct sockaddr *addr;
+    socklen_t size;
+    if (inet_pton(AF_INET, tries[t], &v4.sin_addr) == 1) {
+      addr = (struct sockaddr *)&v4;
+      size = sizeof v4;
+    } else if (inet_pton(AF_INET6, tries[t], &v6.sin6_addr) == 1) {
+      addr = (struct sockaddr *)&v6;
+      size = sizeof v6;
+    } else {
+      continue;
+    }
+    int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) continue;
+    if (connect(fd, addr, size) == 0) return fd;
+    close(fd);
+  }
+  return -1;
+}
+
+/* The proxy cannot connect into the sandbox's network namespace, so for a loopback destination
+ * it asks the forwarder that carried the request: "\0PROCMUX-INSIDE ID HOST PORT" (for any
+ * other, its first line is "\0PROCMUX-OUTSIDE"). A child
+ * connects there and hands the connection back to the proxy as a stream of its own, which
+ * starts "PROCMUX-STREAM ID ok" (or "refused": nothing listens there, and the proxy goes on
+ * as for any destination). The client's own connection (a, b) is not the child's to hold. */
+static void open_inside(char *instruction, const char *proxy, int a, int b) {
+  char id[INSTRUCTION_MAX], host[INSTRUCTION_MAX];
+  int port;
+  /* Widths: INSTRUCTION_MAX - 1. */
+  if (sscanf(instruction, "PROCMUX-INSIDE %255s %255s %d", id, host, &port) != 3 || port < 1 || port > 65535) return;
+  pid_t pid = fork();
+  if (pid != 0) return;
+  close(a);
+  close(b);
+  int local = connect_local(host, port);
+  int stream = connect_proxy(proxy);
+  if (stream >= 0) {
+    char head[2 * INSTRUCTION_MAX];
+    int len = snprintf(head, sizeof head, "PROCMUX-STREAM %s %s\r\n\r\n", id, local >= 0 ? "ok" : "refused");
+    if (write_all(stream, head, (size_t)len) && local >= 0) relay(local, stream, NULL);
+  }
+  _exit(0);
 }
 
 static int connect_proxy(const char *path) {
@@ -122,7 +213,7 @@ static void forward(int listener, const char *proxy, pid_t program) {
     if (pid == 0) {
       close(listener);
       int upstream = connect_proxy(proxy);
-      if (upstream >= 0) relay(client, upstream);
+      if (upstream >= 0 && write_all(upstream, RELAY_HELLO, strlen(RELAY_HELLO))) relay(client, upstream, proxy);
       _exit(0);
     }
     close(client);

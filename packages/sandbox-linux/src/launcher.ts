@@ -237,7 +237,8 @@ export function sandboxEnv(files: SandboxFiles): Record<string, string> {
     http_proxy: PROXY_URL,
     https_proxy: PROXY_URL,
     all_proxy: PROXY_URL,
-    // Loopback too goes through the proxy: the sandbox's own loopback has nothing on it.
+    // Loopback too goes through the proxy: it reaches a server inside the sandbox first
+    // (inside.ts), else an allowed host port, else a told refusal.
     NO_PROXY: '',
     no_proxy: '',
   };

@@ -115,6 +115,41 @@ describe.skipIf(!linux)('openSessionSandbox (real bubblewrap)', () => {
     },
   );
 
+  it("reaches a server inside the sandbox through the proxy variables, not the host's on that port", async () => {
+    // The inside server takes the host server's port number: a reply of the host's body would
+    // mean the proxy connected on the host. bash's /dev/tcp connects directly (no proxy) to
+    // wait until the server listens.
+    const port = ground.port();
+    const inside = `${ws}/inside`;
+    const r = await run(
+      [
+        `mkdir -p ${inside} && echo inside body > ${inside}/page`,
+        `python3 -m http.server ${port} --bind 127.0.0.1 -d ${inside} >/dev/null 2>&1 &`,
+        `until (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; do sleep 0.05; done`,
+        `echo "curl: $(curl -s http://localhost:${port}/page)"`,
+        `echo "tunnel: $(curl -s --proxytunnel http://127.0.0.1:${port}/page)"`,
+        `python3 -c "import urllib.request as u; print('urllib:', u.urlopen('http://0.0.0.0:${port}/page').read().decode().strip())" 2>&1 | tail -1`,
+        `echo "closed: $(curl -s -o /dev/null -w '%{http_code}' http://localhost:1/)"`,
+        // 32 MiB both ways a client goes through the proxy: whole, byte for byte.
+        `head -c 33554432 /dev/urandom > ${inside}/big; echo "file: $(sha256sum < ${inside}/big)"`,
+        `echo "plain: $(curl -s http://localhost:${port}/big | sha256sum)"`,
+        `echo "tunneled: $(curl -s --proxytunnel http://localhost:${port}/big | sha256sum)"`,
+        'kill %1',
+      ].join('\n'),
+    );
+    expect(r.out).toContain('curl: inside body');
+    expect(r.out).toContain('tunnel: inside body');
+    expect(r.out).toContain('urllib: inside body');
+    expect(r.out).not.toContain('allowed body');
+    const sum = /^file: ([0-9a-f]{64})/m.exec(r.out)?.[1];
+    expect(sum, r.out).toBeDefined();
+    expect(r.out).toContain(`plain: ${sum}`);
+    expect(r.out).toContain(`tunneled: ${sum}`);
+    // A loopback port nothing inside listens on is refused by the proxy, and told, as before.
+    expect(r.out).toContain('closed: 403');
+    expect(r.seen).toEqual(['sandbox: connection to localhost:1 refused']);
+  });
+
   it.each(FORWARDERS)(
     'keeps the controlling terminal (tty is /dev/pts/N) and refuses TIOCSTI (%s)',
     async (forwarder) => {
