@@ -1,6 +1,7 @@
 import type { PollResult } from '@procmux/sessions';
+import { GatheredText } from './gathered-text.js';
 import type { TextPattern } from './pattern.js';
-import type { TypedEcho } from './typed-echo.js';
+import { maskSpans, type TypedEcho } from './typed-echo.js';
 import type { ToolSession } from './types.js';
 
 /** Most characters kept per stream during one call; older text goes first (the log keeps all). */
@@ -11,6 +12,9 @@ const MATCH_OVERLAP_CHARS = 4_096;
 
 /** Text searched per turn of the event loop, so a flood being searched never stalls it. */
 const SEARCH_SLICE_CHARS = 64 * 1024;
+
+/** The echo of what was typed is followed in this much of the text's start (see #masked). */
+const ECHO_HEAD_CHARS = 64 * 1024;
 
 /** With an abort signal, waits are cut into slices this long so a cancel is noticed soon. */
 const ABORT_CHECK_MS = 250;
@@ -27,8 +31,7 @@ export interface Found {
 
 /** Output collected over several polls within one tool call. */
 export class OutputGatherer {
-  stdout = '';
-  stderr = '';
+  readonly #text: Record<Stream, GatheredText> = { stdout: new GatheredText(), stderr: new GatheredText() };
   /** Bytes the session dropped between reads (its unread-output cap). */
   droppedBytes = 0;
   /** Bytes this call dropped from the front to stay under MAX_GATHER_CHARS. */
@@ -52,6 +55,14 @@ export class OutputGatherer {
     this.#echo = echo;
   }
 
+  get stdout(): string {
+    return this.#text.stdout.toString();
+  }
+
+  get stderr(): string {
+    return this.#text.stderr.toString();
+  }
+
   /** stdout as the search sees it: the carried start of the line, then what was gathered. */
   get searched(): string {
     return this.#lead.stdout + this.stdout;
@@ -64,7 +75,8 @@ export class OutputGatherer {
     // The lines drawn over are the previous read's: dropped only when that read was this call's
     // (or nothing was gathered yet); else they were another call's, and this text just follows.
     const followsOwn =
-      this.stdout === '' || (result.stdoutRead !== undefined && result.stdoutRead === this.#lastRead + 1);
+      this.#text.stdout.length === 0 ||
+      (result.stdoutRead !== undefined && result.stdoutRead === this.#lastRead + 1);
     if (result.redrawnLines && followsOwn) this.#drawOver(result.redrawnLines);
     if (result.stdout !== '' && result.stdoutRead !== undefined) this.#lastRead = result.stdoutRead;
     this.#append('stdout', result.stdout);
@@ -106,11 +118,13 @@ export class OutputGatherer {
   async find(pattern: TextPattern): Promise<Found | undefined> {
     for (const stream of ['stdout', 'stderr'] as const) {
       const lead = this.#lead[stream];
-      const shown = lead + this[stream] + this.#pad[stream];
-      // A terminal's echo of what the tools typed is not the program's output (see typed-echo.ts).
-      const text = stream === 'stdout' && this.#echo?.pending ? this.#echo.mask(shown) : shown;
-      let from = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
-      this.#tested[stream] = text.length;
+      const total = lead.length + this.#text[stream].length + this.#pad[stream].length;
+      const start = Math.max(0, this.#tested[stream] - MATCH_OVERLAP_CHARS);
+      this.#tested[stream] = total;
+      // Only the text not searched before (and the overlap) is put together: the rest may be a megabyte.
+      const shown = this.#shownFrom(stream, start);
+      const text = stream === 'stdout' && this.#echo?.pending ? this.#masked(shown, start) : shown;
+      let from = 0;
       while (from < text.length) {
         let to = Math.min(text.length, from + SEARCH_SLICE_CHARS);
         if (to < text.length) {
@@ -120,7 +134,7 @@ export class OutputGatherer {
         const match = pattern.findEnd(text.slice(from, to));
         if (match !== undefined) {
           const end = from + match.end;
-          return { text: shown.slice(end - match.text.length, end), shown: end <= lead.length };
+          return { text: shown.slice(end - match.text.length, end), shown: start + end <= lead.length };
         }
         if (to >= text.length) break;
         from = Math.max(from + 1, to - MATCH_OVERLAP_CHARS);
@@ -128,6 +142,31 @@ export class OutputGatherer {
       }
     }
     return undefined;
+  }
+
+  /** The searched text of `stream` (carried line start, gathered text, blanks) from `start`. */
+  #shownFrom(stream: Stream, start: number): string {
+    const lead = this.#lead[stream];
+    const body =
+      start <= lead.length
+        ? lead.slice(start) + this.#text[stream].toString()
+        : this.#text[stream].from(start - lead.length);
+    return body + this.#pad[stream];
+  }
+
+  /**
+   * `shown` (the searched text from `start`) with the echo of what the tools typed masked. The
+   * echo is the first lines of the text: they are followed in its head, and the whole text put
+   * together only when the head does not settle them.
+   */
+  #masked(shown: string, start: number): string {
+    const echo = this.#echo!;
+    const head = this.#lead.stdout + this.#text.stdout.head(ECHO_HEAD_CHARS);
+    const found = echo.spans(head);
+    if (found.settled || head.length === this.#lead.stdout.length + this.#text.stdout.length)
+      return maskSpans(shown, found.spans, start);
+    const whole = this.#shownFrom('stdout', 0);
+    return maskSpans(shown, echo.spans(whole).spans, start);
   }
 
   /** Both streams as one text; stderr, when there is any, under a marker of its own. */
@@ -144,7 +183,7 @@ export class OutputGatherer {
     for (const stream of ['stdout', 'stderr'] as const) {
       const line = result.currentLine?.[stream] ?? '';
       const trimmed = withoutBlanks(line);
-      const endsWith = (suffix: string) => endsJoined(this.#lead[stream], this[stream], suffix);
+      const endsWith = (suffix: string) => endsJoined(this.#lead[stream], this.#text[stream], suffix);
       this.#pad[stream] =
         trimmed.length < line.length && !endsWith(line) && endsWith(trimmed)
           ? line.slice(trimmed.length)
@@ -159,9 +198,10 @@ export class OutputGatherer {
    * stay there; the log keeps every state.
    */
   #drawOver(lines: number): void {
-    let cut = this.stdout.length;
+    const text = this.#text.stdout;
+    let cut = text.length;
     for (let line = 0; line < lines; line++) {
-      const at = cut === 0 ? -1 : this.stdout.lastIndexOf('\n', cut - 1);
+      const at = cut === 0 ? -1 : text.lastIndexOf('\n', cut);
       if (at === -1) {
         // The first line, begun before this call, is drawn over too: no longer the current line's start.
         this.#lead.stdout = '';
@@ -170,31 +210,31 @@ export class OutputGatherer {
       }
       cut = at;
     }
-    this.stdout = this.stdout.slice(0, cut);
+    text.truncate(cut);
     this.#tested.stdout = Math.min(this.#tested.stdout, this.#lead.stdout.length + cut);
   }
 
   #append(stream: Stream, chunk: string): void {
     if (chunk === '') return;
-    let text = this[stream] + chunk;
+    const text = this.#text[stream];
+    text.append(chunk);
     if (text.length > MAX_GATHER_CHARS) {
       let cut = text.length - MAX_GATHER_CHARS;
       const code = text.charCodeAt(cut);
       if (code >= 0xdc00 && code <= 0xdfff) cut += 1;
-      this.trimmedBytes += Buffer.byteLength(text.slice(0, cut));
-      text = text.slice(cut);
+      this.trimmedBytes += Buffer.byteLength(text.dropFront(cut));
       // The carried line start is older than anything kept now.
       this.#tested[stream] = Math.max(0, this.#tested[stream] - cut - this.#lead[stream].length);
       this.#lead[stream] = '';
     }
-    this[stream] = text;
   }
 }
 
 /** Whether `head + tail` ends with `suffix`, without joining them (a megabyte gathered). */
-function endsJoined(head: string, tail: string, suffix: string): boolean {
+function endsJoined(head: string, tail: GatheredText, suffix: string): boolean {
   if (tail.length >= suffix.length) return tail.endsWith(suffix);
-  return suffix.endsWith(tail) && head.endsWith(suffix.slice(0, suffix.length - tail.length));
+  const rest = tail.toString();
+  return suffix.endsWith(rest) && head.endsWith(suffix.slice(0, suffix.length - rest.length));
 }
 
 /** `line` less its trailing blanks (U+0020: a terminal's empty cells read as those). */

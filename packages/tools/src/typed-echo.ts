@@ -14,6 +14,9 @@ const MAX_LINE_CHARS = 1_000;
 /** What masking puts in place of an echoed line's text: same length, no pattern's letters. */
 const MASK = '\u0000';
 
+/** Where the echo lies in a text: [start, end) spans, in order. */
+export type EchoSpans = readonly (readonly [number, number])[];
+
 /** A line typed; `afterPrompt`: its echo must follow a prompt (a later line of a text). */
 interface TypedLine {
   text: string;
@@ -50,15 +53,16 @@ export class TypedEcho {
 
   /** `text` (output gathered since the last read) with the echo's typed text masked out. */
   mask(text: string): string {
+    return maskSpans(text, this.#walk(text).spans);
+  }
+
+  /**
+   * Where the echo lies in `text` (output gathered since the last read), and whether text
+   * after it could add to that: not once the echo ended or every typed line was echoed.
+   */
+  spans(text: string): { spans: EchoSpans; settled: boolean } {
     const walk = this.#walk(text);
-    if (walk.spans.length === 0) return text;
-    let masked = '';
-    let at = 0;
-    for (const [start, end] of walk.spans) {
-      masked += text.slice(at, start) + MASK.repeat(end - start);
-      at = end;
-    }
-    return masked + text.slice(at);
+    return { spans: walk.spans, settled: walk.ended || walk.completed === this.#pending.length };
   }
 
   /**
@@ -106,6 +110,23 @@ export class TypedEcho {
     }
     return { spans, completed, ended: false };
   }
+}
+
+/**
+ * `text` with `spans` masked; `offset`: where `text` starts in the text the spans were found
+ * in (a search's window on a longer text).
+ */
+export function maskSpans(text: string, spans: EchoSpans, offset = 0): string {
+  let masked = '';
+  let at = 0;
+  for (const [from, to] of spans) {
+    const start = Math.max(at, from - offset);
+    const end = Math.min(text.length, to - offset);
+    if (end <= start) continue;
+    masked += text.slice(at, start) + MASK.repeat(end - start);
+    at = end;
+  }
+  return at === 0 ? text : masked + text.slice(at);
 }
 
 function withoutTrailingBlanks(line: string): string {

@@ -1,4 +1,6 @@
 import type { PollResult } from '@procmux/sessions';
+import { propertyRuns } from '@procmux/test-utils';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DAEMON_SETTLE_MS, DAEMON_STARTUP, STARTUP_SETTLE } from '../src/exec-tool.js';
 import {
@@ -9,6 +11,7 @@ import {
   OutputGatherer,
 } from '../src/gather.js';
 import { compilePattern } from '../src/pattern.js';
+import { TypedEcho } from '../src/typed-echo.js';
 import type { ToolSession } from '../src/types.js';
 
 const poll = (stdout: string, stderr = '', droppedBytes = 0): PollResult => ({
@@ -104,6 +107,67 @@ describe('OutputGatherer', () => {
     expect(await g.search(compilePattern('ready'))).toBeUndefined();
     g.add(poll('abc ready\n'));
     expect(await g.search(compilePattern('ready'))).toBe('ready');
+  });
+});
+
+describe('OutputGatherer over a flood (its text kept as pieces, searched in windows)', () => {
+  const MARK = /MARK\d+/;
+  const OVERLAP = 4_096;
+
+  it('finds what a search of the whole kept text from where the last one stopped finds, past the cap too', async () => {
+    const polls = fc.array(
+      fc.record({
+        size: fc.integer({ min: 1, max: 250_000 }),
+        lines: fc.boolean(),
+        mark: fc.option(fc.nat(), { nil: undefined }),
+      }),
+      { minLength: 1, maxLength: 14 },
+    );
+    await fc.assert(
+      fc.asyncProperty(polls, async (steps) => {
+        const g = new OutputGatherer();
+        for (const [index, step] of steps.entries()) {
+          const filler = (step.lines ? 'ab\n' : 'x').repeat(step.size).slice(0, step.size);
+          const at = (step.mark ?? 0) % step.size;
+          const chunk =
+            step.mark === undefined ? filler : `${filler.slice(0, at)}MARK${index}${filler.slice(at)}`;
+          const before = g.searched.length;
+          g.add(poll(chunk));
+          const now = g.searched;
+          const cut = before + chunk.length - now.length;
+          const from = Math.max(0, before - cut - OVERLAP);
+          const expected = MARK.exec(now.slice(from))?.[0];
+          expect(await g.search(compilePattern(MARK.source))).toBe(expected);
+          expect(now.length).toBeLessThanOrEqual(MAX_GATHER_CHARS);
+        }
+      }),
+      { numRuns: propertyRuns(40) },
+    );
+  });
+
+  it("keeps the echo of what was typed out of a match, found in the text's head or, unsettled there, in the whole", async () => {
+    // Settled in the head: the echo line is complete; the program's own line with the same
+    // text, a flood later, is found.
+    const echo = new TypedEcho();
+    echo.typed('print("x")\n');
+    const g = new OutputGatherer(echo);
+    const pattern = compilePattern('print\\("x"\\)');
+    g.add(poll('>>> print("x")\r\n'));
+    expect(await g.search(pattern)).toBeUndefined();
+    for (let i = 0; i < 5; i++) {
+      g.add(poll('filler line\n'.repeat(10_000)));
+      expect(await g.search(pattern)).toBeUndefined();
+    }
+    g.add(poll('print("x")\n'));
+    expect(await g.search(pattern)).toBe('print("x")');
+
+    // Unsettled in the head: the second typed line's echo starts past the head's end.
+    const two = new TypedEcho();
+    two.typed('first\nsecond\n');
+    const h = new OutputGatherer(two);
+    h.add(poll(`$ first\n${'.'.repeat(70_000)}> second\nxsecond\n`));
+    // Unmasked, the echo's ' second' would match first.
+    expect((await h.find(compilePattern('.second')))?.text).toBe('xsecond');
   });
 });
 
