@@ -13,6 +13,9 @@ export class HistoryAnchor {
   // is, the normal buffer is frozen, so the anchor is kept as rows past the marker and turned
   // into a marker when the normal buffer comes back.
   private skip = 0;
+  // Rows between the marker and the anchored row, when the anchored row was about to be erased
+  // (see keepAbove).
+  private below = 0;
 
   constructor(private readonly terminal: Terminal) {
     this.place(0);
@@ -21,7 +24,24 @@ export class HistoryAnchor {
   /** The anchored row; 0 when it was trimmed away or the terminal reset (all that is left is new). */
   row(): number {
     const line = this.marker?.line ?? -1;
-    return Math.max(line, 0) + this.skip;
+    return line < 0 ? this.skip : line + this.skip + this.below;
+  }
+
+  /** The row the marker itself is on (-1 when it is gone). */
+  markedRow(): number {
+    return this.marker?.line ?? -1;
+  }
+
+  /**
+   * Call before the rows from `top` down are erased: xterm.js drops the markers on erased rows,
+   * so an anchored row there is kept as a distance below the row above them.
+   */
+  keepAbove(top: number): void {
+    const line = this.marker?.line ?? -1;
+    if (line < top || top === 0 || this.terminal.buffer.active.type !== 'normal') return;
+    const row = this.row();
+    this.place(top - 1);
+    this.below = row - (top - 1);
   }
 
   /**
@@ -38,7 +58,10 @@ export class HistoryAnchor {
   /** Anchors the next render at `row` of the normal buffer. */
   moveTo(row: number): void {
     if (this.terminal.buffer.active.type === 'normal') this.place(row);
-    else this.skip = row - Math.max(this.marker?.line ?? -1, 0);
+    else {
+      this.skip = row - Math.max(this.marker?.line ?? -1, 0);
+      this.below = 0;
+    }
   }
 
   /** Call when the normal buffer becomes active: after the alternate screen, or after a reset. */
@@ -66,5 +89,6 @@ export class HistoryAnchor {
     const normal = this.terminal.buffer.normal;
     this.marker = this.terminal.registerMarker(row - (normal.baseY + normal.cursorY));
     this.skip = 0;
+    this.below = 0;
   }
 }

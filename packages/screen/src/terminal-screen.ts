@@ -6,6 +6,7 @@ import xterm from '@xterm/headless';
 import { HistoryAnchor } from './anchor.js';
 import { joinRows, type Row, readRows, trailingBlankCount, withoutTrailingBlank } from './buffer-lines.js';
 import { computeDelta, type DeltaState, INITIAL_DELTA_STATE } from './delta.js';
+import { ScreenErasures } from './erasures.js';
 import { resolveScreenOptions, resolveSize } from './options.js';
 import { ParseQueue } from './parse-queue.js';
 import { PlainHold } from './plain-hold.js';
@@ -42,10 +43,9 @@ export class TerminalScreen implements ScreenLike {
   // Plain text not yet parsed: handed over when the screen is read or other output arrives.
   private readonly plain: PlainHold;
   private delta: DeltaState = INITIAL_DELTA_STATE;
-  // Whether the previous renderChanges() read the normal screen, and whether the screen was
-  // erased whole since (see its `redrawn`).
+  // Whether the previous renderChanges() read the normal screen (see its `redrawn`).
   private readOnNormal = true;
-  private cleared = false;
+  private readonly erasures: ScreenErasures;
   // Fixed at construction; kept here because xterm.js's options getter is slow for once a chunk.
   private readonly scrollback: number;
   private disposed = false;
@@ -70,16 +70,7 @@ export class TerminalScreen implements ScreenLike {
     this.terminal.buffer.onBufferChange((buffer) => {
       if (buffer.type === 'normal') this.anchor.normalActivated();
     });
-    // A screen erased whole (`clear`, jest's rerun) or reset is written afresh, not drawn over:
-    // renderChanges() then stands in for nothing, so what was on it stays in a reader's text.
-    this.terminal.parser.registerCsiHandler({ final: 'J' }, (params) => {
-      if (params[0] === 2 || params[0] === 3) this.cleared = true;
-      return false;
-    });
-    this.terminal.parser.registerEscHandler({ final: 'c' }, () => {
-      this.cleared = true;
-      return false;
-    });
+    this.erasures = new ScreenErasures(this.terminal, this.anchor, () => this.delta.lines.length);
   }
 
   /** Hands output of the program to the terminal. Synchronous; nothing fed is ever dropped. */
@@ -146,13 +137,13 @@ export class TerminalScreen implements ScreenLike {
     const onNormal = this.terminal.buffer.active.type === 'normal';
     // Lines are compared row for row from the anchor: only meaningful while it still marks the
     // row the previous read started from, on the screen both reads saw.
-    const aligned = onNormal && this.readOnNormal && !this.cleared && !this.anchor.lost;
+    const aligned = onNormal && this.readOnNormal && !this.erasures.cleared && !this.anchor.lost;
     const start = Math.min(this.anchor.row(), onNormal ? normal.length : normal.baseY);
     const rows = onNormal
       ? readRows(normal, start, normal.length)
       : this.withAlternateScreen(readRows(normal, start, normal.baseY));
     const next = onNormal ? this.lineStart(normal.baseY) : normal.baseY;
-    const delta = computeDelta(this.delta, withoutTrailingBlank(joinRows(rows)));
+    const delta = computeDelta(this.erasures.previous(this.delta), withoutTrailingBlank(joinRows(rows)));
     const above = Math.max(0, next - start);
     const kept = next >= start ? rows.slice(above) : readRows(normal, next, start).concat(rows);
     const lines = withoutTrailingBlank(joinRows(kept));
@@ -162,7 +153,7 @@ export class TerminalScreen implements ScreenLike {
     const blankLines = (delta.text === '' ? this.delta.blankLines : 0) + blankAbove;
     this.delta = { lines, started: delta.started, endsOnLast: delta.endsOnLast, blankLines };
     this.readOnNormal = onNormal;
-    this.cleared = false;
+    this.erasures.read();
     this.anchor.moveTo(next);
     return { text: delta.text, redrawn: aligned ? delta.redrawn : 0 };
   }
@@ -184,11 +175,15 @@ export class TerminalScreen implements ScreenLike {
       // Every row the anchor could be on scrolled out under held text: it reads from row 0.
       const start = plain ? 0 : Math.min(this.anchor.row(), rows.normalEnd);
       const fresh = start === 0 ? full : withoutTrailingBlank(joinRows(rows.rows, start));
-      const changes = computeDelta(this.delta, fresh);
+      const changes = computeDelta(this.erasures.previous(this.delta), fresh);
       const delta = changes.text;
       const text = full.join('\n');
       const aligned =
-        plain === undefined && this.readOnNormal && rows.onNormal && !this.cleared && !this.anchor.lost;
+        plain === undefined &&
+        this.readOnNormal &&
+        rows.onNormal &&
+        !this.erasures.cleared &&
+        !this.anchor.lost;
       // Both are often the same text (nothing was read before): an ended session keeps it once.
       return { delta: delta === text ? text : delta, full: text, redrawn: aligned ? changes.redrawn : 0 };
     } finally {
