@@ -8,6 +8,7 @@ import { hostDeathCleanup } from './host-death.js';
 import { inputLatency } from './input-latency.js';
 import { killTree } from './kill-tree.js';
 import { mcpBigOneShot, mcpOneShot50mb, mcpRoundTrip } from './mcp.js';
+import { mcpSessionFlood } from './mcp-session.js';
 import { oneShotStdin } from './one-shot-stdin.js';
 import { outputLog } from './output-log.js';
 import { pollWakeup } from './poll-wakeup.js';
@@ -43,6 +44,7 @@ export const CASES: readonly BenchCase[] = [
   mcpBigOneShot,
   mcpOneShot50mb,
   mcpRoundTrip,
+  mcpSessionFlood,
   viewLatency,
   inputLatency,
   oneShotStdin,

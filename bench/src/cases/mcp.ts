@@ -24,13 +24,16 @@ const ONE_SHOT_MAX_RATIO = 1.3;
 /** The one-shot the two big cases print: 100-column lines of `a`. */
 const bigOneShot = (bytes: number) => `head -c ${bytes} /dev/zero | tr '\\0' a | fold -w 100`;
 
-interface Server {
+export interface Server {
   pid: number;
+  /** An exec call; throws on an error result. */
   call(args: Record<string, unknown>): Promise<string>;
+  /** Any tool call: its first text, and whether it is an error. */
+  tool(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
   close(): Promise<void>;
 }
 
-async function startServer(cwd: string): Promise<Server> {
+export async function startServer(cwd: string): Promise<Server> {
   const require = createRequire(import.meta.url);
   let cli: string;
   try {
@@ -53,15 +56,18 @@ async function startServer(cwd: string): Promise<Server> {
   await client.connect(transport);
   const pid = transport.pid!;
   track(pid);
+  const tool = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 });
+    const content = result.content as { type: string; text?: string }[];
+    return { text: content[0]?.text ?? '', isError: result.isError === true };
+  };
   return {
     pid,
+    tool,
     async call(args) {
-      const result = await client.callTool({ name: 'exec', arguments: args }, undefined, {
-        timeout: 300_000,
-      });
-      const content = result.content as { type: string; text?: string }[];
-      if (result.isError) throw new Error(`exec failed: ${content[0]?.text ?? ''}`);
-      return content[0]?.text ?? '';
+      const { text, isError } = await tool('exec', args);
+      if (isError) throw new Error(`exec failed: ${text}`);
+      return text;
     },
     async close() {
       await client.close();
@@ -79,7 +85,7 @@ function memory(pid: number): { rss: number; peak: number } {
 }
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
