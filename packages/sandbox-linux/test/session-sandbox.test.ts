@@ -134,6 +134,9 @@ describe.skipIf(!linux)('openSessionSandbox (real bubblewrap)', () => {
         `head -c 33554432 /dev/urandom > ${inside}/big; echo "file: $(sha256sum < ${inside}/big)"`,
         `echo "plain: $(curl -s http://localhost:${port}/big | sha256sum)"`,
         `echo "tunneled: $(curl -s --proxytunnel http://localhost:${port}/big | sha256sum)"`,
+        // 40 clients at once: each relayed connection asks for its own stream inside.
+        `pids=; for i in $(seq 40); do curl -s http://localhost:${port}/page > ${inside}/got-$i & pids="$pids $!"; done; wait $pids`,
+        `echo "concurrent: $(cat ${inside}/got-* | grep -c 'inside body')"`,
         'kill %1',
       ].join('\n'),
     );
@@ -145,6 +148,7 @@ describe.skipIf(!linux)('openSessionSandbox (real bubblewrap)', () => {
     expect(sum, r.out).toBeDefined();
     expect(r.out).toContain(`plain: ${sum}`);
     expect(r.out).toContain(`tunneled: ${sum}`);
+    expect(r.out).toContain('concurrent: 40');
     // A loopback port nothing inside listens on is refused by the proxy, and told, as before.
     expect(r.out).toContain('closed: 403');
     expect(r.seen).toEqual(['sandbox: connection to localhost:1 refused']);
