@@ -1,7 +1,9 @@
 // Every guarantee still holds inside `procmux mcp --sandbox`: a controlling terminal (Ctrl-C,
 // job control, /dev/pts/N), tree kill of a daemon's setsid/double-fork tree, and the kernel's
-// waiting-for-input detection stopping a one_shot at a password prompt.
-import { rmSync } from 'node:fs';
+// waiting-for-input detection stopping a one_shot at a password prompt; and npm runs a script
+// without its registry check being refused (and told) on every run.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   assertNoLeakedProcesses,
   assertNoSandboxDirs,
@@ -21,6 +23,9 @@ const tmp = linux ? privateTmpdir() : '';
 let server: SandboxedServer;
 
 beforeAll(async () => {
+  // npm and pnpm set npm_config_* for the scripts they run (the cache in the real home, where
+  // the registry check was done today; the check off); a model's host has none of them.
+  for (const name of Object.keys(process.env)) if (/^npm_config_/i.test(name)) delete process.env[name];
   if (linux) server = await startSandboxed();
 });
 
@@ -127,5 +132,14 @@ describe.skipIf(!linux)('host death with --sandbox', () => {
     } finally {
       await doomed.close().catch(() => {});
     }
+  });
+
+  it("npm test runs its script, and no refusal of npm's own registry check is told", async () => {
+    const pkg = { name: 'x', version: '1.0.0', scripts: { test: 'echo TESTS-RAN' } };
+    writeFileSync(join(server.workspace, 'package.json'), JSON.stringify(pkg));
+    const r = await server.call('exec', { command: 'npm test' });
+    expect(r.text).toContain('TESTS-RAN');
+    expect(r.text).toMatch(/Process exited with code 0\./);
+    expect(r.text).not.toContain('sandbox:');
   });
 });

@@ -12,6 +12,7 @@ export {
   type Outer,
   PROGRAM_ENV_PREFIX,
   PROXY_PORT,
+  SANDBOX_DEFAULT_ENV,
   type SandboxFiles,
   sandboxEnv,
 } from './launcher.js';

@@ -227,6 +227,17 @@ export function launchArgs(
   };
 }
 
+/**
+ * Defaults a sandboxed program gets unless its own environment says otherwise: npm (and the
+ * update-notifier package other CLIs use) checks the registry for a newer version on every run,
+ * which the proxy refuses unless the registry is allowed, so every `npm test` ended with
+ * `sandbox: connection to registry.npmjs.org refused` for a check nobody asked for.
+ */
+export const SANDBOX_DEFAULT_ENV: Readonly<Record<string, string>> = Object.freeze({
+  npm_config_update_notifier: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+});
+
 /** Variables every sandboxed process gets: the private TMPDIR and the proxy for every scheme. */
 export function sandboxEnv(files: SandboxFiles): Record<string, string> {
   return {

@@ -23,6 +23,7 @@ import {
   launchArgs,
   launchEnv,
   type Outer,
+  SANDBOX_DEFAULT_ENV,
   type SandboxFiles,
   sandboxEnv,
 } from './launcher.js';
@@ -252,7 +253,7 @@ async function sandboxIn(
           'ERR_PROCESS_UNSUPPORTED',
           'an adopted sandbox launches nothing: its process runs already (open a sandbox with openSessionSandbox to start one)',
         );
-      const program = { ...env, ...sandboxEnv(files) };
+      const program = { ...SANDBOX_DEFAULT_ENV, ...env, ...sandboxEnv(files) };
       return {
         ...launchArgs(target, policy, files, cwd, kindOf, forwarder, outerFor(wrapOptions)),
         env: launchEnv(program, process.env.PATH),

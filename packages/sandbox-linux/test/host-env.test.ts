@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchEnv, PROGRAM_ENV_PREFIX } from '../src/launcher.js';
+import { launchEnv, PROGRAM_ENV_PREFIX, SANDBOX_DEFAULT_ENV } from '../src/launcher.js';
 import { resolveSandboxPolicy } from '../src/policy.js';
 import { openSessionSandbox } from '../src/session-sandbox.js';
 import { findExecutableOnPath } from '../src/which.js';
@@ -179,7 +179,10 @@ describe.skipIf(!linux)("the program's environment on the host's side of the lau
       expect(seen.HTTP_PROXY).toBe('http://127.0.0.1:3128');
       expect(seen.PROCMUX_TREE).toBeUndefined();
       const bashOwn = ['PWD', 'SHLVL', '_'];
-      const sandboxOwn = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'];
+      const sandboxOwn = [
+        ...['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'],
+        ...Object.keys(SANDBOX_DEFAULT_ENV),
+      ];
       const extra = Object.keys(seen).filter(
         (name) =>
           !(name in given) &&
@@ -188,5 +191,16 @@ describe.skipIf(!linux)("the program's environment on the host's side of the lau
           !/^NO_PROXY$|^no_proxy$/.test(name),
       );
       expect(extra).toEqual([]);
+      expect(seen).toMatchObject(SANDBOX_DEFAULT_ENV);
     });
+
+  it("turns npm's registry check off by default, and leaves it to the program's own setting", async () => {
+    const path = process.env.PATH ?? '/usr/bin:/bin';
+    const defaults = await launch('env -0', { PATH: path }, {});
+    expect(defaults.out.split('\0')).toEqual(
+      expect.arrayContaining(['npm_config_update_notifier=false', 'NO_UPDATE_NOTIFIER=1']),
+    );
+    const own = await launch('env -0', { PATH: path, npm_config_update_notifier: 'true' }, {});
+    expect(own.out.split('\0')).toContain('npm_config_update_notifier=true');
+  });
 });
