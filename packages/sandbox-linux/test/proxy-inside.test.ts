@@ -12,11 +12,13 @@ import { InsideStreams, insideAddress, OUTSIDE_LINE, RELAY_HELLO } from '../src/
 import { parseDomain } from '../src/policy.js';
 import { type SandboxProxy, startProxy } from '../src/proxy.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'sbx-proxy-'));
+// Made when the tests run, not when the file is imported (`vitest list` imports it too).
+let dir = '';
 let hostServer: Server;
 let hostPort = 0;
 
 beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sbx-proxy-'));
   hostServer = createHttpServer((_q, r) => r.end('host body'));
   await new Promise<void>((resolve) => hostServer.listen(0, '127.0.0.1', resolve));
   hostPort = (hostServer.address() as { port: number }).port;
