@@ -36,6 +36,22 @@ export function joinRows(rows: readonly Row[], from = 0, to = rows.length): stri
   return lines;
 }
 
+/**
+ * How many lines start in rows `from`..`to` - 1 of `buffer` (`from` counting as a start), at
+ * most `most`; undefined when the last one counted wraps on past `to` (it is only partly there).
+ */
+export function lineStartsBetween(
+  buffer: IBuffer,
+  from: number,
+  to: number,
+  most: number,
+): number | undefined {
+  let count = 0;
+  let row = from;
+  for (; row < to && count < most; row++) if (row === from || !buffer.getLine(row)?.isWrapped) count++;
+  return count > 0 && row === to && buffer.getLine(to)?.isWrapped ? undefined : count;
+}
+
 /** How many of the last lines are empty. */
 export function trailingBlankCount(lines: readonly string[]): number {
   let count = 0;

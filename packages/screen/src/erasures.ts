@@ -6,7 +6,7 @@
 // read returned the whole scrollback again. Each such erase is seen here as it is parsed.
 import type { Terminal } from '@xterm/headless';
 import type { HistoryAnchor } from './anchor.js';
-import { joinRows, readRows } from './buffer-lines.js';
+import { joinRows, lineStartsBetween, readRows } from './buffer-lines.js';
 import type { DeltaState } from './delta.js';
 
 export class ScreenErasures {
@@ -41,6 +41,11 @@ export class ScreenErasures {
     });
   }
 
+  /** The normal screen was erased whole or reset since the last read (not only the alternate one). */
+  get normalErased(): boolean {
+    return this.#kept !== undefined;
+  }
+
   /** `delta` less the lines the erases since took away: they compare with nothing now. */
   previous(delta: DeltaState): DeltaState {
     const kept = this.#kept;
@@ -68,6 +73,7 @@ export class ScreenErasures {
 
   #scrollbackErased(): void {
     this.cleared = true;
+    if (this.terminal.buffer.active.type !== 'normal') return;
     // The scrollback goes, and an anchor in it: the next read starts at the screen's top.
     if (this.anchor.lost || this.anchor.markedRow() < this.terminal.buffer.normal.baseY) this.#keep(0);
   }
@@ -81,19 +87,14 @@ export class ScreenErasures {
   /** How many of the previous read's lines start above row `top` (at most all of them). */
   #linesAbove(top: number): number {
     const normal = this.terminal.buffer.normal;
-    const most = this.previousLines();
     const first = this.anchor.row();
-    let count = 0;
-    let lastStart = first;
-    let row = first;
-    for (; row < top && count < most; row++) {
-      if (row !== first && normal.getLine(row)?.isWrapped) continue;
-      count++;
-      lastStart = row;
-    }
+    const count = lineStartsBetween(normal, first, top, this.previousLines());
+    if (count !== undefined) return count;
     // The last one wraps onto the erased screen: what is left of it is its rows above.
-    if (count > 0 && row === top && normal.getLine(top)?.isWrapped)
-      this.#remnant = { index: count - 1, text: joinRows(readRows(normal, lastStart, top))[0] ?? '' };
-    return count;
+    let lastStart = top - 1;
+    while (lastStart > first && normal.getLine(lastStart)?.isWrapped) lastStart--;
+    const above = lineStartsBetween(normal, first, lastStart, Number.POSITIVE_INFINITY) ?? 0;
+    this.#remnant = { index: above, text: joinRows(readRows(normal, lastStart, top))[0] ?? '' };
+    return above + 1;
   }
 }

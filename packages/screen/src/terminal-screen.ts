@@ -4,7 +4,14 @@ import serializeAddon from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
 import xterm from '@xterm/headless';
 import { HistoryAnchor } from './anchor.js';
-import { joinRows, type Row, readRows, trailingBlankCount, withoutTrailingBlank } from './buffer-lines.js';
+import {
+  joinRows,
+  lineStartsBetween,
+  type Row,
+  readRows,
+  trailingBlankCount,
+  withoutTrailingBlank,
+} from './buffer-lines.js';
 import { computeDelta, type DeltaState, INITIAL_DELTA_STATE } from './delta.js';
 import { ScreenErasures } from './erasures.js';
 import { resolveScreenOptions, resolveSize } from './options.js';
@@ -46,6 +53,9 @@ export class TerminalScreen implements ScreenLike {
   // Whether the previous renderChanges() read the normal screen (see its `redrawn`).
   private readOnNormal = true;
   private readonly erasures: ScreenErasures;
+  // While the alternate screen is up: the lines on the normal screen as the last read of it
+  // returned them (see previousState).
+  private normalHeld: string[] | undefined;
   // Fixed at construction; kept here because xterm.js's options getter is slow for once a chunk.
   private readonly scrollback: number;
   private disposed = false;
@@ -143,7 +153,7 @@ export class TerminalScreen implements ScreenLike {
       ? readRows(normal, start, normal.length)
       : this.withAlternateScreen(readRows(normal, start, normal.baseY));
     const next = onNormal ? this.lineStart(normal.baseY) : normal.baseY;
-    const delta = computeDelta(this.erasures.previous(this.delta), withoutTrailingBlank(joinRows(rows)));
+    const delta = computeDelta(this.previousState(onNormal, start), withoutTrailingBlank(joinRows(rows)));
     const above = Math.max(0, next - start);
     const kept = next >= start ? rows.slice(above) : readRows(normal, next, start).concat(rows);
     const lines = withoutTrailingBlank(joinRows(kept));
@@ -153,9 +163,35 @@ export class TerminalScreen implements ScreenLike {
     const blankLines = (delta.text === '' ? this.delta.blankLines : 0) + blankAbove;
     this.delta = { lines, started: delta.started, endsOnLast: delta.endsOnLast, blankLines };
     this.readOnNormal = onNormal;
+    if (onNormal) this.normalHeld = undefined;
     this.erasures.read();
     this.anchor.moveTo(next);
     return { text: delta.text, redrawn: aligned ? delta.redrawn : 0 };
+  }
+
+  /**
+   * What this read's rows, from row `start`, are compared with: the last read's lines. Leaving
+   * the alternate screen (vim, less, man, a pager) brings the normal screen back as it was; the
+   * last read was of the alternate screen, so every line on the normal one came back again
+   * (after `less`, the whole screen before it). What the reader holds of the normal screen is
+   * what its last read returned, less the lines that scrolled above it before the alternate
+   * screen came (the first read there returned what changed of those): those are kept at that
+   * read and compared with here, as lines the reader's text no longer ends on.
+   */
+  private previousState(onNormal: boolean, start: number): DeltaState {
+    const previous = this.erasures.previous(this.delta);
+    if (!onNormal && this.readOnNormal) {
+      const normal = this.terminal.buffer.normal;
+      // (`lost` reads the active buffer's markers: on the alternate screen the anchor's is not there.)
+      const above =
+        this.anchor.markedRow() < 0
+          ? undefined
+          : lineStartsBetween(normal, start, normal.baseY, previous.lines.length);
+      this.normalHeld = above === undefined ? undefined : previous.lines.slice(above);
+    }
+    const held = this.normalHeld;
+    if (!onNormal || this.readOnNormal || held === undefined || this.erasures.normalErased) return previous;
+    return { lines: held, started: previous.started, endsOnLast: false, blankLines: 0 };
   }
 
   /**
@@ -175,7 +211,7 @@ export class TerminalScreen implements ScreenLike {
       // Every row the anchor could be on scrolled out under held text: it reads from row 0.
       const start = plain ? 0 : Math.min(this.anchor.row(), rows.normalEnd);
       const fresh = start === 0 ? full : withoutTrailingBlank(joinRows(rows.rows, start));
-      const changes = computeDelta(this.erasures.previous(this.delta), fresh);
+      const changes = computeDelta(this.previousState(rows.onNormal, start), fresh);
       const delta = changes.text;
       const text = full.join('\n');
       const aligned =
@@ -218,6 +254,8 @@ export class TerminalScreen implements ScreenLike {
     const size = resolveSize(cols, rows);
     this.terminal.resize(size.cols, size.rows);
     this.anchor.resized();
+    // The anchor may repeat rows after a resize: the held lines no longer start there.
+    this.normalHeld = undefined;
   }
 
   /**
