@@ -122,6 +122,16 @@ export class TerminalScreen implements ScreenLike {
   }
 
   /**
+   * The screen alone, as a person sees it now: the rows of the active buffer (a full-screen
+   * program's on the alternate screen), one logical line per line, without the scrollback.
+   */
+  async renderScreen(): Promise<string> {
+    await this.parsed('renderScreen');
+    const active = this.terminal.buffer.active;
+    return visibleText(readRows(active, active.type === 'normal' ? active.baseY : 0, active.length));
+  }
+
+  /**
    * What is new since the previous renderNew(), written to be appended to the text the previous
    * calls returned: when the line the previous call ended on has only grown, just its new
    * characters; lines after it start with '\n'; a line redrawn in place comes back whole on a
@@ -199,7 +209,7 @@ export class TerminalScreen implements ScreenLike {
    * the screen is disposed (later calls throw ERR_PROCESS_STATE). Plain output still held
    * whose tail scrolls every row there was out is rendered from its text, never parsed.
    */
-  async retire(): Promise<{ delta: string; full: string; redrawn: number }> {
+  async retire(): Promise<{ delta: string; full: string; screen: string; redrawn: number }> {
     this.assertLive('retire');
     try {
       // Everything before the held text parsed; the held text stays held.
@@ -220,8 +230,16 @@ export class TerminalScreen implements ScreenLike {
         rows.onNormal &&
         !this.erasures.cleared &&
         !this.anchor.lost;
+      // The rows a person sees: the last screenful of the normal buffer, or the alternate screen.
+      const screenFrom = rows.onNormal ? Math.max(0, rows.normalEnd - this.terminal.rows) : rows.normalEnd;
+      const screen = visibleText(rows.rows.slice(screenFrom));
       // Both are often the same text (nothing was read before): an ended session keeps it once.
-      return { delta: delta === text ? text : delta, full: text, redrawn: aligned ? changes.redrawn : 0 };
+      return {
+        delta: delta === text ? text : delta,
+        full: text,
+        screen: screen === text ? text : screen,
+        redrawn: aligned ? changes.redrawn : 0,
+      };
     } finally {
       this.dispose();
     }
@@ -423,6 +441,12 @@ export class TerminalScreen implements ScreenLike {
   private assertLive(operation: string): void {
     if (this.disposed) throw stateError(operation);
   }
+}
+
+/** Rows of one screen as text; its top row starts a line even where it continues one above. */
+function visibleText(rows: Row[]): string {
+  if (rows[0]) rows[0] = { ...rows[0], wrapped: false };
+  return withoutTrailingBlank(joinRows(rows)).join('\n');
 }
 
 interface XtermInternals {

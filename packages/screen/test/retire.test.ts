@@ -162,7 +162,7 @@ describe('TerminalScreen.retire()', () => {
   it('disposes the screen: later reads throw ERR_PROCESS_STATE, dispose() stays idempotent', async () => {
     const screen = new TerminalScreen({ cols: 10, rows: 3 });
     screen.feed('done\r\n');
-    expect(await screen.retire()).toEqual({ delta: 'done', full: 'done', redrawn: 0 });
+    expect(await screen.retire()).toEqual({ delta: 'done', full: 'done', screen: 'done', redrawn: 0 });
     await expect(screen.renderFull()).rejects.toMatchObject({ code: 'ERR_PROCESS_STATE' });
     await expect(screen.retire()).rejects.toMatchObject({ code: 'ERR_PROCESS_STATE' });
     expect(() => screen.dispose()).not.toThrow();

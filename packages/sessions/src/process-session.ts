@@ -82,8 +82,11 @@ export interface ProcessSession {
    * the cut shows text or may find an error line: a 50 MB flood's middle is only counted.
    */
   excerpt(request: TranscriptExcerptRequest): Promise<OutputBudgetResult>;
-  /** The full rendered terminal (scrollback + screen) of an emulated session. */
-  screen(): Promise<string>;
+  /**
+   * The full rendered terminal (scrollback + screen) of an emulated session; with
+   * `{ scrollback: false }` the screen alone, as a person sees it (a full-screen program's).
+   */
+  screen(options?: { scrollback?: boolean }): Promise<string>;
   /** Waits for the end (or timeoutMs); exitCode is null unless the state is `exited`. */
   wait(options?: { timeoutMs?: number }): Promise<WaitOutcome>;
   metadata(): SessionMetadata;

@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 it.runIf(process.platform !== 'win32')(
-  'after less exits, the screen before it does not come back',
+  'while less runs, its screen reads alone; after it exits, the screen before it does not come back',
   async () => {
     const cwd = makeWorkspace();
     writeFileSync(join(cwd, 'page.txt'), 'PAGE LINE\n'.repeat(5));
@@ -37,11 +37,16 @@ it.runIf(process.platform !== 'win32')(
         );
       };
       await until((t) => PROMPT.test(t), 'the prompt');
-      // 40 lines: the 24-row screen is full and scrolled, its rows all read.
-      await session.input('seq 1 40\r');
-      await until((t) => /^40$/m.test(t) && PROMPT.test(t), 'seq');
+      // 100 lines: the screen is full and scrolled, its rows all read.
+      await session.input('seq 1 100\r');
+      await until((t) => /^100$/m.test(t) && PROMPT.test(t), 'seq');
       await session.input('less page.txt\r');
-      await until((t) => t.includes('PAGE LINE') && session.fullScreen, 'less');
+      await until((t) => t.includes('(END)') && session.fullScreen, 'less');
+      // While less shows the file: the screen alone is its screen; the full one has the history too.
+      const alone = await session.screen({ scrollback: false });
+      expect(alone).toContain('PAGE LINE');
+      expect(alone).not.toMatch(/^(50|99|.*seq 1 100)$/m);
+      expect(await session.screen()).toMatch(/^50$/m);
       const before = text.length;
       await session.input('q');
       await until((t) => PROMPT.test(t.slice(before)), 'the prompt after less');
@@ -49,7 +54,7 @@ it.runIf(process.platform !== 'win32')(
       // The command line comes once: with less's exit, or before it when a poll caught its echo.
       expect(after).toMatch(/^(\nbash-[\d.]+[#$] less page\.txt)?\nbash-[\d.]+[#$]\s*$/);
       expect(text.split('less page.txt')).toHaveLength(2);
-      expect(after).not.toContain('39');
+      expect(after).not.toContain('99');
       await session.input('exit\r');
       await session.wait();
     } finally {

@@ -15,7 +15,9 @@ export async function gatheredBody(
 ): Promise<string> {
   if (last.fullScreen !== true || output.stdoutPieces < 2 || session.screen === undefined)
     return gatheredText(session, output);
-  const screen = await session.screen().catch(() => undefined);
+  // The screen alone: the normal screen's scrollback above it was returned before (up to 5,000
+  // lines of it came back with every such reply).
+  const screen = await session.screen({ scrollback: false }).catch(() => undefined);
   return screen === undefined ? gatheredText(session, output) : screen;
 }
 

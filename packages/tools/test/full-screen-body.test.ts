@@ -10,7 +10,11 @@ const poll = (stdout: string, fullScreen?: true): PollResult =>
   pollOf(stdout, fullScreen ? { fullScreen } : {});
 
 const SCREEN = '\n~\n~\n~\n~\n"notes.txt" [New File]';
-const session = { screen: async () => SCREEN };
+// The scrollback above the program's screen: returned by earlier replies, never part of this one.
+const session = {
+  screen: async (options?: { scrollback?: boolean }) =>
+    options?.scrollback === false ? SCREEN : `old line 1\nold line 2\n${SCREEN}`,
+};
 
 function gathered(...polls: PollResult[]): OutputGatherer {
   const output = new OutputGatherer();

@@ -107,7 +107,7 @@ export class SessionCore {
    * An ended session's screen as text: what poll() has not returned yet (and the lines before
    * it that it redraws), and the whole render.
    */
-  finalScreen: { delta: string; full: string; redrawn: number } | undefined;
+  finalScreen: { delta: string; full: string; screen: string; redrawn: number } | undefined;
   retiring: Promise<void> | undefined;
   terminal: { columns: number; rows: number } | undefined;
   control: ControlHold | undefined;

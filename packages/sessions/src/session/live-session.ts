@@ -134,8 +134,8 @@ export class LiveSession implements ProcessSession {
   excerpt(request: TranscriptExcerptRequest): Promise<OutputBudgetResult> {
     return reads.excerpt(this.#s, request);
   }
-  screen(): Promise<string> {
-    return reads.screen(this.#s);
+  screen(options?: { scrollback?: boolean }): Promise<string> {
+    return reads.screen(this.#s, options);
   }
   wait(options?: { timeoutMs?: number }): Promise<WaitOutcome> {
     return heldOpen(reads.wait(this.#s, options));

@@ -160,15 +160,16 @@ export async function excerpt(
   return s.transcript.excerpt(request, s.ctx.limits.maxOutputChunkBytes);
 }
 
-export async function screen(s: SessionCore): Promise<string> {
+export async function screen(s: SessionCore, options: { scrollback?: boolean } = {}): Promise<string> {
   await access(s);
   if (!s.emulated) {
     throw new ProcmuxError('ERR_PROCESS_UNSUPPORTED', 'screen() needs a PTY session with a terminal screen');
   }
   // From the live screen, or the final one an ended session kept.
   await s.retiring;
-  if (s.finalScreen) return s.finalScreen.full;
-  return s.screen!.renderFull();
+  const scrollback = options.scrollback !== false;
+  if (s.finalScreen) return scrollback ? s.finalScreen.full : s.finalScreen.screen;
+  return scrollback ? s.screen!.renderFull() : s.screen!.renderScreen();
 }
 
 export async function wait(s: SessionCore, options: { timeoutMs?: number } = {}): Promise<WaitOutcome> {
