@@ -136,9 +136,12 @@ function outside(client: Socket, request: Request, context: Context, triedInside
 /** Each side ends with the other; close() ends the upstream too. */
 function link(client: Socket, upstream: Socket, sockets: Set<Socket>): void {
   sockets.add(upstream);
-  upstream.on('close', () => {
+  upstream.on('close', (hadError) => {
     sockets.delete(upstream);
-    client.destroy();
+    // An upstream that ended cleanly leaves the client to finish writing what it still holds
+    // (destroyed, a 32 MiB answer lost its tail under load); one that failed ends it now.
+    if (hadError) client.destroy();
+    else client.end();
   });
   client.on('close', () => upstream.destroy());
 }
