@@ -205,14 +205,12 @@ describe.skipIf(skip !== undefined)(`procmux mcp --view in chromium${skip ? ` ($
     const again = await call('process', { action: 'paste', session_id: id, text: 'print("model again")' });
     expect(again.isError).toBe(false);
     await call('process', { action: 'submit', session_id: id });
-    await waitFor(
-      async () => /^model again$/m.test(await pageText()),
-      10_000,
-      'the page to show the model again',
-    );
-    expect(await pageText()).toBe(
-      rightTrim((await call('process', { action: 'log', session_id: id })).data.output),
-    );
+    // Python writes the line and its next prompt apart: wait for the prompt, then for the page
+    // to show it (a page that had the line but not yet the prompt failed a CI run).
+    await call('process', { action: 'wait_for', session_id: id, pattern: '^model again\\n>>>' });
+    const after = rightTrim((await call('process', { action: 'log', session_id: id })).data.output);
+    expect(after).toMatch(/^model again\n>>>$/m);
+    await waitFor(async () => (await pageText()) === after, 10_000, 'the page to show the screen again');
     await waitFor(() => /human_control_ended/.test(stderr), 5_000, 'the end event in the log');
     expect((await pageState()).control).toBeNull();
   });
