@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { type HostOptions, openServerHost, resourceSessions, type ServerHost } from './host.js';
 import type { ServeHandle } from './serve.js';
 import { createProcmuxServer } from './server.js';
+import { stderrLog } from './stderr-log.js';
 
 /** Where `--http` listens; port 0 picks a free one. */
 export interface HttpRequest {
@@ -31,8 +32,11 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * `closed` resolves.
  */
 export async function serveHttp(options: HostOptions & { http: HttpRequest }): Promise<HttpServeHandle> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const host = await openServerHost(options, log);
+  const { log, dispose } = options.log ? { log: options.log, dispose: () => {} } : stderrLog();
+  const host = await openServerHost(options, log).catch((error: unknown) => {
+    dispose();
+    throw error;
+  });
   const token = randomBytes(24).toString('base64url');
   const clients = new Map<string, StreamableHTTPServerTransport>();
   const http = createServer((request, response) => {
@@ -88,6 +92,7 @@ export async function serveHttp(options: HostOptions & { http: HttpRequest }): P
     });
   }).catch(async (error: unknown) => {
     await host.close('could not listen');
+    dispose();
     throw error;
   });
   const { port } = http.address() as AddressInfo;
@@ -120,6 +125,7 @@ export async function serveHttp(options: HostOptions & { http: HttpRequest }): P
       clients.clear();
       http.closeAllConnections();
       await host.close(reason);
+      dispose();
       resolveClosed();
     })();
     return closing;

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { type HostOptions, openServerHost, resourceSessions } from './host.js';
 import { createProcmuxServer } from './server.js';
+import { stderrLog } from './stderr-log.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 
 export interface ServeOptions extends HostOptions {
@@ -25,8 +26,11 @@ export interface ServeHandle {
 export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const host = await openServerHost(options, log);
+  const { log, dispose } = options.log ? { log: options.log, dispose: () => {} } : stderrLog();
+  const host = await openServerHost(options, log).catch((error: unknown) => {
+    dispose();
+    throw error;
+  });
   const server = createProcmuxServer(host.tools, {
     sessions: resourceSessions(host),
     ...(host.view ? { secretPages: host.view } : {}),
@@ -40,6 +44,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
     closing ??= (async () => {
       await host.close(reason);
       await server.close().catch(() => {});
+      dispose();
       resolveClosed();
     })();
     return closing;

@@ -11,6 +11,15 @@ import { assertNoLeakedProcesses, isAlive, testTmpdir, trackPid, waitFor } from 
 import { afterAll, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const LIBRARY = new URL('../dist/index.js', import.meta.url).href;
+// A host that embeds the server with its defaults: no log of its own, no stderr listener.
+const EMBEDDER = `import { serveStdio } from ${JSON.stringify(LIBRARY)};
+const handle = await serveStdio({ cwd: process.argv[1] });
+await handle.closed;`;
+const servers = {
+  'procmux mcp': () => [CLI, 'mcp', '--cwd', root],
+  'a host embedding serveStdio': () => ['--input-type=module', '-e', EMBEDDER, root],
+};
 const root = mkdtempSync(join(testTmpdir(), 'procmux-client-gone-'));
 
 afterAll(async () => {
@@ -43,11 +52,19 @@ function rpc(server: ChildProcessWithoutNullStreams) {
 }
 
 describe.skipIf(process.platform === 'win32')('a client that dies without closing', () => {
-  it.each(['all three at once', 'stderr first'])(
-    'its pipes closing (%s) stop the server, and every session dies with it',
-    async (order) => {
-      const server = spawn(process.execPath, [CLI, 'mcp', '--cwd', root], { stdio: 'pipe' });
+  it.each([
+    ['procmux mcp', 'all three at once'],
+    ['procmux mcp', 'stderr first'],
+    ['a host embedding serveStdio', 'all three at once'],
+    ['a host embedding serveStdio', 'stderr first'],
+  ] as const)(
+    '%s: its pipes closing (%s) stop the server, and every session dies with it',
+    async (kind, order) => {
+      const server = spawn(process.execPath, servers[kind](), { stdio: 'pipe' });
       trackPid(server.pid);
+      const exited = new Promise<[number | null, string | null]>((resolve) =>
+        server.once('exit', (code, signal) => resolve([code, signal])),
+      );
       const client = rpc(server);
       await client.call('initialize', {
         protocolVersion: '2025-06-18',
@@ -76,6 +93,8 @@ describe.skipIf(process.platform === 'win32')('a client that dies without closin
         15_000,
         'the server and its session to end',
       );
+      // It stopped as asked (the client went), not by an uncaught error.
+      expect(await exited).toEqual([0, null]);
     },
   );
 });

@@ -198,8 +198,21 @@ describe('serveStdio', () => {
   });
 
   it('refuses a workspace that does not exist before serving', async () => {
+    const listening = process.stderr.listenerCount('error');
     await expect(
       serveStdio({ cwd: join(root, 'missing'), stdin: toServer, stdout: fromServer }),
     ).rejects.toSatisfy((error) => isProcmuxError(error, 'ERR_PROCESS_POLICY'));
+    expect(process.stderr.listenerCount('error')).toBe(listening);
+  });
+
+  it("with no log of the host's, hears stderr's errors while it serves, and only then", async () => {
+    const listening = process.stderr.listenerCount('error');
+    const handle = await serveStdio({ cwd: root, stdin: toServer, stdout: fromServer });
+    expect(process.stderr.listenerCount('error')).toBe(listening + 1);
+    // What a dead client's stderr does to a log line: heard, not thrown.
+    const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    expect(process.stderr.emit('error', epipe)).toBe(true);
+    await handle.close();
+    expect(process.stderr.listenerCount('error')).toBe(listening);
   });
 });
