@@ -79,4 +79,21 @@ describe.skipIf(!linux)('wait_for port in a sandboxed session', () => {
     expect(await waitLine('^urllib: ')).toMatch(/^urllib: inside page\r?$/m);
     await server.call('process', { action: 'kill', session_id: id });
   });
+
+  it("a daemon's server is not reached from another session, and the refusal there says why", async () => {
+    const { id, text } = await waitedPort(`python3 -m http.server ${host.port} --bind 127.0.0.1`, 30_000);
+    expect(text).toContain(`Port ${host.port} is listening inside the session's sandbox`);
+    const before = host.requests();
+    const r = await server.call('exec', {
+      command: `curl -s -o /dev/null -w 'status %{http_code}\\n' http://localhost:${host.port}/`,
+    });
+    expect(r.text).toMatch(/^status 403$/m);
+    const lines = r.text.trimEnd().split('\n');
+    expect(lines.slice(-2)).toEqual([
+      "This session's localhost is its own: a server another session or this host runs is not reachable from it. Start the server and its client in one session (`server & client` in one command, or both in a shell session).",
+      `sandbox: connection to localhost:${host.port} refused`,
+    ]);
+    expect(host.requests()).toBe(before);
+    await server.call('process', { action: 'kill', session_id: id });
+  });
 });
