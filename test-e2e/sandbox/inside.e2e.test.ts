@@ -1,8 +1,9 @@
 // Every guarantee still holds inside `procmux mcp --sandbox`: a controlling terminal (Ctrl-C,
 // job control, /dev/pts/N), tree kill of a daemon's setsid/double-fork tree, and the kernel's
 // waiting-for-input detection stopping a one_shot at a password prompt; and npm runs a script
-// without its registry check being refused (and told) on every run.
-import { rmSync, writeFileSync } from 'node:fs';
+// without its registry check being refused (and told) on every run, and installs a package.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   assertNoLeakedProcesses,
@@ -141,5 +142,25 @@ describe.skipIf(!linux)('host death with --sandbox', () => {
     expect(r.text).toContain('TESTS-RAN');
     expect(r.text).toMatch(/Process exited with code 0\./);
     expect(r.text).not.toContain('sandbox:');
+  });
+
+  it("npm install works in a cache of the session's own, and the user's ~/.npm is not written", async () => {
+    // A package as npm packs one (a tarball of package/), installed with no network at all.
+    const source = join(server.workspace, 'tiny');
+    mkdirSync(join(source, 'package'), { recursive: true });
+    writeFileSync(
+      join(source, 'package', 'package.json'),
+      JSON.stringify({ name: 'tiny-dep', version: '1.0.0' }),
+    );
+    writeFileSync(join(source, 'package', 'index.js'), 'module.exports = () => 6 * 7;\n');
+    execFileSync('tar', ['czf', join(server.workspace, 'tiny-dep-1.0.0.tgz'), '-C', source, 'package']);
+    const r = await server.call('exec', {
+      command:
+        "npm install --no-audit --no-fund ./tiny-dep-1.0.0.tgz && node -e \"console.log('answer', require('tiny-dep')())\"",
+    });
+    expect(r.text).toMatch(/^answer 42$/m);
+    expect(r.text).toMatch(/Process exited with code 0\./);
+    expect(r.text).not.toContain('sandbox:');
+    expect(existsSync(join(server.home, '.npm'))).toBe(false);
   });
 });

@@ -231,12 +231,25 @@ export function launchArgs(
  * Defaults a sandboxed program gets unless its own environment says otherwise: npm (and the
  * update-notifier package other CLIs use) checks the registry for a newer version on every run,
  * which the proxy refuses unless the registry is allowed, so every `npm test` ended with
- * `sandbox: connection to registry.npmjs.org refused` for a check nobody asked for.
+ * `sandbox: connection to registry.npmjs.org refused` for a check nobody asked for; pip does
+ * the same (`sandbox: connection to pypi.org refused` after every `pip list`).
  */
 export const SANDBOX_DEFAULT_ENV: Readonly<Record<string, string>> = Object.freeze({
   npm_config_update_notifier: 'false',
   NO_UPDATE_NOTIFIER: '1',
+  PIP_DISABLE_PIP_VERSION_CHECK: '1',
 });
+
+/**
+ * The defaults with the one that names the session's private temp dir: npm's cache. npm puts
+ * every package it fetches or unpacks there first (a local tarball too), and the user's ~/.npm
+ * is read-only inside, so `npm install` failed with EROFS whatever the allow list let through.
+ * A cache of the session's own also keeps a sandboxed program from writing what the user's npm
+ * later reads.
+ */
+export function sandboxDefaultEnv(files: Pick<SandboxFiles, 'tmp'>): Record<string, string> {
+  return { ...SANDBOX_DEFAULT_ENV, npm_config_cache: `${files.tmp}/npm-cache` };
+}
 
 /** Variables every sandboxed process gets: the private TMPDIR and the proxy for every scheme. */
 export function sandboxEnv(files: SandboxFiles): Record<string, string> {

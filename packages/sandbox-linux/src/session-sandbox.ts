@@ -23,8 +23,8 @@ import {
   launchArgs,
   launchEnv,
   type Outer,
-  SANDBOX_DEFAULT_ENV,
   type SandboxFiles,
+  sandboxDefaultEnv,
   sandboxEnv,
 } from './launcher.js';
 import { builtSandboxInit } from './native.js';
@@ -253,7 +253,7 @@ async function sandboxIn(
           'ERR_PROCESS_UNSUPPORTED',
           'an adopted sandbox launches nothing: its process runs already (open a sandbox with openSessionSandbox to start one)',
         );
-      const program = { ...SANDBOX_DEFAULT_ENV, ...env, ...sandboxEnv(files) };
+      const program = { ...sandboxDefaultEnv(files), ...env, ...sandboxEnv(files) };
       return {
         ...launchArgs(target, policy, files, cwd, kindOf, forwarder, outerFor(wrapOptions)),
         env: launchEnv(program, process.env.PATH),

@@ -182,6 +182,7 @@ describe.skipIf(!linux)("the program's environment on the host's side of the lau
       const sandboxOwn = [
         ...['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'],
         ...Object.keys(SANDBOX_DEFAULT_ENV),
+        'npm_config_cache',
       ];
       const extra = Object.keys(seen).filter(
         (name) =>
@@ -194,13 +195,35 @@ describe.skipIf(!linux)("the program's environment on the host's side of the lau
       expect(seen).toMatchObject(SANDBOX_DEFAULT_ENV);
     });
 
-  it("turns npm's registry check off by default, and leaves it to the program's own setting", async () => {
+  it("turns npm's and pip's registry checks off by default, and leaves it to the program's own setting", async () => {
     const path = process.env.PATH ?? '/usr/bin:/bin';
     const defaults = await launch('env -0', { PATH: path }, {});
     expect(defaults.out.split('\0')).toEqual(
-      expect.arrayContaining(['npm_config_update_notifier=false', 'NO_UPDATE_NOTIFIER=1']),
+      expect.arrayContaining([
+        'npm_config_update_notifier=false',
+        'NO_UPDATE_NOTIFIER=1',
+        'PIP_DISABLE_PIP_VERSION_CHECK=1',
+      ]),
     );
     const own = await launch('env -0', { PATH: path, npm_config_update_notifier: 'true' }, {});
     expect(own.out.split('\0')).toContain('npm_config_update_notifier=true');
+  });
+
+  it("gives npm a cache of the session's own, writable, where the user's ~/.npm is read-only", async () => {
+    const path = process.env.PATH ?? '/usr/bin:/bin';
+    const probe =
+      'printf "%s\\n" "$TMPDIR" "$npm_config_cache"; mkdir -p "$npm_config_cache/x" && echo writable; ' +
+      'mkdir -p "$HOME/.npm/x" 2>/dev/null || echo home-read-only';
+    const r = await launch(probe, { PATH: path, HOME: root }, {});
+    const [tmp, cache, ...rest] = r.out.trimEnd().split('\n');
+    expect(tmp).toMatch(/\/procmux-sandbox-[^/]+\/tmp$/);
+    expect(cache).toBe(`${tmp}/npm-cache`);
+    expect(rest).toEqual(['writable', 'home-read-only']);
+    const own = await launch(
+      'printf "%s\\n" "$npm_config_cache"',
+      { PATH: path, npm_config_cache: '/own' },
+      {},
+    );
+    expect(own.out.trimEnd()).toBe('/own');
   });
 });
