@@ -21,12 +21,22 @@ const tmp = linux ? privateTmpdir() : '';
 let server: SandboxedServer;
 let forbidden: Awaited<ReturnType<typeof hostHttp>>;
 let allowed: Awaited<ReturnType<typeof hostHttp>>;
+// Allowed, with nothing listening on this host.
+let unanswered = 0;
 
 beforeAll(async () => {
   if (!linux) return;
   forbidden = await hostHttp('host secret page');
   allowed = await hostHttp('allowed page 5c1e');
-  server = await startSandboxed(['--sandbox-allow-domain', `localhost:${allowed.port}`]);
+  const closing = await hostHttp('');
+  unanswered = closing.port;
+  await closing.close();
+  server = await startSandboxed([
+    '--sandbox-allow-domain',
+    `localhost:${allowed.port}`,
+    '--sandbox-allow-domain',
+    `localhost:${unanswered}`,
+  ]);
 });
 
 afterAll(async () => {
@@ -159,6 +169,17 @@ describe.skipIf(!linux)('escape table through procmux mcp --sandbox', () => {
     const r = await oneShot('echo kept > notes.txt && cat notes.txt');
     expect(withoutUsage(r.text)).toBe('kept\n\nProcess exited with code 0.');
     expect(readFileSync(join(server.workspace, 'notes.txt'), 'utf8')).toBe('kept\n');
+  });
+
+  it('answers an allowed destination nothing answers on with a 502 saying why, not a refusal', async () => {
+    const r = await oneShot(
+      `curl -sS http://localhost:${unanswered}/; curl -sS -p http://localhost:${unanswered}/`,
+    );
+    expect(r.text).toContain(
+      `procmux sandbox: localhost:${unanswered} is allowed but could not be reached from this host (ECONNREFUSED)`,
+    );
+    expect(r.text).toMatch(/CONNECT tunnel failed, response 502/);
+    expect(r.text).not.toContain('sandbox: connection to');
   });
 
   it('allows a domain on the allow list, through the proxy', async () => {

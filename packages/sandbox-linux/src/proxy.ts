@@ -124,11 +124,17 @@ function outside(client: Socket, request: Request, context: Context, triedInside
     return;
   }
   const upstream = createConnection({ host, port });
-  upstream.on('error', () => {
-    if (upstream.connecting) client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
+  let connected = false;
+  upstream.on('error', (error: NodeJS.ErrnoException) => {
+    // Not yet connected: the name did not resolve, or nothing answered there. Said, not a
+    // silent close (`socket.connecting` is already false when 'error' comes, so this was one).
+    if (!connected) client.end(unreachable(request, error));
     upstream.destroy();
   });
-  upstream.on('connect', () => tunnel(client, { socket: upstream, early: Buffer.alloc(0) }, request));
+  upstream.on('connect', () => {
+    connected = true;
+    tunnel(client, { socket: upstream, early: Buffer.alloc(0) }, request);
+  });
   // Tracked from the start, so that close() ends a connect still under way.
   link(client, upstream, context.sockets);
 }
@@ -139,11 +145,19 @@ function link(client: Socket, upstream: Socket, sockets: Set<Socket>): void {
   upstream.on('close', (hadError) => {
     sockets.delete(upstream);
     // An upstream that ended cleanly leaves the client to finish writing what it still holds
-    // (destroyed, a 32 MiB answer lost its tail under load); one that failed ends it now.
-    if (hadError) client.destroy();
+    // (destroyed, a 32 MiB answer lost its tail under load), and so does a client already
+    // answered (the 502 of an upstream that never connected); one that failed ends it now.
+    if (hadError && !client.writableEnded) client.destroy();
     else client.end();
   });
   client.on('close', () => upstream.destroy());
+}
+
+/** The answer for an allowed destination this host could not reach, and why (an errno code). */
+function unreachable(request: Request, error: NodeJS.ErrnoException): string {
+  const { host, port } = request;
+  const why = error.code === 'ENOTFOUND' ? `${host} does not resolve here` : (error.code ?? error.message);
+  return `HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nprocmux sandbox: ${host}:${port} is allowed but could not be reached from this host (${why})\n`;
 }
 
 /** Joins the client to a connected upstream: CONNECT's answer, or the request in origin form. */
