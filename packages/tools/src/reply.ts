@@ -44,11 +44,13 @@ export async function sessionReply(
   // A one_shot names what ended with it itself (after the hang-up settled).
   const left = target.action === 'one_shot' ? undefined : leftoverReport(session.metadata());
   // A sandbox's refusals come last: what the command hit, after how it ended.
+  const sandbox = sandboxLines(session);
   const status = [
     ...(reply.notes ?? []),
     ...(left?.notes ?? []),
+    ...sandbox.notes,
     sessionStateLine(session, reply.usage === true),
-    ...sandboxLines(session),
+    ...sandbox.lines,
   ]
     .filter((n) => n !== undefined)
     .join('\n');

@@ -7,9 +7,9 @@ import type { ToolSession } from './types.js';
 const MAX_LINES = 10;
 
 /**
- * Said before a refused connection to loopback: each sandboxed session has a network of its
- * own, so a model that started a server in one session (a daemon) and calls it from another (a
- * one_shot curl) is refused, and the refusal alone does not say why.
+ * Said (before the state line) when a connection to loopback was refused: each sandboxed
+ * session has a network of its own, so a model that started a server in one session (a daemon)
+ * and calls it from another (a one_shot curl) is refused, and the refusal alone says not why.
  */
 export const OWN_LOOPBACK_HINT =
   "This session's localhost is its own: a server another session or this host runs is not " +
@@ -21,25 +21,37 @@ const LOOPBACK = /^(localhost|.+\.localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?
 
 const told = new WeakMap<ToolSession, number>();
 
-/** The `sandbox: ... refused` lines not told yet (none outside a sandbox). */
-export function sandboxLines(session: ToolSession): string[] {
+/** What a result says of its session's sandbox: notes before its state line, refusals after. */
+export interface SandboxReport {
+  /** Why, before the state line: the own-loopback hint when a loopback connection was refused. */
+  notes: string[];
+  /** The `sandbox: ... refused` lines not told yet, the result's last lines. */
+  lines: string[];
+}
+
+/** The refusals not told yet (nothing outside a sandbox), and the hint they call for. */
+export function sandboxLines(session: ToolSession): SandboxReport {
+  const none = { notes: [], lines: [] };
   const sandbox = session.metadata().sandbox;
-  if (!sandbox) return [];
+  if (!sandbox) return none;
   const before = told.get(session) ?? 0;
   told.set(session, sandbox.violationCount);
   const fresh = Math.min(sandbox.violationCount - before, sandbox.violations.length);
-  if (fresh <= 0) return [];
+  if (fresh <= 0) return none;
   const refused = sandbox.violations.slice(-fresh);
   const lines = [...new Set(refused.map(violationLine))];
-  // Before the refusals, so that a result still ends with what the sandbox refused.
-  const hint = refused.some((v) => v.kind === 'network' && LOOPBACK.test(v.target))
+  // A note, so that the state line and the refusals after it stay the result's last lines.
+  const notes = refused.some((v) => v.kind === 'network' && LOOPBACK.test(v.target))
     ? [OWN_LOOPBACK_HINT]
     : [];
-  return lines.length <= MAX_LINES
-    ? [...hint, ...lines]
-    : [
-        ...hint,
-        ...lines.slice(0, MAX_LINES),
-        `sandbox: ${lines.length - MAX_LINES} more refusals (process action=list shows the policy)`,
-      ];
+  return {
+    notes,
+    lines:
+      lines.length <= MAX_LINES
+        ? lines
+        : [
+            ...lines.slice(0, MAX_LINES),
+            `sandbox: ${lines.length - MAX_LINES} more refusals (process action=list shows the policy)`,
+          ],
+  };
 }
