@@ -7,6 +7,8 @@ import { closingHarness, idOf } from './helpers.js';
 const harness = closingHarness();
 const posix = process.platform !== 'win32';
 const NUL = '\u0000';
+/** A command typed ahead, as a model types it while the last one still runs. */
+const AHEAD = "cat > f.txt <<'X'\nline a\nline b\nX\nwc -l f.txt\n";
 
 describe('TypedEcho', () => {
   it('masks the echo of a typed line after its prompt, once, and leaves what follows', () => {
@@ -77,6 +79,79 @@ describe('TypedEcho', () => {
     echo.typed('continue');
     expect(echo.mask('Proceed? [y/N] y\n> continue\n')).toBe(`Proceed? [y/N] y\n> ${NUL.repeat(8)}\n`);
   });
+
+  // Typed while the last command still ran: the kernel echoes each line bare at once, and the
+  // shell's line editor echoes them again after its prompts when it reads them.
+  const KERNEL = "cat > f.txt <<'X'\r\nline a\r\nline b\r\nX\r\nwc -l f.txt\r\n";
+  const REDRAW = "$ cat > f.txt <<'X'\r\n> line a\r\n> line b\r\n> X\r\n$ wc -l f.txt\r\n";
+  const m = (n: number) => NUL.repeat(n);
+
+  it('masks both echoes of text typed ahead, and leaves the output after them', () => {
+    const echo = new TypedEcho();
+    echo.typed('sleep 1', '$');
+    echo.consume('$ sleep 1\r\n');
+    echo.typed(AHEAD);
+    const text = `${KERNEL}${REDRAW}2 f.txt\r\n$ `;
+    // `X` is too short to mask (see `y` above); every other echoed line is masked, twice.
+    expect(echo.mask(text)).toBe(
+      `${m(17)}\r\n${m(6)}\r\n${m(6)}\r\nX\r\n${m(11)}\r\n` +
+        `$ ${m(17)}\r\n> ${m(6)}\r\n> ${m(6)}\r\n> X\r\n$ ${m(11)}\r\n2 f.txt\r\n$ `,
+    );
+    expect(echo.spans(text).settled).toBe(true);
+    echo.consume(text);
+    expect(echo.pending).toBe(false);
+  });
+
+  it('expects the redraw in a later read when the kernel echo came alone', () => {
+    const echo = new TypedEcho();
+    echo.typed(AHEAD, '$');
+    expect(echo.spans(KERNEL).settled).toBe(false);
+    echo.consume(KERNEL);
+    expect(echo.pending).toBe(true);
+    const later = `${REDRAW}2 f.txt\r\n`;
+    expect(echo.mask(later)).not.toContain('wc -l f.txt');
+    expect(echo.mask(later).endsWith('2 f.txt\r\n')).toBe(true);
+    echo.consume(later);
+    expect(echo.pending).toBe(false);
+  });
+
+  it('takes lines a program in line mode prints after the bare echo as its own (cat)', () => {
+    const echo = new TypedEcho();
+    echo.typed('hello there\nsecond line\n');
+    const text = 'hello there\r\nsecond line\r\nhello there\r\nsecond line\r\n';
+    expect(echo.mask(text)).toBe(`${NUL.repeat(11)}\r\n${NUL.repeat(11)}\r\nhello there\r\nsecond line\r\n`);
+    echo.consume(text);
+    // No prompt known (cat's session): no redraw is awaited.
+    expect(echo.pending).toBe(false);
+  });
+
+  it("awaits a shell's redraw only after its own prompt: a line ending with what was typed is output", () => {
+    const echo = new TypedEcho();
+    echo.typed('alice\nbob\n', '$');
+    echo.consume('alice\r\nbob\r\n');
+    // A loop in the shell (`while read l; do echo "got: $l"; done`) prints them itself.
+    const text = 'got: alice\r\ngot: bob\r\n$ alice\r\n';
+    expect(echo.mask(text)).toBe(`got: alice\r\ngot: bob\r\n$ ${NUL.repeat(5)}\r\n`);
+  });
+
+  it('stops awaiting a redraw past 1,000 lines of other output, or when the next text is typed', () => {
+    const echo = new TypedEcho();
+    echo.typed('make\n', '$');
+    echo.consume('make\r\n');
+    expect(echo.pending).toBe(true);
+    echo.consume('building\r\n'.repeat(1_000));
+    expect(echo.pending).toBe(true);
+    echo.consume('one more\r\n');
+    expect(echo.pending).toBe(false);
+    expect(echo.mask('$ make\r\n')).toBe('$ make\r\n');
+
+    const next = new TypedEcho();
+    next.typed('make\n', '$');
+    next.consume('make\r\n');
+    next.typed('ls\n');
+    // The new text's echo is followed; the old redraw is not (`$ make` is output now).
+    expect(next.mask('$ make\r\n')).toBe('$ make\r\n');
+  });
 });
 
 /**
@@ -131,6 +206,18 @@ describe('wait_for and the echo of what was typed', () => {
       const done = await h.proc({ action: 'wait_for', session_id: id, pattern: `^DONE_${round}$` });
       expect(done.data.wait).toMatchObject({ outcome: 'matched', match: `DONE_${round}` });
     }
+  });
+
+  it.runIf(posix)('matches neither echo of a command typed while the last one still ran', async () => {
+    const h = harness();
+    const id = idOf(await h.exec({ command: 'bash --norc --noprofile', mode: 'session' }));
+    await h.proc({ action: 'write', session_id: id, data: 'echo STARTED; sleep 1; echo FIRST_DONE\n' });
+    await h.proc({ action: 'wait_for', session_id: id, pattern: '^STARTED$' });
+    // Typed while sleep runs: the kernel echoes it at once, bash's line editor again when it
+    // reads it (typed after sleep ended, under load, bash alone echoes it: the same answer).
+    await h.proc({ action: 'write', session_id: id, data: AHEAD });
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^.*f\\.txt$' });
+    expect(r.data.wait, r.text).toMatchObject({ outcome: 'matched', match: '2 f.txt' });
   });
 
   it.runIf(posix)('says when only the echo matched, not that an earlier reply showed it', async () => {
