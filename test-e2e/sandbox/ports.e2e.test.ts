@@ -73,10 +73,11 @@ describe.skipIf(!linux)('wait_for port in a sandboxed session', () => {
     });
     expect(port.text).toContain(`Port ${host.port} is listening inside the session's sandbox`);
     await write(`echo "curl: $(curl -s http://localhost:${host.port}/page.txt)"\r`);
-    expect(await waitLine('^curl: ')).toMatch(/^curl: inside page\r?$/m);
+    // Waited for whole: a terminal read can end inside a line (`urllib: ` came alone once).
+    expect(await waitLine('^curl: .*page$')).toMatch(/^curl: inside page\r?$/m);
     const urllib = `import urllib.request as u; print('urllib:', u.urlopen('http://127.0.0.1:${host.port}/page.txt').read().decode().strip())`;
     await write(`python3 -c "${urllib}"\r`);
-    expect(await waitLine('^urllib: ')).toMatch(/^urllib: inside page\r?$/m);
+    expect(await waitLine('^urllib: .*page$')).toMatch(/^urllib: inside page\r?$/m);
     await server.call('process', { action: 'kill', session_id: id });
   });
 
