@@ -27,9 +27,11 @@ import { pollUntil as waitForOutput } from './poll-until.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PG_URL = process.env.PROCMUX_PG_URL;
-// A numbered line every 250 ms; a line read is echoed, `exit7` ends it with code 7.
+// A numbered line every 250 ms; a line read is echoed, `exit7` ends it with code 7. bash reads a
+// terminal a byte at a time, and a `read -t` that times out mid-line (a loaded machine can stop
+// the shell between two bytes) keeps what it read in `x`: kept in `p` until the line's end.
 const PROGRAM =
-  'i=1; while :; do echo "n-$i"; i=$((i+1)); if read -r -t 0.25 x; then [ "$x" = exit7 ] && exit 7; echo "got-$x"; sleep 0.25; fi; done';
+  'i=1; p=; while :; do echo "n-$i"; i=$((i+1)); if read -r -t 0.25 x; then x="$p$x"; p=; [ "$x" = exit7 ] && exit 7; echo "got-$x"; sleep 0.25; else p="$p$x"; fi; done';
 
 interface Host {
   client: Client;
