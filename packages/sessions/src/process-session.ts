@@ -45,6 +45,12 @@ export interface ProcessSession {
    */
   readonly fullScreen: boolean;
   /**
+   * Whether paste() without `bracketed` wraps the text in ESC[200~ … ESC[201~ now: the
+   * program's last ESC[?2004h/l (bash, zsh and Python 3.13's REPL ask for it; Python 3.12's
+   * and older do not). Always false for pipes.
+   */
+  readonly bracketedPaste: boolean;
+  /**
    * Whether resize() can work on this session: a terminal whose backend declared resize (the
    * native backend does; a host backend through `capabilities.resize`). False for pipes, a
    * PTY start that fell back to pipes, and before the process started. Always equal to

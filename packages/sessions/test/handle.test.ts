@@ -122,6 +122,7 @@ describe('writing', () => {
   it('refuses bracketed paste on pipes and writes plain text there', async () => {
     const s = await registry().start({ command: 'cat', args: [] });
     await rejectsWith(s.paste('x', { bracketed: true }), 'ERR_INVALID_OPTION');
+    expect(s.bracketedPaste).toBe(false);
     await s.paste('plain\n');
     await s.closeStdin();
     await s.wait({ timeoutMs: 10_000 });
@@ -141,6 +142,7 @@ describe('writing', () => {
       10_000,
       'mode switch',
     );
+    expect(s.bracketedPaste).toBe(true);
     // The terminal is raw once head reads it (stty ran before it).
     await waitFor(
       () => descendantsOf(s.pid!).some((p) => p.command.startsWith('head ')),

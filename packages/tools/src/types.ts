@@ -32,7 +32,10 @@ export type ToolSession = Pick<
   // excerpt, a reply reads the whole transcript() and cuts it as it streams past; without
   // screen, a full-screen program's redraws are shown as gathered).
   Partial<
-    Pick<ProcessSession, 'asciicast' | 'checkInput' | 'watchInput' | 'excerpt' | 'screen' | 'fullScreen'>
+    Pick<
+      ProcessSession,
+      'asciicast' | 'checkInput' | 'watchInput' | 'excerpt' | 'screen' | 'fullScreen' | 'bracketedPaste'
+    >
   >;
 
 /** The parts of a registry the tools use (what createProcessSessions returns satisfies it). */

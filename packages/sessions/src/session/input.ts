@@ -55,11 +55,13 @@ export async function paste(
       value: options.bracketed,
     });
   }
-  const bracketed = s.stdioMode === 'pty' && (options.bracketed ?? bracketedPasteMode(s));
+  const bracketed = s.stdioMode === 'pty' && (options.bracketed ?? pasteBracketed(s));
   await write(s, encodePaste(text, { bracketed }), 'input');
 }
 
-function bracketedPasteMode(s: SessionCore): boolean {
+/** Whether a paste goes bracketed now: the program's last ESC[?2004h/l; never on pipes. */
+export function pasteBracketed(s: SessionCore): boolean {
+  if (s.stdioMode !== 'pty') return false;
   if (s.screen) return s.screen.modes.bracketedPaste;
   return s.run?.stdin?.bracketedPasteEnabled ?? false;
 }

@@ -107,6 +107,9 @@ export class LiveSession implements ProcessSession {
   get fullScreen(): boolean {
     return this.#s.screen?.modes.alternateScreen === true;
   }
+  get bracketedPaste(): boolean {
+    return input.pasteBracketed(this.#s);
+  }
   get canResize(): boolean {
     return this.#s.stdioMode === 'pty' && this.#s.run?.resize !== undefined;
   }
