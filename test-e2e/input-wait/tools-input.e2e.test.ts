@@ -1,11 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessSessions } from '@procmux/sessions';
-import { assertNoLeakedProcesses, testTmpdir } from '@procmux/test-utils';
+import { assertNoLeakedProcesses, requireTool, testTmpdir } from '@procmux/test-utils';
 import { createProcessTools } from '@procmux/tools';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const linux = process.platform === 'linux';
+const noGdb = linux ? requireTool('gdb') : 'not Linux';
 const cwd = mkdtempSync(join(testTmpdir(), 'procmux-input-tools-'));
 const sessions = createProcessSessions({ cwd });
 const tools = createProcessTools(sessions);
@@ -64,4 +65,33 @@ describe.skipIf(!linux)('the tools at a prompt', () => {
     expect((await waitFor({ input: true })).text).toContain('Process is waiting for input: ">".');
     await tools.process.run({ action: 'kill', session_id: id });
   });
+
+  // gdb waits at its prompt and its questions in poll, over the terminal and four pipes whose
+  // both ends it holds: before, neither was ever seen, and wait_for input timed out at both.
+  it.skipIf(noGdb !== undefined)(
+    "gdb's prompt and its y-or-n question are seen; answering ends it",
+    async () => {
+      const started = await tools.exec.run({ command: 'gdb -q -nx --args sleep 60', mode: 'session' });
+      const id = started.data.session!.id;
+      const run = (params: Record<string, unknown>) => tools.process.run({ session_id: id, ...params });
+      const waitFor = (until: { input: true } | { pattern: string }) =>
+        run({ action: 'wait_for', timeout: 20_000, ...until });
+      expect((await waitFor({ input: true })).text).toContain('Process is waiting for input: "(gdb)".');
+      await run({ action: 'paste', text: 'print 6 * 7' });
+      await run({ action: 'submit' });
+      expect((await waitFor({ pattern: '^\\$1 = 42$' })).data.wait?.fired).toBe('pattern');
+      expect((await waitFor({ input: true })).text).toContain('Process is waiting for input: "(gdb)".');
+      // A program started under it, stopped at its first instruction: quitting asks first.
+      await run({ action: 'paste', text: 'starti' });
+      await run({ action: 'submit' });
+      await waitFor({ pattern: 'Program stopped' });
+      await run({ action: 'paste', text: 'quit' });
+      await run({ action: 'submit' });
+      expect((await waitFor({ input: true })).text).toMatch(/Process is waiting for input: ".*\(y or n\)"\./);
+      await run({ action: 'paste', text: 'y' });
+      await run({ action: 'submit' });
+      const end = await run({ action: 'wait_for', exit: true, timeout: 20_000 });
+      expect(end.text).toMatch(/Process exited with code 0\.$/);
+    },
+  );
 });

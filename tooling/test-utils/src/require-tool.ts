@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { SSHD_PATH } from './sshd.js';
 
-export type Tool = 'posix-shell' | 'ps' | 'python3' | 'tmux' | 'sshd' | 'chromium' | 'postgres';
+export type Tool = 'posix-shell' | 'ps' | 'python3' | 'tmux' | 'sshd' | 'chromium' | 'postgres' | 'gdb';
 
 export const PS_PATH = '/bin/ps';
 
@@ -73,6 +73,13 @@ export const TOOLS: Record<Tool, ToolRule> = {
     missing: (env) =>
       `needs chromium at ${chromiumPath(env)} (Debian: apt-get install -y chromium; or set PROCMUX_CHROMIUM)`,
     present: (fx, env) => fx.exists(chromiumPath(env)),
+  },
+  gdb: {
+    // A REPL whose prompt waits in poll beside pipes of its own (the input-wait tests).
+    ciLegs: ['linux'],
+    platforms: ['linux'],
+    missing: () => 'needs gdb (Debian: apt-get install -y gdb)',
+    present: (fx) => fx.runs('gdb', ['--version']),
   },
   postgres: {
     ciLegs: ['linux'],

@@ -32,7 +32,7 @@ describe('requireTool', () => {
   });
 
   it.each(['true', '1', 'yes'])('fails under CI=%s on a leg that should have the tool', (ci) => {
-    for (const tool of ['sshd', 'chromium', 'postgres', 'tmux', 'ps', 'posix-shell'] as const) {
+    for (const tool of ['sshd', 'chromium', 'postgres', 'tmux', 'ps', 'posix-shell', 'gdb'] as const) {
       expect(() =>
         requireTool(tool, { platform: 'linux', env: { CI: ci }, effects: nothing, ...quiet }),
       ).toThrow(`CI on linux must have ${tool}, and it is missing`);
@@ -49,6 +49,9 @@ describe('requireTool', () => {
     );
     expect(requireTool('sshd', { platform: 'darwin', env: ci, effects: everything, ...quiet })).toMatch(
       /^skipped: sshd: not on darwin: /,
+    );
+    expect(requireTool('gdb', { platform: 'darwin', env: ci, effects: everything, ...quiet })).toBe(
+      'skipped: gdb: not on darwin: needs gdb (Debian: apt-get install -y gdb)',
     );
     expect(requireTool('chromium', { platform: 'darwin', env: ci, effects: nothing, ...quiet })).toMatch(
       /^skipped: chromium: needs chromium at \/usr\/bin\/chromium .* \(the darwin leg does not have it\)$/,

@@ -1,10 +1,14 @@
 // An event loop on a terminal (Node's REPL) waits in epoll over the terminal and descriptors
-// of its own: the wake-up eventfd its threads signal, the pipe its signal handler writes.
-// Such a wait is a wait for input as much as a read is. A descriptor the outside world can
-// make ready (a socket, another process's pipe, a file watch, a timerfd) means the program
-// waits for that too: ssh relaying, script, a watcher's "press q to quit".
+// of its own: the wake-up eventfd its threads signal, the pipe its signal handler writes. gdb
+// waits the same way in poll, beside four pipes whose both ends it holds. Such a wait is a
+// wait for input as much as a read is. A descriptor the outside world can make ready (a
+// socket, another process's pipe, a file watch, a timerfd) means the program waits for that
+// too: ssh relaying, script, a watcher's "press q to quit".
 import type { ProcEffects } from './proc-effects.js';
 import type { BlockedCall } from './procfs.js';
+
+/** The multiplexed waits: each takes its timeout in its own way. */
+export type MultiplexKind = 'select' | 'pselect' | 'poll' | 'ppoll' | 'epoll';
 
 /** A wait whose own timer is due sooner than this is a program at work (a spinner), not asking. */
 export const SELF_WAKE_MIN_TIMEOUT_MS = 1_000;
@@ -27,17 +31,18 @@ export interface WatchedFd {
 }
 
 /**
- * Whether an epoll wait of `pid` that watches the input among `others` waits only for the
+ * Whether a multiplexed wait of `pid` that watches the input among `others` waits only for the
  * input: each of the others is one only the process itself makes ready, and no timer of its
- * own is due within SELF_WAKE_MIN_TIMEOUT_MS. `call` is the blocked epoll call.
+ * own is due within SELF_WAKE_MIN_TIMEOUT_MS. `call` is the blocked call, of `kind`.
  */
 export async function waitsOnlyForInput(
   pid: number,
+  kind: MultiplexKind,
   call: BlockedCall,
   others: readonly WatchedFd[],
   fx: LoopEffects,
 ): Promise<boolean> {
-  const timeout = await epollTimeoutMs(pid, call, fx);
+  const timeout = await waitTimeoutMs(pid, kind, call, fx);
   if (timeout === null || (timeout !== undefined && timeout < SELF_WAKE_MIN_TIMEOUT_MS)) return false;
   let links: Map<string, string[]> | undefined;
   for (const { fd, link } of others) {
@@ -51,25 +56,48 @@ export async function waitsOnlyForInput(
 }
 
 /**
- * The epoll call's timeout in ms: undefined for none (it blocks until an event), null when it
- * cannot be read. epoll_wait and epoll_pwait take an int (negative: none); epoll_pwait2 a
- * pointer to a timespec (NULL: none).
+ * A multiplexed call's timeout in ms: undefined for none (it blocks until an event), null when
+ * it cannot be read. poll, epoll_wait and epoll_pwait take an int (negative: none); ppoll,
+ * pselect6 and epoll_pwait2 a pointer to a timespec, select to a timeval (NULL: none).
  */
-export async function epollTimeoutMs(
+export async function waitTimeoutMs(
   pid: number,
+  kind: MultiplexKind,
   call: BlockedCall,
   fx: Pick<LoopEffects, 'readMemory'>,
 ): Promise<number | undefined | null> {
-  const arg = call.args[3] ?? 0n;
-  if (call.nr !== EPOLL_PWAIT2) {
-    const ms = BigInt.asIntN(32, arg);
-    return ms < 0n ? undefined : Number(ms);
+  switch (kind) {
+    case 'poll':
+      return intMs(call.args[2]);
+    case 'epoll':
+      return call.nr === EPOLL_PWAIT2 ? timeAt(pid, call.args[3], 1e6, fx) : intMs(call.args[3]);
+    case 'ppoll':
+      return timeAt(pid, call.args[2], 1e6, fx);
+    case 'pselect':
+      return timeAt(pid, call.args[4], 1e6, fx);
+    case 'select':
+      return timeAt(pid, call.args[4], 1e3, fx);
   }
-  if (arg === 0n) return undefined;
-  const spec = await fx.readMemory(pid, arg, 16);
+}
+
+/** An int timeout argument in ms; negative for none. */
+function intMs(arg = 0n): number | undefined {
+  const ms = BigInt.asIntN(32, arg);
+  return ms < 0n ? undefined : Number(ms);
+}
+
+/** A timespec or timeval at `address` (its second field counts `perMs` to the ms); NULL for none. */
+async function timeAt(
+  pid: number,
+  address: bigint | undefined,
+  perMs: number,
+  fx: Pick<LoopEffects, 'readMemory'>,
+): Promise<number | undefined | null> {
+  if (address === undefined || address === 0n) return undefined;
+  const spec = await fx.readMemory(pid, address, 16);
   if (!spec) return null;
   const view = new DataView(spec.buffer, spec.byteOffset, spec.byteLength);
-  return Number(view.getBigInt64(0, true)) * 1000 + Number(view.getBigInt64(8, true)) / 1e6;
+  return Number(view.getBigInt64(0, true)) * 1000 + Number(view.getBigInt64(8, true)) / perMs;
 }
 
 /** The process's descriptors by what they point to; empty when they cannot be listed or are too many. */

@@ -1,4 +1,4 @@
-import { type WatchedFd, waitsOnlyForInput } from './event-loop-wait.js';
+import { type MultiplexKind, type WatchedFd, waitsOnlyForInput } from './event-loop-wait.js';
 import type { ProcEffects } from './proc-effects.js';
 import {
   type BlockedCall,
@@ -14,7 +14,7 @@ import {
 export type { ProcEffects };
 
 /** Kinds of blocking calls that can wait on a descriptor, by number per architecture. */
-type CallKind = 'read' | 'select' | 'pselect' | 'poll' | 'ppoll' | 'epoll';
+type CallKind = 'read' | MultiplexKind;
 
 const SYSCALLS: Record<string, Record<number, CallKind>> = {
   x64: {
@@ -106,12 +106,13 @@ export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Prom
       else others.push({ fd, link });
     }
     if (inputs === 0) continue;
-    // On a terminal, an event loop's own wake-ups beside the input do not make it busy (Node's REPL).
+    // On a terminal, an event loop's own wake-ups beside the input do not make it busy (Node's
+    // REPL in epoll, gdb in poll).
     const loopWait =
       others.length > 0 &&
       target.kind === 'pty' &&
-      kind === 'epoll' &&
-      (await waitsOnlyForInput(proc.pid, call, others, fx));
+      kind !== 'read' &&
+      (await waitsOnlyForInput(proc.pid, kind, call, others, fx));
     if (others.length === 0 || loopWait) {
       const echo = terminal === undefined ? true : await fx.terminalEcho(terminal);
       return { waiting: true, echo: echo ?? true };

@@ -2,9 +2,10 @@
 // wake-ups; against fixtures of /proc: which other descriptors and timers leave that a wait
 // for input, and which make it a program waiting for something else too.
 import { describe, expect, it } from 'vitest';
-import { epollTimeoutMs, SELF_WAKE_MIN_TIMEOUT_MS } from '../../src/input-wait/event-loop-wait.js';
+import { SELF_WAKE_MIN_TIMEOUT_MS, waitTimeoutMs } from '../../src/input-wait/event-loop-wait.js';
 import { type KernelTarget, kernelWaiting } from '../../src/input-wait/kernel-detect.js';
 import type { ProcEffects } from '../../src/input-wait/proc-effects.js';
+import { pollfds } from './pollfds.js';
 
 const pty: KernelTarget = { rootPid: 10, kind: 'pty', arch: 'x64' };
 const pipes: KernelTarget = { rootPid: 10, kind: 'pipe', arch: 'x64' };
@@ -150,19 +151,82 @@ describe("an event loop's wait on a terminal", () => {
     });
   });
 
-  it('only epoll: a poll over the terminal and an eventfd is read as before (not waiting)', async () => {
-    const pollfd = new Uint8Array(16);
-    const view = new DataView(pollfd.buffer);
-    view.setInt32(0, 16, true);
-    view.setInt16(4, 1, true);
-    view.setInt32(8, 20, true);
-    view.setInt16(12, 1, true);
-    const fx = fakeProc({
-      syscall: '7 0x1000 0x2 0xffffffff 0 0 0 0 0',
-      watched: [],
-      memory: { '10@1000': pollfd },
+  // gdb 13 at its prompt: poll(fds, 5, -1) over the terminal and four pipes whose both ends it
+  // holds (what its worker threads and signal handlers write to wake it).
+
+  it('a poll over the terminal and its own pipe and eventfd (gdb) is waiting; with a timer due soon it is not', async () => {
+    const fx = (timeout: string) =>
+      fakeProc({
+        syscall: `7 0x1000 0x3 ${timeout} 0 0 0 0 0`,
+        watched: [],
+        memory: { '10@1000': pollfds([20, 14, 16]) },
+      });
+    expect(await kernelWaiting(pty, fx('0xffffffff'))).toEqual({ waiting: true, echo: true });
+    expect(await kernelWaiting(pty, fx('0x1f99'))).toEqual({ waiting: true, echo: true });
+    expect(await kernelWaiting(pty, fx(`0x${(SELF_WAKE_MIN_TIMEOUT_MS - 1).toString(16)}`))).toEqual({
+      waiting: false,
+      pollsInput: true,
     });
-    expect(await kernelWaiting(pty, fx)).toEqual({ waiting: false, pollsInput: true });
+    // The pipe's write end another process's: the outside world.
+    const { '/proc/10/fd/15': _, ...readEndOnly } = REPL_LINKS;
+    const relayed = fakeProc({
+      syscall: '7 0x1000 0x3 0xffffffff 0 0 0 0 0',
+      watched: [],
+      memory: { '10@1000': pollfds([20, 14, 16]) },
+      links: readEndOnly,
+    });
+    expect(await kernelWaiting(pty, relayed)).toEqual({ waiting: false, pollsInput: true });
+  });
+
+  it('ppoll, pselect6 and select read their timeout from memory: a timespec, a timeval', async () => {
+    // fds 14 (its own pipe) and 20 (the terminal) in an fd_set: bit n of byte n >> 3.
+    const fdSet = new Uint8Array(8);
+    for (const fd of [14, 20]) fdSet[fd >> 3]! |= 1 << (fd & 7);
+    // A timeval is laid out as a timespec, its second field in microseconds.
+    const timeval = (seconds: number, micros: number) => timespec(seconds, micros);
+    const cases: [string, string, Record<string, Uint8Array>, boolean][] = [
+      // ppoll(fds, 2, NULL): none.
+      ['ppoll', '271 0x1000 0x2 0x0 0x0 0x8 0 0 0', { '10@1000': pollfds([20, 14]) }, true],
+      // ppoll with 5 s; with 0.2 s.
+      [
+        'ppoll',
+        '271 0x1000 0x2 0x2000 0x0 0x8 0 0 0',
+        { '10@1000': pollfds([20, 14]), '10@2000': timespec(5, 0) },
+        true,
+      ],
+      [
+        'ppoll',
+        '271 0x1000 0x2 0x2000 0x0 0x8 0 0 0',
+        { '10@1000': pollfds([20, 14]), '10@2000': timespec(0, 200_000_000) },
+        false,
+      ],
+      // pselect6(21, readfds, NULL, NULL, timespec): 0.2 s; none.
+      [
+        'pselect6',
+        '270 0x15 0x1000 0x0 0x0 0x2000 0 0 0',
+        { '10@1000': fdSet, '10@2000': timespec(0, 200_000_000) },
+        false,
+      ],
+      ['pselect6', '270 0x15 0x1000 0x0 0x0 0x0 0 0 0', { '10@1000': fdSet }, true],
+      // select(21, readfds, NULL, NULL, timeval): 0.5 s in microseconds; 2 s.
+      [
+        'select',
+        '23 0x15 0x1000 0x0 0x0 0x2000 0 0 0',
+        { '10@1000': fdSet, '10@2000': timeval(0, 500_000) },
+        false,
+      ],
+      ['select', '23 0x15 0x1000 0x0 0x0 0x2000 0 0 0', { '10@1000': fdSet, '10@2000': timeval(2, 0) }, true],
+      // A timeout that cannot be read is no proof of a wait.
+      ['select', '23 0x15 0x1000 0x0 0x0 0x3000 0 0 0', { '10@1000': fdSet }, false],
+    ];
+    for (const [name, syscall, memory, waiting] of cases) {
+      const verdict = await kernelWaiting(pty, fakeProc({ syscall, watched: [], memory }));
+      expect({ name, syscall, verdict }).toEqual({
+        name,
+        syscall,
+        verdict: waiting ? { waiting: true, echo: true } : { waiting: false, pollsInput: true },
+      });
+    }
   });
 
   it('on pipes the same wait still only polls its stdin (a one-shot gets end of input, as before)', async () => {
@@ -172,24 +236,26 @@ describe("an event loop's wait on a terminal", () => {
   });
 });
 
-describe('epollTimeoutMs', () => {
+describe('waitTimeoutMs', () => {
   const call = (nr: number, timeout: bigint) => ({ nr, args: [13n, 0x7ffcn, 0x400n, timeout] });
   const memory = (bytes?: Uint8Array) => ({
     readMemory: async (_pid: number, address: bigint) => (address === 0x2000n ? bytes : undefined),
   });
 
   it('epoll_wait and epoll_pwait: an int, negative for none', async () => {
-    expect(await epollTimeoutMs(10, call(232, 0xffffffffn), memory())).toBeUndefined();
-    expect(await epollTimeoutMs(10, call(281, 0xffffffffffffffffn), memory())).toBeUndefined();
-    expect(await epollTimeoutMs(10, call(281, 250n), memory())).toBe(250);
-    expect(await epollTimeoutMs(10, call(281, 0n), memory())).toBe(0);
+    expect(await waitTimeoutMs(10, 'epoll', call(232, 0xffffffffn), memory())).toBeUndefined();
+    expect(await waitTimeoutMs(10, 'epoll', call(281, 0xffffffffffffffffn), memory())).toBeUndefined();
+    expect(await waitTimeoutMs(10, 'epoll', call(281, 250n), memory())).toBe(250);
+    expect(await waitTimeoutMs(10, 'epoll', call(281, 0n), memory())).toBe(0);
   });
 
   it('epoll_pwait2: a timespec read from memory, NULL for none, null when unreadable', async () => {
-    expect(await epollTimeoutMs(10, call(441, 0n), memory())).toBeUndefined();
-    expect(await epollTimeoutMs(10, call(441, 0x2000n), memory(timespec(5, 500_000_000)))).toBe(5_500);
-    expect(await epollTimeoutMs(10, call(441, 0x2000n), memory(timespec(0, 200_000_000)))).toBe(200);
-    expect(await epollTimeoutMs(10, call(441, 0x3000n), memory(timespec(5, 0)))).toBeNull();
+    expect(await waitTimeoutMs(10, 'epoll', call(441, 0n), memory())).toBeUndefined();
+    expect(await waitTimeoutMs(10, 'epoll', call(441, 0x2000n), memory(timespec(5, 500_000_000)))).toBe(
+      5_500,
+    );
+    expect(await waitTimeoutMs(10, 'epoll', call(441, 0x2000n), memory(timespec(0, 200_000_000)))).toBe(200);
+    expect(await waitTimeoutMs(10, 'epoll', call(441, 0x3000n), memory(timespec(5, 0)))).toBeNull();
   });
 
   it('an epoll_pwait2 whose timespec cannot be read is not taken for a wait for input', async () => {

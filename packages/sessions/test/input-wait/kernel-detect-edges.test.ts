@@ -3,6 +3,7 @@
 // /proc/<pid>/mem does.
 import { describe, expect, it } from 'vitest';
 import { type KernelTarget, kernelWaiting, type ProcEffects } from '../../src/input-wait/kernel-detect.js';
+import { pollfds } from './pollfds.js';
 
 interface World {
   files: Record<string, string>;
@@ -47,16 +48,6 @@ const alone = (syscall: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 const onTerminal = { '/proc/10/fd/0': '/dev/pts/0' };
-
-function pollfds(fds: number[]): Uint8Array {
-  const bytes = new Uint8Array(fds.length * 8);
-  const view = new DataView(bytes.buffer);
-  fds.forEach((fd, i) => {
-    view.setInt32(i * 8, fd, true);
-    view.setInt16(i * 8 + 4, 1, true);
-  });
-  return bytes;
-}
 
 describe('every blocking call it knows, by architecture', () => {
   // [arch, call number, args, memory at 0x1000 when the call keeps its descriptors there, fdinfo]

@@ -71,16 +71,16 @@ async function onTerminal(script: string): Promise<number> {
 const ptyTarget = (rootPid: number) => ({ rootPid, kind: 'pty' as const, arch: process.arch });
 const pipeTarget = (rootPid: number) => ({ rootPid, kind: 'pipe' as const, arch: process.arch });
 // Blocking calls by number, per architecture (the machines CI runs on).
-const CALLS: Record<string, { read: number[]; pselect6: number[]; epoll: number[] }> = {
-  x64: { read: [0], pselect6: [270], epoll: [232, 281, 441] },
-  arm64: { read: [63], pselect6: [72], epoll: [22, 441] },
+const CALLS: Record<string, { read: number[]; pselect6: number[]; epoll: number[]; poll: number[] }> = {
+  x64: { read: [0], pselect6: [270], epoll: [232, 281, 441], poll: [7, 271] },
+  arm64: { read: [63], pselect6: [72], epoll: [22, 441], poll: [73] },
 };
 
 /**
  * Waits until `pid` sleeps in one of `calls` (its /proc syscall line), so what the test then
  * asks once is the state it asserts, not a race with the program's start.
  */
-function blockedIn(pid: number, call: 'read' | 'pselect6' | 'epoll'): Promise<boolean> {
+function blockedIn(pid: number, call: 'read' | 'pselect6' | 'epoll' | 'poll'): Promise<boolean> {
   const numbers = CALLS[process.arch]?.[call] ?? [];
   return waitFor(
     () => {
@@ -139,6 +139,24 @@ describe.skipIf(skip !== undefined)('on real terminals', () => {
       `exec ${process.execPath} -e "process.stdin.resume(); setInterval(() => {}, 200)"`,
     );
     await blockedIn(ticking, 'epoll');
+    expect(await kernelWaiting(ptyTarget(ticking), linuxProcEffects)).toEqual({
+      waiting: false,
+      pollsInput: true,
+    });
+  });
+
+  // gdb waits at its prompt in poll over the terminal and pipes whose both ends it holds.
+  it('a poll over the terminal and its own pipe is waiting; with a timer due soon it is not', async () => {
+    const polling = (timeout: string) =>
+      onTerminal(
+        `exec ${python} -c 'import os, select; r, w = os.pipe(); p = select.poll(); p.register(0, select.POLLIN); p.register(r, select.POLLIN)
+while True: p.poll(${timeout})'`,
+      );
+    const waiting = await polling('');
+    await blockedIn(waiting, 'poll');
+    expect(await kernelWaiting(ptyTarget(waiting), linuxProcEffects)).toEqual({ waiting: true, echo: true });
+    const ticking = await polling('200');
+    await blockedIn(ticking, 'poll');
     expect(await kernelWaiting(ptyTarget(ticking), linuxProcEffects)).toEqual({
       waiting: false,
       pollsInput: true,
