@@ -68,6 +68,15 @@ describe.skipIf(skip !== undefined || process.platform !== 'linux')('a lost SSH 
     );
     for (const s of [pipe, term]) {
       expect(s.metadata()).toMatchObject({ state: 'unknown', exitCode: null, signal: null });
+      // wait() says what is known, once: the outcome is not guessed.
+      const lost = await s.wait().then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(lost).toMatchObject({ code: 'ERR_PROCESS_PTY_BACKEND' });
+      expect(lost?.message).toMatch(
+        /^the process backend lost this session: the SSH connection ended before the remote process's exit status arrived; its outcome is unknown \(.+\)$/,
+      );
     }
     // The wrappers' monitors see their sshd gone and end their trees: nothing marked survives.
     const survivors = await settleSurvivors(10_000);

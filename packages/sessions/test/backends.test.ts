@@ -178,6 +178,7 @@ describe('host PTY backend', () => {
     loseIt(new Error('socket closed'));
     const error = await rejectsWith(s.wait({ timeoutMs: 10_000 }), 'ERR_PROCESS_PTY_BACKEND');
     expect(error.message).not.toContain('socket closed');
+    expect(error.message).toBe('the process backend lost this session; its outcome is unknown');
     expect(s.metadata()).toMatchObject({ state: 'unknown', exitCode: null });
     inner.children[0]?.kill('SIGKILL');
   });

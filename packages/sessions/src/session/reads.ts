@@ -193,9 +193,11 @@ export async function wait(s: SessionCore, options: { timeoutMs?: number } = {})
   // An ended session's durable record is written before wait() reports the end.
   if (!s.live) await s.settled;
   if (s.adapter?.lost && s.state === 'unknown') {
+    const reason = s.endReason ?? 'the process backend lost this session';
+    // A backend that said so itself (SSH: "…; its outcome is unknown (…)") is not told twice.
     throw new ProcmuxError(
       'ERR_PROCESS_PTY_BACKEND',
-      `${s.endReason ?? 'the process backend lost this session'}; its outcome is unknown`,
+      /its outcome is unknown/.test(reason) ? reason : `${reason}; its outcome is unknown`,
       {
         details: { sessionId: s.id },
       },
