@@ -1,6 +1,6 @@
 import { type ActionContext, sessionReply } from './action-context.js';
 import { echo } from './echo.js';
-import { fitPythonPrompt, type PythonPromptFit } from './python-prompt.js';
+import { fitToRepl } from './repl-fit.js';
 import { noteTyped } from './typed-echo.js';
 import type { ToolResult, ToolSession } from './types.js';
 
@@ -24,43 +24,15 @@ export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
   const given = ctx.values.text ?? '';
   const session = ctx.session();
   const bracketed = ctx.values.bracketed ?? (typedAsKeys(session, given) ? false : undefined);
-  const fit =
-    bracketed === undefined && given.includes('\n') && (await atPythonPrompt(session))
-      ? fitPythonPrompt(given)
-      : undefined;
+  const fit = bracketed === undefined ? await fitToRepl(session, given) : undefined;
   const text = fit?.text ?? given;
   noteTyped(session, text);
   await session.paste(text, bracketed === undefined ? {} : { bracketed });
   const chars = [...text].length;
   return sessionReply(ctx, session, {
     header: `Pasted ${chars} character${chars === 1 ? '' : 's'} into ${session.id}; not submitted yet (use submit).`,
-    notes: [fit && fitNote(fit)],
+    notes: [fit?.note],
   });
-}
-
-/**
- * Waiting at Python's own `>>>`, which reads a paste as typed lines (no bracketed paste). Asked
- * now when not yet known: a paste right after the reply that showed the prompt came before the
- * background check had seen it.
- */
-async function atPythonPrompt(session: ToolSession): Promise<boolean> {
-  if (session.bracketedPaste !== false) return false;
-  const input = session.metadata().input ?? (await session.checkInput?.());
-  return input?.prompt.trim() === '>>>';
-}
-
-function fitNote(fit: PythonPromptFit): string {
-  const plural = (n: number) => `${n} blank line${n === 1 ? '' : 's'}`;
-  const changes = [
-    fit.dropped > 0 ? `${plural(fit.dropped)} inside a block left out` : '',
-    fit.added > 0 ? `${plural(fit.added)} put after a block` : '',
-    fit.crlf ? 'line ends \\r\\n sent as \\n' : '',
-  ].filter((change) => change !== '');
-  const what = changes.length > 0 ? ` (${changes.join('; ')})` : '';
-  const open = fit.openBlock
-    ? " Its last block's lines are in: the prompt waits at `...`, and submit runs it."
-    : '';
-  return `Fitted to Python's prompt, which ends a block at a blank line${what}.${open}`;
 }
 
 /**
