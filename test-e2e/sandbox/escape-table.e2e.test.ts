@@ -54,6 +54,15 @@ const oneShot = (command: string) => server.call('exec', { command });
 const lastLines = (text: string) => text.trimEnd().split('\n').slice(-3).join('\n');
 
 describe.skipIf(!linux)('escape table through procmux mcp --sandbox', () => {
+  it('tells the model at initialize where it can write and what it can reach', () => {
+    expect(server.instructions).toContain(
+      `It can write only to ${server.workspace} and to its session's own temp dir, $TMPDIR`,
+    );
+    expect(server.instructions).toContain(
+      `lets through localhost:${allowed.port}, localhost:${unanswered}. Each session has its own localhost`,
+    );
+  });
+
   it('refuses a write to a file under /tmp, and says so', async () => {
     const target = join(server.root, 'outside.txt');
     const r = await oneShot(`echo owned > ${target}`);

@@ -17,6 +17,8 @@ export interface SandboxedServer {
   stateDir: string;
   /** The `procmux mcp` process. */
   serverPid: number;
+  /** What the server told the client at initialize. */
+  instructions: string;
   call(
     name: string,
     args: Record<string, unknown>,
@@ -54,6 +56,7 @@ export async function startSandboxed(
   return {
     ...dirs,
     serverPid: transport.pid!,
+    instructions: client.getInstructions() ?? '',
     async call(name, args) {
       const result = (await client.callTool({ name, arguments: args }, undefined, {
         timeout: 60_000,

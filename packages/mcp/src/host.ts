@@ -55,6 +55,8 @@ export interface ServerHost {
   readonly sessions: ProcessSessions;
   readonly tools: ProcessTools;
   readonly cwd: string;
+  /** What every session runs inside (`--sandbox`), as asked. */
+  readonly sandbox: SandboxRequest | undefined;
   /** The live view (`--view`), whose one-time pages take a person's answer to a hidden prompt. */
   readonly view: ViewServer | undefined;
   /** Hears every session event (start, end, control) until the disposer runs. */
@@ -199,6 +201,7 @@ export async function openServerHost(options: HostOptions, log: (line: string) =
     tools,
     view,
     cwd: sessions.cwd,
+    sandbox: options.sandbox,
     onSessionEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -79,6 +79,7 @@ export async function serveHttp(options: HostOptions & { http: HttpRequest }): P
       sessions: resourceSessions(h),
       owner,
       ...(h.view ? { secretPages: h.view } : {}),
+      ...(h.sandbox ? { sandbox: { workspace: h.cwd, ...h.sandbox } } : {}),
     });
     void server.connect(transport);
     return transport;

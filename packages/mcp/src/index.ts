@@ -3,6 +3,7 @@
 
 export type { CliProcess } from './cli-process.js';
 export { type HttpRequest, type HttpServeHandle, serveHttp } from './http-serve.js';
+export type { SandboxFacts } from './instructions.js';
 export { main, nodeCliProcess } from './main.js';
 export type { ResourceSessions } from './resources.js';
 export { type ServeHandle, type ServeOptions, serveStdio } from './serve.js';

@@ -34,6 +34,7 @@ export async function serveStdio(options: ServeOptions): Promise<ServeHandle> {
   const server = createProcmuxServer(host.tools, {
     sessions: resourceSessions(host),
     ...(host.view ? { secretPages: host.view } : {}),
+    ...(host.sandbox ? { sandbox: { workspace: host.cwd, ...host.sandbox } } : {}),
   });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {

@@ -10,6 +10,7 @@ import {
 import { echo, type ProcessTool, type ProcessTools, type ToolProgress } from '@procmux/tools';
 import { TERMINAL_APP_URI } from './app/terminal-resource.js';
 import { createTerminalTool, TERMINAL_TOOL, TERMINAL_TOOL_DEFINITION } from './app/terminal-tool.js';
+import { type SandboxFacts, serverInstructions } from './instructions.js';
 import { acceptsUrlElicitation, personAsker, type SecretPageHost } from './person-elicitation.js';
 import { type ResourceSessions, serveSessionResources } from './resources.js';
 import { packageVersion } from './version.js';
@@ -19,12 +20,6 @@ import { packageVersion } from './version.js';
  * `structuredContent` (the same object); kept until the next major release.
  */
 export const RESULT_META_KEY = 'procmux/result';
-
-const INSTRUCTIONS =
-  'procmux runs processes for you. exec runs a command: one_shot (default) waits for it and returns output ' +
-  'and exit code; session opens an interactive program in a terminal; daemon starts a long-running one. ' +
-  'The process tool reads (poll, wait_for, log), drives (paste, submit, send_keys, write) and stops (kill) ' +
-  'sessions. Kill sessions and daemons you no longer need.';
 
 const ANNOTATIONS: Record<ProcessTool['name'], Tool['annotations']> = {
   exec: { title: 'Run a command', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
@@ -46,6 +41,8 @@ export interface ProcmuxServerOptions {
    * a person through URL-mode elicitation when the client declared `elicitation.url`.
    */
   secretPages?: SecretPageHost;
+  /** What every session runs inside (`--sandbox`): said in the instructions a model gets. */
+  sandbox?: SandboxFacts;
 }
 
 /**
@@ -70,7 +67,7 @@ export function createProcmuxServer(tools: ProcessTools, options: ProcmuxServerO
           ? { resources: { subscribe: true, listChanged: options.sessions.onSessionEvent !== undefined } }
           : {}),
       },
-      instructions: INSTRUCTIONS,
+      instructions: serverInstructions(options.sandbox),
     },
   );
   if (options.sessions) serveSessionResources(server, options.sessions, options.owner);
