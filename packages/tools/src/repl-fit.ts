@@ -14,12 +14,17 @@ export interface ReplFit {
 /**
  * The fit for `text` pasted into `session` now, or undefined. The prompt is asked at once when
  * not yet known: a paste right after the reply that showed it came before the background
- * check had seen it.
+ * check had seen it. Where the check cannot say yet (a host's backend, tmux: it guesses after
+ * 500 ms of quiet), the line the output ends on is the prompt.
  */
 export async function fitToRepl(session: ToolSession, text: string): Promise<ReplFit | undefined> {
   if (!text.includes('\n') || session.bracketedPaste !== false) return undefined;
   const input = session.metadata().input ?? (await session.checkInput?.());
-  const prompt = input?.fullScreen ? undefined : input?.prompt.trim();
+  const prompt = input
+    ? input.fullScreen
+      ? undefined
+      : input.prompt.trim()
+    : unfinishedLine(session.metadata().tail);
   if (prompt === '>>>') {
     const fit = fitPythonPrompt(text);
     return fit && { text: fit.text, note: pythonNote(fit) };
@@ -50,4 +55,9 @@ function pythonNote(fit: PythonPromptFit): string {
     ? " Its last block's lines are in: the prompt waits at `...`, and submit runs it."
     : '';
   return `Fitted to Python's prompt, which ends a block at a blank line${what}.${open}`;
+}
+
+/** The last line of output when it has no line end yet (a prompt), trimmed. */
+function unfinishedLine(tail: string): string {
+  return tail.slice(Math.max(tail.lastIndexOf('\n'), tail.lastIndexOf('\r')) + 1).trim();
 }
