@@ -112,9 +112,11 @@ export function inputStopNote(input: InputWait): string {
       ? 'with no prompt on its last line'
       : `at ${JSON.stringify(input.prompt)}`;
   const secret = input.echo ? '' : ' (input was not echoed: likely a password)';
+  // A password is not for a command line; a program that asks one often reads /dev/tty anyway.
+  const stdin = input.echo ? "on its stdin (`printf 'y\\n' | COMMAND`, `COMMAND < FILE`) or " : '';
   return (
     `procmux stopped it: it was waiting for input ${at}${secret}, and a one_shot has no one to answer. ` +
-    'Rerun it with mode "session" to answer the prompt (process action=write / submit), or pass the answer another way (a flag, a file, an environment variable).'
+    `Rerun it with mode "session" to answer the prompt (process action=write / submit), or pass the answer ${stdin}another way (a flag, a file, an environment variable).`
   );
 }
 

@@ -44,8 +44,14 @@ describe('exec one_shot', () => {
       expect(r.text).toContain(
         'procmux stopped it: it was waiting for input with no prompt on its last line',
       );
+      expect(r.text).toContain(
+        "or pass the answer on its stdin (`printf 'y\\n' | COMMAND`, `COMMAND < FILE`) or another way",
+      );
       expect(r.text).not.toContain('read done');
       expect(r.data.session?.state).toBe('killed');
+      // As it says: the answer on its stdin.
+      const piped = await h.exec({ command: `printf 'y\\n' | { cat; echo "read done"; }` });
+      expect(withoutUsage(piped.text)).toBe('y\nread done\n\nProcess exited with code 0.');
     },
   );
 

@@ -60,6 +60,8 @@ describe('a person answers a one_shot hidden prompt', () => {
     expect(r.text).toContain(
       'procmux stopped it: it was waiting for input at "Password:" (input was not echoed',
     );
+    // A password is not suggested for a command line.
+    expect(r.text).not.toContain('on its stdin');
     expect(r.data.personAnswered).toBeUndefined();
   });
 
