@@ -23,7 +23,9 @@ export async function writeAction(ctx: ActionContext): Promise<ToolResult> {
 export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
   const given = ctx.values.text ?? '';
   const session = ctx.session();
-  const bracketed = ctx.values.bracketed ?? (typedAsKeys(session, given) ? false : undefined);
+  const bracketed =
+    ctx.values.bracketed ??
+    (typedAsKeys(session, given) || (await typedAhead(session, given)) ? false : undefined);
   const fit = bracketed === undefined ? await fitToRepl(session, given) : undefined;
   const text = fit?.text ?? given;
   noteTyped(session, text);
@@ -43,6 +45,19 @@ export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
 function typedAsKeys(session: ToolSession, text: string): boolean {
   if (session.stdioMode !== 'pty' || /[\r\n]/.test(text)) return false;
   return session.fullScreen === true || session.metadata().input?.fullScreen === true;
+}
+
+/**
+ * A line editor asks for bracketed paste only while it reads a line (bash, gdb and Python 3.13
+ * turn it off once Enter is read); a paste that came sooner found it still on, and the kernel
+ * echoed the brackets of text typed ahead to a busy program (`^[[200~run^[[201~(gdb) run`).
+ * One plain line (no control characters: a tab would complete) is typed there as keys, which
+ * the line editor reads the same; several lines stay a paste.
+ */
+async function typedAhead(session: ToolSession, text: string): Promise<boolean> {
+  if (session.stdioMode !== 'pty' || session.bracketedPaste !== true) return false;
+  if (text === '' || /[\u0000-\u001f\u007f]/.test(text)) return false;
+  return (await session.checkInput?.()) === null;
 }
 
 /** submit: press Enter. */
