@@ -55,7 +55,8 @@ export function fitPythonPrompt(text: string): PythonPromptFit | undefined {
     const atStatement = state.quote === null && state.depth === 0 && !state.continued;
     scanLine(line, state);
     if (!atStatement) {
-      out.push(...held, line);
+      append(out, held);
+      out.push(line);
       held = [];
       continue;
     }
@@ -72,13 +73,17 @@ export function fitPythonPrompt(text: string): PythonPromptFit | undefined {
       // Inside the block: a blank line here would end it.
       const blanks = held.filter((h) => h.trim() === '').length;
       dropped += blanks;
-      out.push(...held.filter((h) => h.trim() !== ''));
+      append(
+        out,
+        held.filter((h) => h.trim() !== ''),
+      );
     } else if (started && inCompound && !indented && !held.some((h) => h.trim() === '')) {
       // A new statement after a block: the prompt needs the blank line that ends the block.
-      out.push('', ...held);
+      out.push('');
+      append(out, held);
       added += 1;
     } else {
-      out.push(...held);
+      append(out, held);
     }
     held = [];
     out.push(line);
@@ -90,7 +95,7 @@ export function fitPythonPrompt(text: string): PythonPromptFit | undefined {
   }
   // A string or a bracket left open, or a backslash at the end: not read whole, sent as given.
   if (state.quote !== null || state.depth !== 0 || state.continued) return undefined;
-  out.push(...held);
+  append(out, held);
   const lastCode = [...out].reverse().find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
   // The last block's own lines are in: the blank line that runs it is submit's.
   const openBlock =
@@ -98,6 +103,11 @@ export function fitPythonPrompt(text: string): PythonPromptFit | undefined {
   if (dropped === 0 && added === 0 && !openBlock && !crlf) return undefined;
   const fitted = out.join('\n') + (endsWithBreak || openBlock ? '\n' : '');
   return { text: fitted, dropped, added, openBlock, crlf };
+}
+
+/** Appends one by one: a spread of a paste's 200,000 blank lines overflowed the call stack. */
+function append(out: string[], lines: readonly string[]): void {
+  for (const line of lines) out.push(line);
 }
 
 /** Whether a statement at the left margin opens a block (`match x:` too, not `match = 1`). */

@@ -127,6 +127,13 @@ describe('fitPythonPrompt', () => {
     );
   });
 
+  it('takes a paste of any size: 300,000 blank lines inside a block', () => {
+    const fit = fitPythonPrompt(`def f():\n${'\n'.repeat(300_000)}    return 1\nf()`);
+    expect(fit).toMatchObject({ text: 'def f():\n    return 1\n\nf()', dropped: 300_000, added: 1 });
+    const trailing = fitPythonPrompt(`x = 1\n${'\n'.repeat(300_000)}`);
+    expect(trailing).toBeUndefined();
+  });
+
   it('sends \\r\\n line ends as \\n (the prompt read each as a line and a blank line)', () => {
     expect(fitPythonPrompt('x = 1\r\nprint(x)\r\n')).toEqual({
       text: 'x = 1\nprint(x)\n',
