@@ -150,14 +150,22 @@ function cutMiddle(
   // The largest log page that fits a reply like this one, at the cut lines' mean length.
   const meanLine = (tailStart - headEnd) / (lastOmittedLine - firstOmittedLine + 1);
   const pageLines = Math.max(1, Math.floor((room - NOTICE_RESERVE) / Math.max(1, meanLine)));
+  // One line longer than a reply holds: a read of that line alone would be cut the same way.
+  const hint =
+    firstOmittedLine === lastOmittedLine && cutLineChars(body, headEnd, tailStart) > avail
+      ? `Line ${fmt(firstOmittedLine)} alone is longer than a reply can show, so no read shows its middle; to look into it, run the command again through a filter (grep -o PATTERN, cut -c START-END, head -c N).`
+      : undefined;
   const notice = cutNotice(
     omittedBytes,
     firstOmittedLine,
     lastOmittedLine,
     errors.kept.length,
-    sessionId,
-    pageLines,
-    pageHint,
+    hint ??
+      pageHint({
+        sessionId,
+        offset: firstOmittedLine - 1,
+        limit: Math.min(pageLines, lastOmittedLine - firstOmittedLine + 1, 100_000),
+      }),
   );
   const parts = [head, notice, ...errors.kept];
   if (errors.kept.length > 0) parts.push('[... end of the cut; the output goes on below ...]');
@@ -166,6 +174,20 @@ function cutMiddle(
     text: parts.filter((part) => part !== '').join('\n'),
     cut: { omittedBytes, firstOmittedLine, lastOmittedLine, keptErrorLines: errors.kept.length },
   };
+}
+
+/**
+ * The characters of the one line the cut [headEnd, tailStart) falls in (its line end not
+ * counted), read from the head and tail kept: the middle of a transcript may be gone.
+ */
+function cutLineChars(body: BodyText, headEnd: number, tailStart: number): number {
+  const start = headEnd === 0 ? 0 : body.lastIndexOf('\n', headEnd - 1) + 1;
+  // The cut took the line's end with it: the tail starts on the next line.
+  if (tailStart < body.length && body.lineIndexAt(tailStart) !== body.lineIndexAt(headEnd)) {
+    return tailStart - 1 - start;
+  }
+  const end = body.indexOf('\n', tailStart);
+  return (end < 0 ? body.length : end) - start;
 }
 
 /** Head up to a line end within `headChars`, tail from a line start within `tailChars`. */
@@ -178,15 +200,7 @@ function lay(body: BodyText, headChars: number, tailChars: number): Layout {
   return { headEnd, tailStart };
 }
 
-function cutNotice(
-  bytes: number,
-  first: number,
-  last: number,
-  errors: number,
-  sessionId: string | undefined,
-  pageLines: number,
-  pageHint: PageHint,
-): string {
+function cutNotice(bytes: number, first: number, last: number, errors: number, hint: string): string {
   const lines = first === last ? `line ${fmt(first)}` : `lines ${fmt(first)}-${fmt(last)}`;
   const kept =
     errors === 0
@@ -194,8 +208,6 @@ function cutNotice(
       : errors === 1
         ? ' 1 line from it that looks like an error follows.'
         : ` ${errors} lines from it that look like errors follow.`;
-  const limit = Math.min(pageLines, last - first + 1, 100_000);
-  const hint = pageHint({ sessionId, offset: first - 1, limit });
   return `[... ${fmt(bytes)} bytes left out here (${lines}).${kept} ${hint} ...]`;
 }
 

@@ -218,11 +218,23 @@ describe('applyOutputBudget', () => {
   });
 
   it('says "line" for a one-line cut and limits the page to the omitted lines', () => {
+    // Line 2 is cut whole, and a read of it alone fits the same budget.
+    const body = `${'h'.repeat(200)}\n${'m'.repeat(700)}\n${'t'.repeat(460)}`;
+    const { text } = applyOutputBudget({ body, budget: 1200, sessionId: 'p' });
+    const notice = noticeOf(text);
+    expect(notice).toMatch(/\(line 2\)/);
+    expect(notice).toContain('offset=1 limit=1');
+  });
+
+  it('points no read at a line longer than a reply holds: it would be cut the same way', () => {
     const body = `short\n${'m'.repeat(5000)}\nshort end`;
     const { text } = applyOutputBudget({ body, budget: 1200, sessionId: 'p' });
     const notice = noticeOf(text);
-    expect(notice).toMatch(/\(lines? 2(-2)?\)/);
-    expect(notice).toContain('offset=1 limit=1');
+    expect(notice).toMatch(/\(line 2\)/);
+    expect(notice).toContain(
+      'Line 2 alone is longer than a reply can show, so no read shows its middle; to look into it, run the command again through a filter (grep -o PATTERN, cut -c START-END, head -c N).',
+    );
+    expect(notice).not.toContain('offset=');
   });
 
   it('holds its promises for any output (property)', () => {
