@@ -30,7 +30,8 @@ export async function pasteAction(ctx: ActionContext): Promise<ToolResult> {
   const text = fit?.text ?? given;
   noteTyped(session, text);
   await session.paste(text, bracketed === undefined ? {} : { bracketed });
-  const chars = [...text].length;
+  // The model's own text is counted; a fit's note says what was typed instead.
+  const chars = [...given].length;
   return sessionReply(ctx, session, {
     header: `Pasted ${chars} character${chars === 1 ? '' : 's'} into ${session.id}; not submitted yet (use submit).`,
     notes: [fit?.note],

@@ -173,6 +173,10 @@ describe.skipIf(!posix)("paste at Python's own prompt", () => {
     expect(pasted.text).toContain(
       "Its last block's lines are in: the prompt waits at `...`, and submit runs it.",
     );
+    // The text given is counted, not the line end the fit added.
+    expect(pasted.text.split('\n')[0]).toBe(
+      `Pasted 43 characters into ${id}; not submitted yet (use submit).`,
+    );
     await h.proc({ action: 'submit', session_id: id });
     const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^loop 14$', timeout: 10_000 });
     expect(r.data.wait?.outcome).toBe('matched');
