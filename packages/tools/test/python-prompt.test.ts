@@ -1,6 +1,7 @@
 // A paste into Python's own prompt (3.12 and older read it line by line, as typed) runs as the
 // same code run from a file would: blank lines inside a block would end it there, and a
 // statement right after a block needs a blank line before it.
+import { waitFor } from '@procmux/test-utils';
 import { describe, expect, it } from 'vitest';
 import { fitPythonPrompt } from '../src/python-prompt.js';
 import { closingHarness, idOf, lastLine } from './helpers.js';
@@ -182,6 +183,31 @@ describe.skipIf(!posix)("paste at Python's own prompt", () => {
     expect(r.data.wait?.outcome).toBe('matched');
     const back = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>>', timeout: 10_000 });
     expect(back.data.wait?.outcome).toBe('matched');
+  });
+
+  it('two pastes at once are each fitted on its own and typed whole, one after the other', async () => {
+    const h = harness();
+    const id = idOf(await h.exec({ command: 'python3 -q', mode: 'session' }));
+    await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>>', timeout: 10_000 });
+    const paste = (name: string, value: number) =>
+      h.proc({
+        action: 'paste',
+        session_id: id,
+        text: `def ${name}():\n    v = ${value}\n\n    return v\nprint('got', '${name}', ${name}())\n`,
+      });
+    const [a, b] = await Promise.all([paste('a', 1), paste('b', 2)]);
+    for (const pasted of [a, b]) expect(pasted.text).toContain("Fitted to Python's prompt");
+    // Whichever came first, both run: the log holds both answers.
+    let log = '';
+    await waitFor(
+      async () => {
+        log = (await h.proc({ action: 'log', session_id: id, limit: 200 })).text;
+        return /^got a 1$/m.test(log) && /^got b 2$/m.test(log);
+      },
+      10_000,
+      'both pasted programs to answer',
+    );
+    expect(log).not.toMatch(/Traceback|^\s*\w+Error: /m);
   });
 
   it('leaves a paste to a `>>>` prompt that asked for bracketed paste (Python 3.13) as it is', async () => {
