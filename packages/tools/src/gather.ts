@@ -105,6 +105,18 @@ export class OutputGatherer {
     this.#padFrom(result);
   }
 
+  /**
+   * Whether a find would search text it has not: visible text came, or only blanks (a prompt's
+   * `>>> ` whose blank a later read brought, which a poll shows as no text at all).
+   */
+  get unsearched(): boolean {
+    return (['stdout', 'stderr'] as const).some(
+      (stream) =>
+        this.#lead[stream].length + this.#text[stream].length + this.#pad[stream].length !==
+        this.#tested[stream],
+    );
+  }
+
   /** The first match of `pattern` in text not searched before (plus an overlap), or undefined. */
   async search(pattern: TextPattern): Promise<string | undefined> {
     return (await this.find(pattern))?.text;
@@ -251,7 +263,7 @@ export function formatStreams(stdout: string, stderr: string): string {
   return `${out}[stderr]\n${stderr}`;
 }
 
-export type GatherEnd = 'settled' | 'matched' | 'quiet' | 'exit' | 'timeout' | 'aborted';
+export type GatherEnd = 'settled' | 'quiet' | 'exit' | 'timeout' | 'aborted';
 
 export interface GatherOptions {
   /** Longest the call waits in all. */
@@ -262,8 +274,6 @@ export interface GatherOptions {
    * so a burst (a result and the prompt after it) reads as one.
    */
   settle?: { quietMs: number; maxMs: number };
-  /** Return when this pattern matches the new output. */
-  pattern?: TextPattern;
   /** Return once no output came for this long. */
   quietMs?: number;
 }
@@ -273,7 +283,6 @@ export interface Gathered {
   end: GatherEnd;
   /** The last poll: the session's state at the end. */
   last: PollResult;
-  match: string | undefined;
   waitedMs: number;
 }
 
@@ -304,18 +313,10 @@ export async function gather(session: ToolSession, options: GatherOptions): Prom
     const last = await session.poll({ timeoutMs: Math.max(0, Math.floor(slice)) });
     const grew = output.add(last);
     const at = Date.now();
-    const done = (end: GatherEnd, match?: string): Gathered => ({
-      output,
-      end,
-      last,
-      match,
-      waitedMs: at - start,
-    });
+    const done = (end: GatherEnd): Gathered => ({ output, end, last, waitedMs: at - start });
     if (grew) {
       firstOutputAt ??= at;
       lastOutputAt = at;
-      const match = options.pattern ? await output.search(options.pattern) : undefined;
-      if (match !== undefined) return done('matched', match);
     }
     if (last.state !== 'running' && last.state !== 'starting') return done('exit');
     if (options.signal?.aborted) return done('aborted');

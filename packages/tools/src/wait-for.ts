@@ -128,9 +128,10 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
       const last = await session.poll({ timeoutMs: Math.max(0, Math.floor(slice)) });
       lastPoll = last;
       now = Date.now();
-      if (output.add(last)) {
-        failOutput.add(last);
-        lastOutputAt = now;
+      if (output.add(last)) lastOutputAt = now;
+      failOutput.add(last);
+      // Blanks alone count too: a prompt's trailing blank may come in a read of its own.
+      if ((c.pattern && output.unsearched) || (c.fail && failOutput.unsearched)) {
         fired = await patternHit();
         if (fired !== undefined) break;
       }

@@ -26,6 +26,14 @@ const TWO_WRITES = [
   'while True: signal.pause()',
 ].join('\n');
 
+// Writes `done` and `>>>`, then the prompt's blank when sent SIGUSR1: a read can end between them.
+const BLANK_LATER = [
+  'import signal, sys',
+  "signal.signal(signal.SIGUSR1, lambda *_: (sys.stdout.write(' '), sys.stdout.flush()))",
+  "sys.stdout.write('done\\n>>>'); sys.stdout.flush()",
+  'while True: signal.pause()',
+].join('\n');
+
 /** Polls until the output returned so far (by exec's reply too) contains `wanted`. */
 async function shown(h: Harness, id: string, first: ToolResult, wanted: string): Promise<void> {
   let text = first.data.output ?? '';
@@ -127,6 +135,26 @@ describe.each(['pty', 'pipes'] as const)('wait_for on %s', (wiring) => {
     expect(r.data.wait, r.text).toMatchObject({ outcome: 'matched', match: '>>> ' });
     expect(r.data.wait?.alreadyShown).toBeUndefined();
     expect(r.data.output).toContain('done');
+  }, 60_000);
+
+  it('matches a prompt whose trailing blank comes in a read after the rest of it', async () => {
+    const h = harness();
+    const started = await h.exec({ command: `python3 -c "${BLANK_LATER}"`, mode: MODE[wiring] });
+    const id = idOf(started);
+    await shown(h, id, started, '>>>');
+    // The blank is sent once the wait has read the line without it.
+    const session = h.sessions.get(id);
+    const poll = session.poll.bind(session);
+    let polls = 0;
+    session.poll = async (options) => {
+      const result = await poll(options);
+      if (++polls === 1) process.kill(started.data.session!.pid!, 'SIGUSR1');
+      return result;
+    };
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^>>> $', timeout: 10_000 });
+    expect(polls).toBeGreaterThan(1);
+    expect(r.data.wait, r.text).toMatchObject({ outcome: 'matched', match: '>>> ' });
+    expect(r.text).not.toContain('which an earlier reply returned');
   }, 60_000);
 
   it('does not match a completed line an earlier reply returned', async () => {
