@@ -175,6 +175,9 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
   // Only the echo of what was typed matched: say so, not that an earlier reply showed it.
   const inEcho = missed && echo !== undefined && c.pattern!.pattern.find(searched) !== undefined;
   const earlier = missed && !inEcho ? await earlierMatch(session, c.pattern!.pattern) : undefined;
+  // A pattern written for another prompt (`\$ $` at root's `#`) waits out its whole timeout.
+  const atPrompt =
+    fired === 'timeout' && c.pattern && !c.input && !earlier && !inEcho && session.metadata().input != null;
   const body = lastPoll ? await gatheredBody(session, output, lastPoll) : output.text();
   return sessionReply(ctx, session, {
     body: body === '' ? '(no new output)' : body,
@@ -183,6 +186,7 @@ export async function waitForAction(ctx: ActionContext): Promise<ToolResult> {
       verdict(c, fired, timeout, found),
       earlier && earlierNote(c.pattern!.source, earlier),
       inEcho ? echoNote(c.pattern!.source) : undefined,
+      atPrompt ? promptNote(c.pattern!.source) : undefined,
     ],
     firstLine: tailStartLine(session, body),
     data: {
@@ -294,6 +298,13 @@ function echoNote(source: string): string {
   return (
     `${shownPattern(source)} matched only the terminal's echo of the line typed, ` +
     "which is not the program's output."
+  );
+}
+
+function promptNote(source: string): string {
+  return (
+    `It waits for input now, at a line ${shownPattern(source)} does not match: ` +
+    'wait_for input: true returns once it waits, whatever its prompt.'
   );
 }
 

@@ -53,6 +53,21 @@ describe('wait_for pattern', () => {
     expect(r.data.wait?.outcome).toBe('timeout');
   });
 
+  it('says, on a timeout, that the program waits at a prompt the pattern does not match', async () => {
+    h = harness();
+    const id = idOf(await h.exec({ command: 'python3 -q -i', mode: 'session' }));
+    await h.proc({ action: 'wait_for', session_id: id, input: true, timeout: 10_000 });
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '\\$ $', timeout: 300 });
+    expect(r.data.wait?.outcome).toBe('timeout');
+    expect(r.text).toContain(
+      'Timed out after 300 ms: /\\$ $/ did not appear.\nIt waits for input now, at a line /\\$ $/ does not match: wait_for input: true returns once it waits, whatever its prompt.\nProcess is waiting for input: ">>>".',
+    );
+    // A busy program gets no such note (the timeout above already says what did not appear).
+    const busy = await daemon('echo something; sleep 30');
+    const quiet = await h.proc({ action: 'wait_for', session_id: busy, pattern: 'never', timeout: 300 });
+    expect(quiet.text).not.toContain('It waits for input');
+  });
+
   it('waits for a REPL result after paste and submit', async () => {
     h = harness();
     const id = idOf(await h.exec({ command: 'python3 -i', mode: 'session' }));
