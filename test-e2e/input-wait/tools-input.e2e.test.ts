@@ -7,6 +7,26 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const linux = process.platform === 'linux';
 const noGdb = linux ? requireTool('gdb') : 'not Linux';
+const noSs = linux ? requireTool('ss') : 'not Linux';
+
+// A prompt as prompt_toolkit's (IPython's) waits: asyncio's loop reads the terminal beside its
+// own wake-up socket pair, and a task wakes every 500 ms to look at the terminal, printing nothing.
+const ASYNCIO_PROMPT = `import asyncio, os, sys
+async def main():
+    n = 1
+    lines = asyncio.Queue()
+    asyncio.get_running_loop().add_reader(0, lambda: lines.put_nowait(os.read(0, 1000)))
+    async def size():
+        while True:
+            await asyncio.sleep(0.5)
+            os.get_terminal_size()
+    asyncio.ensure_future(size())
+    while True:
+        sys.stdout.write(f"In [{n}]: "); sys.stdout.flush()
+        line = (await lines.get()).decode().strip()
+        print(f"Out: {line}")
+        n += 1
+asyncio.run(main())`;
 const cwd = mkdtempSync(join(testTmpdir(), 'procmux-input-tools-'));
 const sessions = createProcessSessions({ cwd });
 const tools = createProcessTools(sessions);
@@ -65,6 +85,28 @@ describe.skipIf(!linux)('the tools at a prompt', () => {
     expect((await waitFor({ input: true })).text).toContain('Process is waiting for input: ">".');
     await tools.process.run({ action: 'kill', session_id: id });
   });
+
+  // Before, such a prompt was never seen waiting (its timer was due within 1 s, and the socket
+  // pair's other end was not known for its own): wait_for input timed out at IPython's `In [1]:`.
+  it.skipIf(noSs !== undefined)(
+    "an asyncio prompt's wait (IPython's) is seen once quiet: wait_for input returns, and the state line quotes it",
+    async () => {
+      const started = await tools.exec.run({ command: `python3 -c '${ASYNCIO_PROMPT}'`, mode: 'session' });
+      const id = started.data.session!.id;
+      const run = (params: Record<string, unknown>) => tools.process.run({ session_id: id, ...params });
+      const waitFor = (until: { input: true } | { pattern: string }) =>
+        run({ action: 'wait_for', timeout: 20_000, ...until });
+      const first = await waitFor({ input: true });
+      expect(first.data.wait?.fired, first.text).toBe('input');
+      expect(first.text).toContain('Process is waiting for input: "In [1]:".');
+      expect(sessions.get(id).metadata().input?.confidence).toBe('kernel');
+      await run({ action: 'paste', text: 'hello' });
+      await run({ action: 'submit' });
+      expect((await waitFor({ pattern: '^Out: hello$' })).data.wait?.fired).toBe('pattern');
+      expect((await waitFor({ input: true })).text).toContain('Process is waiting for input: "In [2]:".');
+      await run({ action: 'kill' });
+    },
+  );
 
   // gdb waits at its prompt and its questions in poll, over the terminal and four pipes whose
   // both ends it holds: before, neither was ever seen, and wait_for input timed out at both.

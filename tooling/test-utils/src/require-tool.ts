@@ -5,7 +5,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { SSHD_PATH } from './sshd.js';
 
-export type Tool = 'posix-shell' | 'ps' | 'python3' | 'tmux' | 'sshd' | 'chromium' | 'postgres' | 'gdb';
+export type Tool =
+  | 'posix-shell'
+  | 'ps'
+  | 'python3'
+  | 'tmux'
+  | 'sshd'
+  | 'chromium'
+  | 'postgres'
+  | 'gdb'
+  | 'ss';
 
 export const PS_PATH = '/bin/ps';
 
@@ -80,6 +89,14 @@ export const TOOLS: Record<Tool, ToolRule> = {
     platforms: ['linux'],
     missing: () => 'needs gdb (Debian: apt-get install -y gdb)',
     present: (fx) => fx.runs('gdb', ['--version']),
+  },
+  ss: {
+    // iproute2's socket statistics: which Unix socket a socket pair's end is connected to (the
+    // input-wait tests of an asyncio prompt, IPython's).
+    ciLegs: ['linux'],
+    platforms: ['linux'],
+    missing: () => 'needs ss (Debian: apt-get install -y iproute2)',
+    present: (fx) => fx.runs('ss', ['-V']),
   },
   postgres: {
     ciLegs: ['linux'],

@@ -32,7 +32,7 @@ describe('requireTool', () => {
   });
 
   it.each(['true', '1', 'yes'])('fails under CI=%s on a leg that should have the tool', (ci) => {
-    for (const tool of ['sshd', 'chromium', 'postgres', 'tmux', 'ps', 'posix-shell', 'gdb'] as const) {
+    for (const tool of ['sshd', 'chromium', 'postgres', 'tmux', 'ps', 'posix-shell', 'gdb', 'ss'] as const) {
       expect(() =>
         requireTool(tool, { platform: 'linux', env: { CI: ci }, effects: nothing, ...quiet }),
       ).toThrow(`CI on linux must have ${tool}, and it is missing`);

@@ -44,7 +44,12 @@ export function createInputDetector(
   if (env.platform !== 'linux' || !fx) return async (facts) => heuristic(facts);
   return async (facts) => {
     if (facts.rootPid === undefined) return heuristic(facts);
-    const target: KernelTarget = { rootPid: facts.rootPid, kind: facts.kind, arch: env.arch };
+    const target: KernelTarget = {
+      rootPid: facts.rootPid,
+      kind: facts.kind,
+      arch: env.arch,
+      quietMs: facts.quietMs,
+    };
     const verdict = await kernelWaiting(target, fx);
     if (verdict === null) return heuristic(facts);
     return verdict.waiting

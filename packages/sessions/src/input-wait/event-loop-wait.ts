@@ -1,28 +1,35 @@
 // An event loop on a terminal (Node's REPL) waits in epoll over the terminal and descriptors
 // of its own: the wake-up eventfd its threads signal, the pipe its signal handler writes. gdb
-// waits the same way in poll, beside four pipes whose both ends it holds. Such a wait is a
-// wait for input as much as a read is. A descriptor the outside world can make ready (a
-// socket, another process's pipe, a file watch, a timerfd) means the program waits for that
-// too: ssh relaying, script, a watcher's "press q to quit".
+// waits the same way in poll, beside four pipes whose both ends it holds; a prompt_toolkit
+// prompt (IPython) in epoll beside asyncio's socket pair, on a 500 ms timer that prints
+// nothing. Such a wait is a wait for input as much as a read is. A descriptor the outside
+// world can make ready (a socket to another process, another process's pipe, a file watch, a
+// timerfd) means the program waits for that too: ssh relaying, script, a watcher's "press q
+// to quit".
 import type { ProcEffects } from './proc-effects.js';
 import type { BlockedCall } from './procfs.js';
 
 /** The multiplexed waits: each takes its timeout in its own way. */
 export type MultiplexKind = 'select' | 'pselect' | 'poll' | 'ppoll' | 'epoll';
 
-/** A wait whose own timer is due sooner than this is a program at work (a spinner), not asking. */
+/**
+ * A wait whose own timer is due sooner than this is a program at work (a spinner), not asking,
+ * until its output has been quiet this long: then the timer wakes it to do nothing a person sees
+ * (prompt_toolkit looks at the terminal's size every 500 ms).
+ */
 export const SELF_WAKE_MIN_TIMEOUT_MS = 1_000;
 
 const EPOLL_PWAIT2 = 441;
 const OWN_WAKE_UP = /^anon_inode:\[(eventfd|signalfd)\]$/;
 const PIPE = /^pipe:\[\d+\]$/;
+const SOCKET = /^socket:\[(\d+)\]$/;
 const O_ACCMODE = 3;
 const O_WRONLY = 1;
 // Descriptors read to find a pipe's write end; a process with more is not judged (each costs
 // a readlink, on every check).
 const MAX_FDS = 1_024;
 
-type LoopEffects = Pick<ProcEffects, 'readFile' | 'readlink' | 'readMemory' | 'listDir'>;
+type LoopEffects = Pick<ProcEffects, 'readFile' | 'readlink' | 'readMemory' | 'listDir' | 'unixPeer'>;
 
 /** A descriptor a blocked call watches, with where it points (undefined: unreadable). */
 export interface WatchedFd {
@@ -32,8 +39,10 @@ export interface WatchedFd {
 
 /**
  * Whether a multiplexed wait of `pid` that watches the input among `others` waits only for the
- * input: each of the others is one only the process itself makes ready, and no timer of its
- * own is due within SELF_WAKE_MIN_TIMEOUT_MS. `call` is the blocked call, of `kind`.
+ * input: each of the others is one only the process itself makes ready (a pipe or a socket
+ * pair whose other end it holds), and no timer of its own is due within
+ * SELF_WAKE_MIN_TIMEOUT_MS unless the output has been quiet that long (`quietMs`; unknown:
+ * not). `call` is the blocked call, of `kind`.
  */
 export async function waitsOnlyForInput(
   pid: number,
@@ -41,13 +50,24 @@ export async function waitsOnlyForInput(
   call: BlockedCall,
   others: readonly WatchedFd[],
   fx: LoopEffects,
+  quietMs?: number,
 ): Promise<boolean> {
   const timeout = await waitTimeoutMs(pid, kind, call, fx);
-  if (timeout === null || (timeout !== undefined && timeout < SELF_WAKE_MIN_TIMEOUT_MS)) return false;
+  if (timeout === null) return false;
+  const soon = timeout !== undefined && timeout < SELF_WAKE_MIN_TIMEOUT_MS;
+  if (soon && !(quietMs !== undefined && quietMs >= SELF_WAKE_MIN_TIMEOUT_MS)) return false;
   let links: Map<string, string[]> | undefined;
   for (const { fd, link } of others) {
     if (link === undefined) return false;
     if (OWN_WAKE_UP.test(link)) continue;
+    const socket = SOCKET.exec(link);
+    if (socket) {
+      const peer = await fx.unixPeer?.(Number(socket[1]));
+      if (peer === undefined) return false;
+      links ??= await linksOf(pid, fx);
+      if (!links.has(`socket:[${peer}]`)) return false;
+      continue;
+    }
     if (!PIPE.test(link)) return false;
     links ??= await linksOf(pid, fx);
     if (!(await holdsWriteEnd(pid, fd, links.get(link) ?? [], fx))) return false;

@@ -44,6 +44,8 @@ export interface KernelTarget {
   kind: 'pty' | 'pipe';
   /** process.arch: syscall numbers differ per architecture. */
   arch: string;
+  /** How long the output has been quiet, if known (an event loop's short timer, event-loop-wait.ts). */
+  quietMs?: number;
 }
 
 /**
@@ -112,7 +114,7 @@ export async function kernelWaiting(target: KernelTarget, fx: ProcEffects): Prom
       others.length > 0 &&
       target.kind === 'pty' &&
       kind !== 'read' &&
-      (await waitsOnlyForInput(proc.pid, kind, call, others, fx));
+      (await waitsOnlyForInput(proc.pid, kind, call, others, fx, target.quietMs));
     if (others.length === 0 || loopWait) {
       const echo = terminal === undefined ? true : await fx.terminalEcho(terminal);
       return { waiting: true, echo: echo ?? true };

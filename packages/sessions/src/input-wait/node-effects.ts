@@ -2,17 +2,20 @@ import { execFile } from 'node:child_process';
 import { open, readdir, readFile, readlink } from 'node:fs/promises';
 import type { ProcEffects } from './proc-effects.js';
 import { sttyEcho } from './procfs.js';
+import { unixPeerLookup } from './unix-peers.js';
 
 const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
 
 /**
  * The real effects on Linux. The echo flag comes from `stty -F <pts> -a` (coreutils): it needs
- * no native code, and it runs only once a wait was found, not on every check.
+ * no native code, and it runs only once a wait was found, not on every check. A socket's peer
+ * comes from `ss` (unix-peers.ts).
  */
 export const linuxProcEffects: ProcEffects = {
   readFile: (path) => quiet(readFile(path, 'utf8')),
   readlink: (path) => quiet(readlink(path)),
   listDir: (path) => quiet(readdir(path)),
+  unixPeer: unixPeerLookup(),
   async readMemory(pid, address, length) {
     const handle = await quiet(open(`/proc/${pid}/mem`, 'r'));
     if (!handle) return undefined;

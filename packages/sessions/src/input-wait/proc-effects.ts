@@ -9,4 +9,9 @@ export interface ProcEffects {
   terminalEcho(path: string): Promise<boolean | undefined>;
   /** The names in a directory (a process's descriptors); undefined when it cannot be read. */
   listDir?(path: string): Promise<string[] | undefined>;
+  /**
+   * The inode of the socket a Unix socket (by inode) is connected to; undefined when it is
+   * none, not known, or cannot be asked (/proc names no peer: the kernel's socket diagnostics do).
+   */
+  unixPeer?(inode: number): Promise<number | undefined>;
 }

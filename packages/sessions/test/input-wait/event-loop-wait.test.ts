@@ -36,6 +36,8 @@ interface World {
   files?: Record<string, string>;
   memory?: Record<string, Uint8Array>;
   listDir?: boolean;
+  /** The peer of each Unix socket by inode, as the socket diagnostics tell it (absent: cannot ask). */
+  peers?: Record<number, number>;
 }
 
 function fakeProc(world: World): ProcEffects {
@@ -57,6 +59,7 @@ function fakeProc(world: World): ProcEffects {
       return mapped === undefined || length > mapped.length ? undefined : mapped.slice(0, length);
     },
     terminalEcho: async () => true,
+    ...(world.peers ? { unixPeer: async (inode: number) => world.peers?.[inode] } : {}),
     ...(world.listDir === false
       ? {}
       : { listDir: async (path: string) => (path === '/proc/10/fd' ? fds : undefined) }),
@@ -95,6 +98,51 @@ describe("an event loop's wait on a terminal", () => {
       watched: [14, 16, 20],
     });
     expect(await kernelWaiting(pty, fx)).toEqual({ waiting: false, pollsInput: true });
+  });
+
+  // IPython 8.12 (prompt_toolkit 3.0) at `In [1]:`: epoll_wait over the terminal and one end of
+  // asyncio's wake-up socket pair (the other end its own too), timeout 499 or 500 ms (it looks at
+  // the terminal's size every 500 ms).
+  const ASYNCIO_LINKS: Record<string, string> = {
+    '/proc/10/fd/0': '/dev/pts/0',
+    '/proc/10/fd/6': 'socket:[9197603]',
+    '/proc/10/fd/7': 'socket:[9197604]',
+    '/proc/10/fd/9': 'socket:[9197605]',
+    '/proc/10/fd/11': 'socket:[9197606]',
+  };
+  const PAIRS = { 9197603: 9197604, 9197604: 9197603, 9197605: 9197606, 9197606: 9197605 };
+  const epollWait = (timeout: string) => `232 0xd 0x7ffc 0x2 ${timeout} 0x0 0x0 0x7ffc 0x7f00`;
+  const { '/proc/10/fd/7': _, ...ONE_END } = ASYNCIO_LINKS;
+  /** IPython's wait: `timeout` (none unless given), `links` (both ends its own unless given), `peers` (none: cannot ask). */
+  const asyncioWait = (
+    options: { timeout?: string; links?: Record<string, string>; peers?: Record<number, number> } = {},
+  ) =>
+    fakeProc({
+      syscall: epollWait(options.timeout ?? '0xffffffff'),
+      watched: [0, 6],
+      links: options.links ?? ASYNCIO_LINKS,
+      ...('peers' in options ? { peers: options.peers } : { peers: PAIRS }),
+    });
+  const notWaiting = { waiting: false, pollsInput: true };
+
+  it('a socket pair whose both ends it holds (asyncio) is its own wake-up', async () => {
+    expect(await kernelWaiting(pty, asyncioWait())).toEqual({ waiting: true, echo: true });
+    // Its other end another process's (a relay, a server's connection): the outside world.
+    expect(await kernelWaiting(pty, asyncioWait({ links: ONE_END }))).toEqual(notWaiting);
+    // No peer known (a TCP socket; a machine without ss): not taken for its own.
+    expect(await kernelWaiting(pty, asyncioWait({ peers: {} }))).toEqual(notWaiting);
+    expect(await kernelWaiting(pty, asyncioWait({ peers: undefined }))).toEqual(notWaiting);
+  });
+
+  it('a timer due sooner counts once the output has been quiet SELF_WAKE_MIN_TIMEOUT_MS (IPython at its prompt)', async () => {
+    const fx = asyncioWait({ timeout: '0x1f3' });
+    const quiet = (quietMs: number) => ({ ...pty, quietMs });
+    expect(await kernelWaiting(quiet(SELF_WAKE_MIN_TIMEOUT_MS), fx)).toEqual({ waiting: true, echo: true });
+    expect(await kernelWaiting(quiet(SELF_WAKE_MIN_TIMEOUT_MS - 1), fx)).toEqual(notWaiting);
+    expect(await kernelWaiting(pty, fx)).toEqual(notWaiting);
+    // Quiet or not, the outside world among its descriptors still means it waits for that too.
+    const relayed = asyncioWait({ timeout: '0x1f3', links: ONE_END });
+    expect(await kernelWaiting(quiet(60_000), relayed)).toEqual(notWaiting);
   });
 
   it('a pipe whose write end another process holds is the outside world: not waiting', async () => {

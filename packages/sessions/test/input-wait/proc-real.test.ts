@@ -15,6 +15,7 @@ import {
 } from '../../src/input-wait/session-input.js';
 
 const skip = requireTool('python3');
+const noSs = requireTool('ss');
 // The interpreter itself, not a version manager's shim that runs helpers as children first.
 const python = skip
   ? 'python3'
@@ -144,6 +145,29 @@ describe.skipIf(skip !== undefined)('on real terminals', () => {
       pollsInput: true,
     });
   });
+
+  // An asyncio prompt (prompt_toolkit's, IPython's) reads its terminal in epoll beside the loop's
+  // wake-up socket pair, with a short timer of its own that prints nothing.
+  it.skipIf(noSs !== undefined)(
+    'asyncio reading its terminal beside its own socket pair on a 200 ms timer: waiting once quiet 1 s',
+    async () => {
+      const asyncio = await onTerminal(
+        `exec ${python} -c 'import asyncio, os
+async def main():
+    asyncio.get_running_loop().add_reader(0, lambda: os.read(0, 100))
+    while True: await asyncio.sleep(0.2)
+asyncio.run(main())'`,
+      );
+      await blockedIn(asyncio, 'epoll');
+      const target = { ...ptyTarget(asyncio), quietMs: 1_000 };
+      expect(await kernelWaiting(target, linuxProcEffects)).toEqual({ waiting: true, echo: true });
+      // Output a moment ago: the timer may be the program at work.
+      expect(await kernelWaiting({ ...target, quietMs: 100 }, linuxProcEffects)).toEqual({
+        waiting: false,
+        pollsInput: true,
+      });
+    },
+  );
 
   // gdb waits at its prompt in poll over the terminal and pipes whose both ends it holds.
   it('a poll over the terminal and its own pipe is waiting; with a timer due soon it is not', async () => {
