@@ -51,6 +51,12 @@ export interface ProcessSession {
    */
   readonly bracketedPaste: boolean;
   /**
+   * The command line of the program in the foreground of the session's terminal now (argv as
+   * Linux's /proc holds it): `['node']` once `node` was typed at a shell's prompt. Undefined for
+   * pipes, a host backend's session, off Linux, or when unknown. Read afresh on each access.
+   */
+  readonly foregroundCommand: readonly string[] | undefined;
+  /**
    * Whether resize() can work on this session: a terminal whose backend declared resize (the
    * native backend does; a host backend through `capabilities.resize`). False for pipes, a
    * PTY start that fell back to pipes, and before the process started. Always equal to

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { foregroundProgram, type ProcRead } from '../src/input-wait/foreground-program.js';
+import {
+  foregroundCommandLine,
+  foregroundProgram,
+  type ProcRead,
+} from '../src/input-wait/foreground-program.js';
 
 /** The /proc files given, plus the terminal leader's stat line (10's). */
 const world =
@@ -37,6 +41,23 @@ describe('foregroundProgram (pure)', () => {
     expect(foregroundProgram(10, true, 'linux', world(files))).toBeUndefined();
     // tpgid -1: no controlling terminal.
     expect(foregroundProgram(10, true, 'linux', world(files, '10 (x) S 1 10 10 0 -1 0'))).toBeUndefined();
+  });
+
+  it("reads the named program's command line: argv split at NUL", () => {
+    const withLine = (cmdline?: string) =>
+      world({ ...files, ...(cmdline === undefined ? {} : { '/proc/30/cmdline': cmdline }) }, bash);
+    expect(foregroundCommandLine(10, 'linux', withLine('node\0'))).toEqual(['node']);
+    expect(foregroundCommandLine(10, 'linux', withLine('vim\0-u\0NONE\0my file\0'))).toEqual([
+      'vim',
+      '-u',
+      'NONE',
+      'my file',
+    ]);
+    // A process gone, a kernel thread's empty cmdline, no terminal, not Linux: unknown.
+    expect(foregroundCommandLine(10, 'linux', withLine())).toBeUndefined();
+    expect(foregroundCommandLine(10, 'linux', withLine(''))).toBeUndefined();
+    expect(foregroundCommandLine(10, 'linux', world({ '/proc/30/cmdline': 'node\0' }))).toBeUndefined();
+    expect(foregroundCommandLine(10, 'darwin', withLine('node\0'))).toBeUndefined();
   });
 
   it('keeps control characters and brackets out of the name', () => {

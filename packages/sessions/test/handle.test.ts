@@ -119,6 +119,26 @@ describe('writing', () => {
     await rejectsWith(pty.input('a\0b'), 'ERR_PROCESS_POLICY');
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    "names the terminal's foreground command line: the shell's child, not the shell; none on pipes or once ended",
+    async () => {
+      const reg = registry();
+      const s = await reg.start({ command: 'bash', args: ['-c', 'sleep 30; true'], pty: true });
+      const seen = await waitFor(
+        () => (s.foregroundCommand?.[0] === 'sleep' ? s.foregroundCommand : undefined),
+        10_000,
+        'sleep in the foreground',
+      );
+      expect(seen).toEqual(['sleep', '30']);
+      const pipe = await reg.start({ command: 'sleep', args: ['30'] });
+      expect(pipe.foregroundCommand).toBeUndefined();
+      await s.kill();
+      await s.wait();
+      expect(s.foregroundCommand).toBeUndefined();
+      await pipe.kill();
+    },
+  );
+
   it('refuses bracketed paste on pipes and writes plain text there', async () => {
     const s = await registry().start({ command: 'cat', args: [] });
     await rejectsWith(s.paste('x', { bracketed: true }), 'ERR_INVALID_OPTION');

@@ -29,8 +29,7 @@ export async function fitToRepl(session: ToolSession, text: string): Promise<Rep
     const fit = fitPythonPrompt(text);
     return fit && { text: fit.text, note: pythonNote(fit) };
   }
-  const { command, args, shell } = session.metadata();
-  if (prompt === '>' && runsNodeRepl(command, args, shell === true)) {
+  if (prompt === '>' && nodeRepl(session)) {
     const fit = fitNodePrompt(text);
     const lines = fit && `${fit.joined} line${fit.joined === 1 ? '' : 's'}`;
     return (
@@ -41,6 +40,14 @@ export async function fitToRepl(session: ToolSession, text: string): Promise<Rep
     );
   }
   return undefined;
+}
+
+/** Whether the session runs Node's REPL: its own command, or what was started in its terminal (a shell's `node`). */
+function nodeRepl(session: ToolSession): boolean {
+  const { command, args, shell } = session.metadata();
+  if (runsNodeRepl(command, args, shell === true)) return true;
+  const [program, ...rest] = session.foregroundCommand ?? [];
+  return program !== undefined && runsNodeRepl(program, rest, false);
 }
 
 function pythonNote(fit: PythonPromptFit): string {

@@ -34,7 +34,14 @@ export type ToolSession = Pick<
   Partial<
     Pick<
       ProcessSession,
-      'asciicast' | 'checkInput' | 'watchInput' | 'excerpt' | 'screen' | 'fullScreen' | 'bracketedPaste'
+      | 'asciicast'
+      | 'checkInput'
+      | 'watchInput'
+      | 'excerpt'
+      | 'screen'
+      | 'fullScreen'
+      | 'bracketedPaste'
+      | 'foregroundCommand'
     >
   >;
 

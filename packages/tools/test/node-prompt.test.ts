@@ -100,6 +100,22 @@ describe.skipIf(!posix)("paste at Node's REPL", () => {
     expect(r.text).not.toMatch(/Invalid REPL keyword|SyntaxError/);
   });
 
+  it('fits a paste to the Node REPL a shell started (the terminal says what runs in it)', async () => {
+    const h = harness();
+    const id = idOf(await h.exec({ command: 'bash --norc --noprofile', mode: 'session' }));
+    await h.proc({ action: 'wait_for', session_id: id, input: true, timeout: 10_000 });
+    await h.proc({ action: 'paste', session_id: id, text: process.execPath });
+    await h.proc({ action: 'submit', session_id: id });
+    await h.proc({ action: 'wait_for', session_id: id, pattern: '^> $', timeout: 10_000 });
+    expect(h.sessions.get(id).foregroundCommand).toEqual([process.execPath]);
+    const pasted = await h.proc({ action: 'paste', session_id: id, text: FORMATTED });
+    expect(pasted.text).toContain("Fitted to Node's REPL");
+    await h.proc({ action: 'submit', session_id: id });
+    const r = await h.proc({ action: 'wait_for', session_id: id, pattern: '^res ', timeout: 10_000 });
+    expect(r.text).toMatch(/^res 4,6 many fallback "a\\n.b" 7$/m);
+    expect(r.text).not.toMatch(/Invalid REPL keyword|SyntaxError/);
+  });
+
   it('leaves a paste to a script prompting with `> ` as it is', async () => {
     const h = harness();
     const script =

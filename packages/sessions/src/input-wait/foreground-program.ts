@@ -27,6 +27,30 @@ export function foregroundProgram(
   if (group === undefined || !Number.isInteger(group) || group <= 0) return undefined;
   // Only the group: one /proc read, cheap enough for every chunk of a repaint episode.
   if (!named) return { group, name: '' };
+  const name = read(`/proc/${newestInGroup(group, read)}/comm`)?.trim();
+  // comm is at most 15 bytes; anything odd in it must not break the marker line.
+  return { group, name: name ? name.replace(/[\x00-\x1f\]]/g, '?') : '' };
+}
+
+/**
+ * The command line (argv, as /proc/<pid>/cmdline holds it) of the program foregroundProgram
+ * names: a shell's `node` typed at its prompt reads `['node']`. Undefined off Linux, without a
+ * terminal, or when unreadable (a process gone, a kernel thread's empty cmdline).
+ */
+export function foregroundCommandLine(
+  pid: number | undefined,
+  platform: NodeJS.Platform = process.platform,
+  read: ProcRead = readProc,
+): string[] | undefined {
+  const group = foregroundProgram(pid, false, platform, read)?.group;
+  if (group === undefined) return undefined;
+  const line = read(`/proc/${newestInGroup(group, read)}/cmdline`);
+  if (line === undefined || line === '') return undefined;
+  return (line.endsWith('\0') ? line.slice(0, -1) : line).split('\0');
+}
+
+/** The newest descendant of the group's leader still in the group (the leader when none). */
+function newestInGroup(group: number, read: ProcRead): number {
   let program = group;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const children = read(`/proc/${program}/task/${program}/children`)?.trim().split(/\s+/).map(Number) ?? [];
@@ -36,9 +60,7 @@ export function foregroundProgram(
     if (next === undefined) break;
     program = next;
   }
-  const name = read(`/proc/${program}/comm`)?.trim();
-  // comm is at most 15 bytes; anything odd in it must not break the marker line.
-  return { group, name: name ? name.replace(/[\x00-\x1f\]]/g, '?') : '' };
+  return program;
 }
 
 function groupOf(pid: number, read: ProcRead): number | undefined {

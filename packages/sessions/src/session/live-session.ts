@@ -6,6 +6,7 @@ import type { OutputBudgetResult, TranscriptExcerptRequest } from '@procmux/tran
 import type { BackendAdapter } from '../backends/backend-adapter.js';
 import type { Contained } from '../backends/containment.js';
 import type { RecordSource } from '../durable/record.js';
+import { foregroundCommandLine } from '../input-wait/foreground-program.js';
 import { type InputWait, InputWatch } from '../input-wait/input-watch.js';
 import { defaultInputDetector } from '../input-wait/session-input.js';
 import type { ProcessSession } from '../process-session.js';
@@ -109,6 +110,10 @@ export class LiveSession implements ProcessSession {
   }
   get bracketedPaste(): boolean {
     return input.pasteBracketed(this.#s);
+  }
+  get foregroundCommand(): readonly string[] | undefined {
+    const s = this.#s;
+    return s.stdioMode === 'pty' && s.live && !s.adapter ? foregroundCommandLine(s.pid) : undefined;
   }
   get canResize(): boolean {
     return this.#s.stdioMode === 'pty' && this.#s.run?.resize !== undefined;
