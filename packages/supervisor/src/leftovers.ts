@@ -51,20 +51,23 @@ export async function listLeftovers(
   const found: LeftoverProcess[] = [];
   let deadline: number | undefined;
   for (const pid of pids) {
-    const unsettled = (command: string | undefined) =>
-      command !== undefined &&
-      ((rootCommand !== '' && command === cut(rootCommand)) ||
-        effects.read(`/proc/${pid}/cmdline`) === '' ||
-        isExecWrapper(command)) &&
+    // Whether the name was read inside an exec comes from the same read of the command line as
+    // the name: read again, a command line filled in meanwhile passed off the comm it replaced
+    // (`setsid`, for `(setsid env -i sleep 30 &)`).
+    const unsettled = (name: ProcessName | undefined) =>
+      name !== undefined &&
+      ((rootCommand !== '' && name.command === cut(rootCommand)) ||
+        name.inExec ||
+        isExecWrapper(name.command)) &&
       !isSubshell(pid, pids, effects);
-    let command = nameOf(pid, effects);
-    while (unsettled(command)) {
+    let name = readName(pid, effects);
+    while (unsettled(name)) {
       deadline ??= Date.now() + EXEC_WAIT_CAP_MS;
       if (Date.now() >= deadline) break;
       await effects.sleep(EXEC_POLL_MS);
-      command = nameOf(pid, effects);
+      name = readName(pid, effects);
     }
-    if (command !== undefined) found.push({ pid, command });
+    if (name !== undefined) found.push({ pid, command: name.command });
   }
   return found;
 }
@@ -110,12 +113,23 @@ function statFields(pid: number, effects: Pick<LeftoverEffects, 'read'>): string
 
 /** Its command line (`sleep 30`), else its comm; undefined for a zombie or a process gone. */
 export function nameOf(pid: number, effects: Pick<LeftoverEffects, 'read'>): string | undefined {
+  return readName(pid, effects)?.command;
+}
+
+/** A process's name, and whether its command line read empty (inside an exec: the comm named it). */
+interface ProcessName {
+  command: string;
+  inExec: boolean;
+}
+
+function readName(pid: number, effects: Pick<LeftoverEffects, 'read'>): ProcessName | undefined {
   const state = statFields(pid, effects)?.[0];
   if (state === undefined || state === 'Z' || state === 'X') return undefined;
-  const argv = (effects.read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter((arg) => arg !== '');
+  const line = effects.read(`/proc/${pid}/cmdline`);
+  const argv = (line ?? '').split('\0').filter((arg) => arg !== '');
   const command = argv.length > 0 ? argv.join(' ') : (effects.read(`/proc/${pid}/comm`) ?? '').trim();
   if (command === '') return undefined;
-  return cut(command);
+  return { command: cut(command), inExec: line === '' };
 }
 
 function cut(command: string): string {

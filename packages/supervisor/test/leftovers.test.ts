@@ -113,6 +113,23 @@ describe('leftovers of a run', () => {
     expect(looks).toBe(1);
   });
 
+  // A command line filled in between the read that found it empty and a second read: the name
+  // is the comm of that first moment (`setsid`), so the first read's emptiness decides.
+  it('waits for a member whose command line was empty when its name was read, though it is filled in now', async () => {
+    const files: Record<string, string> = { '/proc/50/stat': stat(50, 'S'), '/proc/50/comm': 'setsid\n' };
+    let cmdlineReads = 0;
+    const read = (file: string) => {
+      if (file !== '/proc/50/cmdline') return files[file];
+      cmdlineReads += 1;
+      // Empty for the first read only; sleep's once the comm has changed too.
+      if (cmdlineReads === 1) return '';
+      files['/proc/50/comm'] = 'sleep\n';
+      return 'sleep\u000030\u0000';
+    };
+    const found = await listLeftovers(5, { pids: () => [50], read, sleep: async () => {} });
+    expect(found).toEqual([{ pid: 50, command: 'sleep 30' }]);
+  });
+
   // `(setsid env -i sleep 30 &)`: the fork execs setsid, which execs env, which execs sleep;
   // read between two of them it would be named `setsid env -i sleep 30`, or `env -i sleep 30`.
   it('waits for an exec wrapper (setsid, env, nohup…) to reach its program', async () => {
