@@ -15,6 +15,11 @@ export interface ProbeFacts {
   kind: 'pty' | 'pipe';
   /** How long the output has been quiet. */
   quietMs: number;
+  /**
+   * How long since the last output or the last input written, if known: a program just typed
+   * to may not have read the input yet (the kernel still finds it in its wait).
+   */
+  idleMs?: number;
   /** The prompt: the unfinished last line of the output (on a terminal, up to the cursor). */
   prompt: string;
   /**
@@ -48,7 +53,7 @@ export function createInputDetector(
       rootPid: facts.rootPid,
       kind: facts.kind,
       arch: env.arch,
-      quietMs: facts.quietMs,
+      quietMs: facts.idleMs ?? facts.quietMs,
     };
     const verdict = await kernelWaiting(target, fx);
     if (verdict === null) return heuristic(facts);

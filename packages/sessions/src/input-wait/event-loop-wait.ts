@@ -14,8 +14,8 @@ export type MultiplexKind = 'select' | 'pselect' | 'poll' | 'ppoll' | 'epoll';
 
 /**
  * A wait whose own timer is due sooner than this is a program at work (a spinner), not asking,
- * until its output has been quiet this long: then the timer wakes it to do nothing a person sees
- * (prompt_toolkit looks at the terminal's size every 500 ms).
+ * until the session has been quiet this long (no output, no input written): then the timer wakes
+ * it to do nothing a person sees (prompt_toolkit looks at the terminal's size every 500 ms).
  */
 export const SELF_WAKE_MIN_TIMEOUT_MS = 1_000;
 
@@ -41,8 +41,8 @@ export interface WatchedFd {
  * Whether a multiplexed wait of `pid` that watches the input among `others` waits only for the
  * input: each of the others is one only the process itself makes ready (a pipe or a socket
  * pair whose other end it holds), and no timer of its own is due within
- * SELF_WAKE_MIN_TIMEOUT_MS unless the output has been quiet that long (`quietMs`; unknown:
- * not). `call` is the blocked call, of `kind`.
+ * SELF_WAKE_MIN_TIMEOUT_MS unless the session has been quiet that long (`quietMs`: no output
+ * and no input written; unknown: not). `call` is the blocked call, of `kind`.
  */
 export async function waitsOnlyForInput(
   pid: number,

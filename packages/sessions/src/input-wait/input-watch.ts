@@ -34,6 +34,7 @@ export class InputWatch {
   #demand = 0;
   #askedUntil = 0;
   #lastOutputAt = Date.now();
+  #lastInputAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<InputWait | null> | undefined;
   #stopped = false;
@@ -64,6 +65,7 @@ export class InputWatch {
   /** Input was written: the wait may be over. */
   noteInput(): void {
     this.#writes++;
+    this.#lastInputAt = Date.now();
     if (this.#wanted() || this.#state) this.#schedule(QUIET_BEFORE_CHECK_MS);
   }
 
@@ -110,6 +112,7 @@ export class InputWatch {
     const outputAt = this.#lastOutputAt;
     const writes = this.#writes;
     const quietMs = Date.now() - outputAt;
+    const idleMs = Math.min(quietMs, Date.now() - this.#lastInputAt);
     const facts = await this.facts(quietMs);
     if (this.#stopped) return null;
     if (!facts) {
@@ -118,7 +121,7 @@ export class InputWatch {
     }
     let result: Awaited<ReturnType<InputDetector>>;
     try {
-      result = await this.detect({ ...facts, quietMs });
+      result = await this.detect({ ...facts, quietMs, idleMs });
     } catch {
       return this.state;
     }

@@ -44,7 +44,10 @@ export interface KernelTarget {
   kind: 'pty' | 'pipe';
   /** process.arch: syscall numbers differ per architecture. */
   arch: string;
-  /** How long the output has been quiet, if known (an event loop's short timer, event-loop-wait.ts). */
+  /**
+   * How long the session has been quiet, no output and no input written, if known (an event
+   * loop's short timer, event-loop-wait.ts).
+   */
   quietMs?: number;
 }
 

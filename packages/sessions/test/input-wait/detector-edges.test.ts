@@ -4,6 +4,7 @@ import { createInputDetector } from '../../src/input-wait/detector.js';
 import { foregroundProgram, type ProcRead } from '../../src/input-wait/foreground-program.js';
 import { HEURISTIC_QUIET_MS, heuristicWaiting, promptLine } from '../../src/input-wait/heuristic.js';
 import type { ProcEffects } from '../../src/input-wait/kernel-detect.js';
+import { pollfds } from './pollfds.js';
 
 /** A process 10 alone on /dev/pts/0, blocked in a read of it (or running), the terminal echoing or not. */
 function terminalProcess(reading: boolean, echo: boolean): ProcEffects {
@@ -20,7 +21,39 @@ function terminalProcess(reading: boolean, echo: boolean): ProcEffects {
   };
 }
 
+/** Process 10 in poll(fds, 2, 200) over /dev/pts/0 and a pipe whose write end it holds: a loop on a short timer. */
+function tickingLoop(): ProcEffects {
+  const links: Record<string, string> = {
+    '/proc/10/fd/0': '/dev/pts/0',
+    '/proc/10/fd/14': 'pipe:[900]',
+    '/proc/10/fd/15': 'pipe:[900]',
+  };
+  const files: Record<string, string> = {
+    '/proc/10/stat': '10 (prog) S 1 10 10 34816 10 0',
+    '/proc/10/task/10/children': '',
+    '/proc/10/syscall': '7 0x1000 0x2 0xc8 0 0 0 0 0',
+    '/proc/10/fdinfo/14': 'pos:\t0\nflags:\t02000000\n',
+    '/proc/10/fdinfo/15': 'pos:\t0\nflags:\t02000001\n',
+  };
+  return {
+    readFile: async (path) => files[path],
+    readlink: async (path) => links[path],
+    readMemory: async (_pid, address) => (address === 0x1000n ? pollfds([0, 14]) : undefined),
+    terminalEcho: async () => true,
+    listDir: async (path) => (path === '/proc/10/fd' ? ['0', '14', '15'] : undefined),
+  };
+}
+
 describe('createInputDetector', () => {
+  it('gives the kernel how long the session has been idle: input written a moment ago is not read yet', async () => {
+    const detect = createInputDetector({ platform: 'linux', arch: 'x64' }, tickingLoop());
+    const quiet = { rootPid: 10, kind: 'pty' as const, prompt: 'In [1]:', quietMs: 5_000 };
+    expect(await detect({ ...quiet, idleMs: 5_000 })).toMatchObject({ waiting: true, confidence: 'kernel' });
+    expect(await detect({ ...quiet, idleMs: 20 })).toMatchObject({ waiting: false, confidence: 'kernel' });
+    // A host's watch that does not say: the output's quiet.
+    expect(await detect(quiet)).toMatchObject({ waiting: true });
+  });
+
   // Quiet for a moment only: the heuristic says not waiting, the kernel may say otherwise.
   const facts = { rootPid: 10, kind: 'pty' as const, quietMs: 0, prompt: 'name?' };
 

@@ -69,7 +69,17 @@ describe('what a check is told', () => {
     h.watch.noteOutput();
     await sleep(100);
     await h.watch.check();
-    expect(h.asked).toEqual([{ rootPid: 1, kind: 'pty', prompt: 'ask>', quietMs: 100 }]);
+    expect(h.asked).toEqual([{ rootPid: 1, kind: 'pty', prompt: 'ask>', quietMs: 100, idleMs: 100 }]);
+  });
+
+  it('how long since input was written too: quiet output is not idle right after a write', async () => {
+    const h = harness();
+    h.watch.noteOutput();
+    await sleep(5_000);
+    h.watch.noteInput();
+    await sleep(20);
+    await h.watch.check();
+    expect(h.asked.at(-1)).toMatchObject({ quietMs: 5_020, idleMs: 20 });
   });
 
   it('a session that cannot wait (ended, stdin closed) is not asked about, and is not waiting', async () => {
