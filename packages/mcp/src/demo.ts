@@ -88,20 +88,21 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     let seen = '';
     for (let poll = 0; poll < 5 && !interpreter.result.test(seen); poll++) {
       const got = (await proc({ action: 'poll', session_id: id, timeout: 3000 })).text;
-      seen += got;
+      // Each reply on lines of its own: a reply ends with its state line, without a line end,
+      // and the answer may be the first line of the next (`^832040$` missed it there).
+      seen += `\n${got}`;
       if (got.startsWith('(no new output)')) break;
     }
     // Still echoing (on a loaded machine node's REPL echoes a paste a few characters per poll):
     // wait for the answer in one call rather than poll on, as a model should.
     if (!interpreter.result.test(seen)) {
-      seen += (
-        await proc({
-          action: 'wait_for',
-          session_id: id,
-          pattern: interpreter.result.source,
-          timeout: 30_000,
-        })
-      ).text;
+      const waited = await proc({
+        action: 'wait_for',
+        session_id: id,
+        pattern: interpreter.result.source,
+        timeout: 30_000,
+      });
+      seen += `\n${waited.text}`;
     }
     if (!interpreter.result.test(seen)) throw new DemoFailure('the result 832040');
 
