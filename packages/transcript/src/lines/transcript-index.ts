@@ -1,5 +1,6 @@
 import { createAnsiStripper } from '@procmux/ansi';
 import { plainLineFeeds } from '@procmux/screen';
+import { holdsErrorWordLetter } from '../excerpt/error-lines.js';
 import type { OutputLog } from '../log/output-log.js';
 import { EpisodeTracker, type TranscriptStep } from '../screen/episode-tracker.js';
 import type { Foreground } from '../screen/full-screen-episode.js';
@@ -49,6 +50,8 @@ export class TranscriptIndex {
   #noLineFeed = { from: 0, to: 0 };
   /** A byte counted since the last checkpoint may not be plain (see Checkpoint.plainBefore). */
   #unplain = false;
+  /** A byte counted since the last checkpoint may be a letter of an error word (see Checkpoint.wordFreeBefore). */
+  #worded = false;
 
   constructor(options: TranscriptIndexOptions = {}) {
     this.#tracker = new EpisodeTracker(options.terminal, options.foreground, (step) => this.#step(step));
@@ -256,7 +259,9 @@ export class TranscriptIndex {
     const line = this.#lines;
     const grounded = this.#stripper.atGround;
     const unplainBefore = this.#unplain;
+    const wordedBefore = this.#worded;
     this.#unplain = false;
+    this.#worded = false;
     if (head !== chunk) this.#countLines(chunk.slice(newline + 1), ascii);
     const offset = grounded
       ? offsetBefore + (ascii || headAscii ? head.length : Buffer.byteLength(head))
@@ -264,9 +269,15 @@ export class TranscriptIndex {
     if (offset === undefined || offset - last.offset < CHECKPOINT_BYTES) {
       // No checkpoint here: the bytes before it stay with those after.
       this.#unplain ||= unplainBefore;
+      this.#worded ||= wordedBefore;
       return;
     }
-    this.#checkpoints.push({ offset, line, plainBefore: !unplainBefore });
+    this.#checkpoints.push({
+      offset,
+      line,
+      plainBefore: !unplainBefore,
+      wordFreeBefore: !unplainBefore && !wordedBefore,
+    });
   }
 
   /**
@@ -284,6 +295,9 @@ export class TranscriptIndex {
     const scanned = stripper.atGround ? plainLineFeeds(chunk) : -1;
     // Plain for the stripper too: no carriage return (a memchr, ~2 ms per 200 MB).
     if (scanned < 0 || chunk.indexOf('\r') !== -1) this.#unplain = true;
+    // Looked for only while the stretch could still be word-free: text finds a letter at once,
+    // a flood of digits or of one letter costs 6 native searches (~3 ms per 50 MB).
+    else if (!this.#worded && holdsErrorWordLetter(chunk)) this.#worded = true;
     const feeds = lastNewline === -1 ? -1 : scanned;
     const plain =
       feeds >= 0 ||

@@ -12,6 +12,11 @@ export interface Checkpoint {
    * tab or a line feed, text the stripper gives back as it is (known as it was counted).
    */
   plainBefore?: boolean;
+  /**
+   * True: plainBefore, and none of those bytes is a letter every error word holds one of
+   * (ERROR_WORD_LETTERS), so no error line is there: an excerpt counts them without reading.
+   */
+  wordFreeBefore?: boolean;
 }
 
 export interface WalkOptions {

@@ -1,8 +1,8 @@
 import { propertyRuns } from '@procmux/test-utils';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ERROR_LINE_PATTERN } from '../../src/excerpt/error-lines.js';
-import { ERROR_WORD_LETTERS, excerptLog } from '../../src/excerpt/log-excerpt.js';
+import { ERROR_LINE_PATTERN, ERROR_WORD_LETTERS } from '../../src/excerpt/error-lines.js';
+import { excerptLog } from '../../src/excerpt/log-excerpt.js';
 import { BudgetSink, budgetTranscript } from '../../src/excerpt/transcript-excerpt.js';
 import { applyOutputBudget } from '../../src/excerpt/truncate.js';
 import { transcriptChunks } from '../../src/lines/transcript.js';
@@ -181,6 +181,43 @@ describe('excerptLog', () => {
       expect(decoded).toBeLessThan(400_000);
     } finally {
       decode.mockRestore();
+    }
+  });
+
+  it('reads none of a middle without a letter of an error word (digits), and only the stretch around one', async () => {
+    const digits = Array.from({ length: 300_000 }, (_, i) => String(i * 7919).padStart(12, '0')).join('\n');
+    for (const [middle, blocksRead] of [
+      ['', 0],
+      ['000 pid 42 ok', 1],
+    ] as const) {
+      const half = digits.length / 2;
+      const text = `${digits.slice(0, half)}${middle}${digits.slice(half)}\n`;
+      const { log, index } = logged(text, [65_000, 4_096]);
+      const request = {
+        budget: 10_000,
+        status: 'Process exited with code 0.',
+        sessionId: 'proc_d',
+        empty: '',
+      };
+      const starts = (await index.lineStarts(log))!;
+      const expected = applyOutputBudget({ ...request, body: await stripped(log) });
+      const between = vi.spyOn(log, 'bytesBetween');
+      const reads = vi.spyOn(log, 'read');
+      try {
+        const got = excerptLog(log, starts, request, PAGE_BYTES, { wholeChars: 20_000 });
+        expect(got).toEqual(expected);
+        expect(got.cut!.lastOmittedLine! - got.cut!.firstOmittedLine!).toBeGreaterThan(290_000);
+        // Of the 3.9 MB between the head and the tail: nothing read, or the one block around the letters.
+        expect(between).toHaveBeenCalledTimes(blocksRead);
+        const read = reads.mock.results.reduce(
+          (sum, r) => sum + (r.value as { data: string }).data.length,
+          0,
+        );
+        expect(read).toBeLessThan(200_000);
+      } finally {
+        between.mockRestore();
+        reads.mockRestore();
+      }
     }
   });
 
