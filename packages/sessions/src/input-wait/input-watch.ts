@@ -126,9 +126,11 @@ export class InputWatch {
       return this.state;
     }
     if (this.#stopped) return null;
-    this.#checkedWrites = writes;
-    // Output that arrived during the check may have been the program moving on.
+    // Output that arrived during the check may have been the program moving on. The writes stay
+    // unconfirmed: the state held is from before them (IPython redrawing its line after Enter
+    // showed the prompt just answered as current).
     if (this.#lastOutputAt !== outputAt) return this.state;
+    this.#checkedWrites = writes;
     if (!result.waiting) this.#set(null);
     else {
       const previous = this.#state;

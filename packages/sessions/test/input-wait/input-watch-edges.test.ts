@@ -133,6 +133,27 @@ describe('what a check reports', () => {
     expect(h.watch.state).toBeNull();
   });
 
+  it('after input, a check whose answer output made stale leaves the wait unconfirmed, not the old prompt', async () => {
+    // IPython: a check 15 ms after Enter read its /proc while it redrew the line; the redraw's
+    // output dropped that answer, and the state from before the Enter came back as current.
+    const h = harness({ prompt: 'In [1]:' });
+    await h.watch.check();
+    expect(h.watch.state).toMatchObject({ prompt: 'In [1]:' });
+    h.watch.noteInput();
+    expect(h.watch.state).toBeNull();
+    h.hold();
+    const checking = h.watch.check();
+    await sleep(1);
+    h.watch.noteOutput();
+    h.release();
+    await checking;
+    expect(h.watch.state).toBeNull();
+    // A check with no output during it confirms the wait again.
+    h.state.prompt = 'In [2]:';
+    await h.watch.check();
+    expect(h.watch.state).toMatchObject({ prompt: 'In [2]:' });
+  });
+
   it('stop() during a check: the answer that arrives after is dropped', async () => {
     const h = harness();
     h.hold();
