@@ -128,7 +128,10 @@ describe.skipIf(process.platform === 'win32')('procmux mcp persistence', () => {
   it('a persisted session outlives a SIGKILLed server: every line once, input, real exit code', async () => {
     const { root, state, a, started, id } = await persistedSession(PRINTER);
     expect(started.isError).toBe(false);
-    expect(started.text).toMatch(/Persisted: it outlives this server\./);
+    // The note on a line of its own, not read as part of the command.
+    expect(started.text).toMatch(
+      /^Started session \S+ \(pid \d+, terminal\): .*\nPersisted: it outlives this server\./m,
+    );
     const pid: number = started.data.session.pid;
     const plain = await call(a, 'exec', { command: 'sleep 60', mode: 'session' });
     const plainPid: number = plain.data.session.pid;

@@ -316,9 +316,10 @@ async function background(
   const kind = interactive ? 'session' : 'daemon';
   const fallback =
     interactive && session.stdioMode === 'pipe'
-      ? ' No terminal could be opened, so it runs on pipes: prompts may not show and keys arrive as plain bytes.'
+      ? '\nNo terminal could be opened, so it runs on pipes: prompts may not show and keys arrive as plain bytes.'
       : '';
-  const persisted = request.persist ? persistNote(kind, session.metadata().backendMetadata) : '';
+  const persisted = request.persist ? `\n${persistNote(kind, session.metadata().backendMetadata)}` : '';
+  // Notes on lines of their own: after the command on its line, "Persisted: …" read as part of it.
   const header = `Started ${kind} ${session.id} (${wiring(session)}): ${shownCommand(request.command)}${fallback}${persisted}`;
   const body = await gatheredBody(session, first.output, first.last);
   return sessionReply({ tool: 'exec', action: request.mode, budget: options.outputBudget }, session, {

@@ -35,6 +35,6 @@ export function persistNote(mode: 'session' | 'daemon', backendMetadata: unknown
   const attach = (backendMetadata as { tmux?: { attach?: unknown } } | undefined)?.tmux?.attach;
   const how = typeof attach === 'string' ? ` Watch or take over: ${attach}` : '';
   return mode === 'daemon'
-    ? ` Persisted: it outlives this server, and runs in a terminal (tmux), not on pipes.${how}`
-    : ` Persisted: it outlives this server.${how}`;
+    ? `Persisted: it outlives this server, and runs in a terminal (tmux), not on pipes.${how}`
+    : `Persisted: it outlives this server.${how}`;
 }

@@ -18,7 +18,7 @@ describe('exec mode=session without a terminal', () => {
       command: "printf 'hello\\nworld\\n'; echo err >&2; sleep 30",
       mode: 'session',
     });
-    expect(started.text).toContain('No terminal could be opened, so it runs on pipes');
+    expect(started.text).toMatch(/: printf .*sleep 30\nNo terminal could be opened, so it runs on pipes/);
     expect(started.text).toMatch(/^hello\nworld$/m);
     expect(started.text).not.toMatch(/^ +world/m);
     expect(started.data.session).toMatchObject({ stdioMode: 'pipe', ptyFellBack: true });
