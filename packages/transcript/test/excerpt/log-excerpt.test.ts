@@ -140,6 +140,38 @@ describe('excerptLog', () => {
     expect(skipped).toBeGreaterThan(propertyRuns(50) / 5);
   }, 120_000);
 
+  // Under the history cap (the first retained stretch's mark covers bytes already dropped):
+  // a stretch counted unread cuts as reading it does.
+  it('under the history cap, counts word-free stretches unread exactly as reading them cuts', async () => {
+    let unread = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(line, fc.integer({ min: 1, max: 300 })), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.integer({ min: 200, max: 70_000 }), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 30_000, max: 300_000 }),
+        fc.integer({ min: 600, max: 6_000 }),
+        async (lines, sizes, cap, budget) => {
+          const text = lines.flatMap(([l, n]) => Array<string>(n).fill(l)).join('\n');
+          const { log, index } = logged(text, sizes, cap);
+          const starts = (await index.lineStarts(log))!;
+          const request = { budget, status: 'Process exited with code 0.', sessionId: 'proc_c', empty: '' };
+          const sizesSmall = { wholeChars: budget + 2_000 };
+          const read = excerptLog(
+            log,
+            starts.map(({ wordFreeBefore: _, ...cp }) => cp),
+            request,
+            PAGE_BYTES,
+            sizesSmall,
+          );
+          if (starts.some((cp) => cp.wordFreeBefore)) unread += 1;
+          expect(excerptLog(log, starts, request, PAGE_BYTES, sizesSmall)).toEqual(read);
+        },
+      ),
+      { numRuns: propertyRuns(40) },
+    );
+    expect(unread).toBeGreaterThan(propertyRuns(40) / 5);
+  }, 120_000);
+
   it('keeps the error line in the middle of 8 MB, counts every line, and numbers them as log() does', async () => {
     const row = 'a'.repeat(99);
     const page = `${row}\n`.repeat(1_000);
